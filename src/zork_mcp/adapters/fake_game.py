@@ -1,0 +1,95 @@
+"""A tiny deterministic text adventure behind the GameEnv port, for tests and dry runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from zork_mcp.domain.game import GameObservation
+
+_ROOMS = {
+    "West of House": {"north": "North of House", "south": "South of House"},
+    "North of House": {"south": "West of House", "east": "Behind House"},
+    "South of House": {"north": "West of House", "east": "Behind House"},
+    "Behind House": {"west": "North of House"},
+}
+_DIRECTIONS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+
+
+@dataclass(frozen=True)
+class _State:
+    room: str = "West of House"
+    moves: int = 0
+    score: int = 0
+    carrying: frozenset[str] = frozenset()
+    items: tuple[tuple[str, str], ...] = (("leaflet", "West of House"), ("egg", "Behind House"))
+    treasures: frozenset[str] = field(default=frozenset({"egg"}))
+
+
+class FakeGameEnv:
+    """Four rooms, a leaflet and an egg; taking the egg scores 10 points and wins."""
+
+    max_score = 10
+
+    def __init__(self) -> None:
+        self._state = _State()
+
+    def reset(self) -> GameObservation:
+        self._state = _State()
+        return self._observe(self._describe())
+
+    def step(self, action: str) -> GameObservation:
+        verb, _, noun = " ".join(action.lower().split()).partition(" ")
+        self._state = replace(self._state, moves=self._state.moves + 1)
+        text = self._act(_DIRECTIONS.get(verb, verb), noun)
+        return self._observe(text)
+
+    def save_state(self) -> object:
+        return self._state
+
+    def restore_state(self, state: object) -> GameObservation:
+        if not isinstance(state, _State):
+            raise TypeError("not a FakeGameEnv snapshot")
+        self._state = state
+        return self._observe(self._describe())
+
+    def _act(self, verb: str, noun: str) -> str:
+        if verb in ("north", "south", "east", "west"):
+            return self._go(verb)
+        if verb in ("take", "get") and noun:
+            return self._take(noun)
+        if verb in ("look", "l"):
+            return self._describe()
+        if verb in ("inventory", "i"):
+            return ", ".join(sorted(self._state.carrying)) or "You are empty-handed."
+        return f'I don\'t know the word "{verb}".' if verb else "I beg your pardon?"
+
+    def _go(self, direction: str) -> str:
+        target = _ROOMS[self._state.room].get(direction)
+        if target is None:
+            return "You can't go that way."
+        self._state = replace(self._state, room=target)
+        return self._describe()
+
+    def _take(self, noun: str) -> str:
+        here = dict(self._state.items)
+        if here.get(noun) != self._state.room:
+            return f"You can't see any {noun} here!"
+        bonus = 10 if noun in self._state.treasures else 0
+        self._state = replace(
+            self._state,
+            items=tuple((item, room) for item, room in self._state.items if item != noun),
+            carrying=self._state.carrying | {noun},
+            score=self._state.score + bonus,
+        )
+        return "Taken."
+
+    def _describe(self) -> str:
+        here = [item for item, room in self._state.items if room == self._state.room]
+        exits = ", ".join(sorted(_ROOMS[self._state.room]))
+        seen = "".join(f"\nThere is a {item} here." for item in here)
+        return f"{self._state.room}\nExits: {exits}.{seen}"
+
+    def _observe(self, text: str) -> GameObservation:
+        state = self._state
+        over = state.score >= self.max_score
+        return GameObservation(text, state.room, state.score, state.moves, game_over=over)

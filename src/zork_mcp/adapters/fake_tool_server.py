@@ -1,0 +1,147 @@
+"""An in-memory ToolServer whose tools are Python callables.
+
+It keeps the real adapter's contract: connect failures raise MCPServerStartupError, a tool
+that raises becomes an is_error result, a slow tool times out (the session stays usable),
+and a tool that raises ServerCrash kills the session like a dying subprocess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from zork_mcp.domain.errors import (
+    MCPServerStartupError,
+    MCPSessionBrokenError,
+    MCPToolCallError,
+    MCPToolTimeoutError,
+)
+from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
+
+ToolFunction = Callable[..., Any]
+_JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
+               "list": "array", "dict": "object"}  # fmt: skip
+
+
+class ServerCrash(Exception):
+    """Raised by a fake tool to make its server die in the middle of the call."""
+
+
+async def hang(**_: Any) -> None:
+    """A tool that never answers."""
+    await asyncio.Event().wait()
+
+
+def crash(**_: Any) -> None:
+    """A tool whose server dies while running it."""
+    raise ServerCrash("the fake server process exited")
+
+
+@dataclass(frozen=True)
+class CallLog:
+    name: str
+    arguments: Mapping[str, Any]
+    started: float
+    finished: float
+
+
+@dataclass
+class FakeToolServer:
+    """Tools by name; `fail_next_connects(n)` makes the next n connects fail."""
+
+    name: str = "fake"
+    tools: Mapping[str, ToolFunction] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+    connect_failures: int = 0
+    connect_attempts: int = 0
+    sessions_opened: int = 0
+    sessions_closed: int = 0
+    calls: list[CallLog] = field(default_factory=list)
+
+    def fail_next_connects(self, count: int) -> None:
+        self.connect_failures = count
+
+    @property
+    def open_sessions(self) -> int:
+        return self.sessions_opened - self.sessions_closed
+
+    def specs(self) -> list[ToolSpec]:
+        return [
+            ToolSpec(self.name, tool, self.descriptions.get(tool, fn.__doc__ or ""), schema_of(fn))
+            for tool, fn in self.tools.items()
+        ]
+
+    @asynccontextmanager
+    async def open_session(self) -> AsyncIterator[FakeToolSession]:
+        self.connect_attempts += 1
+        if self.connect_failures > 0:
+            self.connect_failures -= 1
+            raise MCPServerStartupError(f"Failed to start MCP server '{self.name}': told to fail")
+        self.sessions_opened += 1
+        try:
+            yield FakeToolSession(self)
+        finally:
+            self.sessions_closed += 1
+
+
+class FakeToolSession:
+    def __init__(self, server: FakeToolServer) -> None:
+        self._server = server
+        self._tools = server.specs()
+        self.dead = False
+
+    @property
+    def tools(self) -> Sequence[ToolSpec]:
+        return self._tools
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], timeout_seconds: float
+    ) -> ToolCallResult:
+        function = self._resolve(name)
+        started = time.monotonic()
+        try:
+            value = await asyncio.wait_for(_invoke(function, arguments), timeout_seconds)
+        except TimeoutError:
+            raise MCPToolTimeoutError(name, timeout_seconds) from None
+        except ServerCrash as e:
+            self.dead = True
+            raise MCPSessionBrokenError(f"server '{self._server.name}' died: {e}") from e
+        except Exception as e:  # the tool's own failure: an is_error result, as MCP does
+            return ToolCallResult.failure(f"{type(e).__name__}: {e}")
+        finally:
+            self._server.calls.append(CallLog(name, dict(arguments), started, time.monotonic()))
+        return ToolCallResult.success(value)
+
+    def _resolve(self, name: str) -> ToolFunction:
+        if self.dead:
+            raise MCPSessionBrokenError(f"server '{self._server.name}' is no longer running")
+        server, tool = split_canonical_name(name)
+        if server != self._server.name or tool not in self._server.tools:
+            raise MCPToolCallError(f"unknown tool {name!r}")
+        return self._server.tools[tool]
+
+
+async def _invoke(function: ToolFunction, arguments: Mapping[str, Any]) -> Any:
+    value = function(**arguments)
+    return await value if inspect.isawaitable(value) else value
+
+
+def schema_of(function: ToolFunction) -> dict[str, Any]:
+    """A JSON schema of the function's keyword parameters, from their annotations."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for name, parameter in inspect.signature(function).parameters.items():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            continue
+        annotation = parameter.annotation  # a string under `from __future__ import annotations`
+        json_type = _JSON_TYPES.get(getattr(annotation, "__name__", annotation))
+        properties[name] = {"type": json_type} if json_type else {}
+        if parameter.default is inspect.Parameter.empty:
+            required.append(name)
+    return {"type": "object", "properties": properties, "required": required}

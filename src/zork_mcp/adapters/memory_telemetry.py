@@ -1,0 +1,76 @@
+"""In-memory Telemetry: records events and a tree of spans for tests and dry runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from zork_mcp.domain.events import Event, SpanKind
+from zork_mcp.domain.messages import Usage
+
+
+@dataclass
+class RecordedSpan:
+    name: str
+    kind: SpanKind
+    input: Any = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    output: Any = None
+    usage: Usage | None = None
+    parent: RecordedSpan | None = field(default=None, repr=False)
+    error: str | None = None
+    closed: bool = False
+
+    def update(
+        self,
+        *,
+        output: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+        usage: Usage | None = None,
+    ) -> None:
+        if output is not None:
+            self.output = output
+        if metadata:
+            self.metadata.update(metadata)
+        if usage is not None:
+            self.usage = usage
+
+
+class InMemoryTelemetry:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.spans: list[RecordedSpan] = []
+        self._current: ContextVar[RecordedSpan | None] = ContextVar("span", default=None)
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    @contextmanager
+    def span(
+        self,
+        name: str,
+        *,
+        kind: SpanKind = SpanKind.SPAN,
+        input: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Iterator[RecordedSpan]:
+        span = RecordedSpan(name, kind, input, dict(metadata or {}), parent=self._current.get())
+        self.spans.append(span)
+        token = self._current.set(span)
+        try:
+            yield span
+        except BaseException as e:
+            span.error = f"{type(e).__name__}: {e}"
+            raise
+        finally:
+            self._current.reset(token)
+            span.closed = True
+
+    def of_type(self, event_type: str) -> list[Event]:
+        return [event for event in self.events if event.type == event_type]
+
+    def types(self) -> list[str]:
+        return [str(event.type) for event in self.events]

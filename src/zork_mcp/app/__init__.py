@@ -1,0 +1,1 @@
+"""The composition root: the only place that names concrete adapters."""

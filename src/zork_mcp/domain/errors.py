@@ -1,0 +1,42 @@
+"""The error hierarchy. Every message says what went wrong, where, and how to fix it."""
+
+
+class ZorkMcpError(Exception):
+    """Root of every error this package raises on purpose."""
+
+
+class ConfigurationError(ZorkMcpError):
+    """A settings or configuration file is missing, malformed or inconsistent."""
+
+
+class MCPError(ZorkMcpError):
+    """Base exception for MCP-related errors (design: Error Models)."""
+
+
+class MCPConfigError(MCPError, ConfigurationError):
+    """The MCP server configuration (mcp_config.json) cannot be used."""
+
+
+class MCPServerStartupError(MCPError):
+    """An MCP server could not be started, initialized or listed (requirement 6.1)."""
+
+
+class MCPToolCallError(MCPError):
+    """A tool call could not be carried out by the protocol (not a tool's own error)."""
+
+
+class MCPToolTimeoutError(MCPToolCallError):
+    """A tool call exceeded its timeout; the session may still be usable."""
+
+    def __init__(self, tool_name: str, timeout_seconds: float) -> None:
+        super().__init__(f"Tool call '{tool_name}' timed out after {timeout_seconds:g}s")
+        self.tool_name = tool_name
+        self.timeout_seconds = timeout_seconds
+
+
+class MCPSessionBrokenError(MCPToolCallError):
+    """The tool server's session is gone (process died, pipe closed): stop calling tools."""
+
+
+class LLMError(ZorkMcpError):
+    """An LLM provider call failed after its retries."""

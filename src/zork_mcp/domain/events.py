@@ -1,0 +1,53 @@
+"""Structured events the domain reports through the Telemetry port (requirement 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class EventType(StrEnum):
+    MCP_ITERATION_START = "mcp_iteration_start"
+    MCP_TOOL_CALL = "mcp_tool_call"
+    MCP_TOOL_RESULT = "mcp_tool_result"
+    MCP_TOOL_TIMEOUT = "mcp_tool_timeout"
+    MCP_TOOL_ERROR = "mcp_tool_error"
+    MCP_TOOL_SKIPPED = "mcp_tool_skipped"
+    MCP_SESSION_BROKEN = "mcp_session_broken"
+    MCP_SESSION_COMPLETE = "mcp_session_complete"
+    MCP_CONNECT_RETRY = "mcp_connect_retry"
+    MCP_CONNECT_RETRY_SUCCEEDED = "mcp_connect_retry_succeeded"
+    MCP_DISABLED_FALLBACK = "mcp_disabled_fallback"
+    MCP_NO_CONTENT = "mcp_no_content"
+    MCP_UNEXPECTED_STATE = "mcp_unexpected_state"
+    AGENT_PARSE_ERROR = "agent_parse_error"
+
+
+class Level(StrEnum):
+    DEBUG = "debug"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class SpanKind(StrEnum):
+    SPAN = "span"
+    GENERATION = "generation"
+
+
+SESSION_SPAN = "agent-tool-calling-session"
+LLM_GENERATION = "agent-llm-call"
+
+
+def tool_span_name(canonical_tool_name: str) -> str:
+    return f"mcp-tool-{canonical_tool_name}"
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    message: str
+    level: Level = Level.INFO
+    fields: Mapping[str, Any] = field(default_factory=dict)

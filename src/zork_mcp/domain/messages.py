@@ -1,0 +1,146 @@
+"""The LLM exchange: requests, responses, tool calls, and the messages of a conversation.
+
+Messages are OpenAI-format dicts carrying canonical tool names; each LLM adapter renders them
+into its provider's wire format. System and user messages always carry `cache_control`
+(requirement 4.7), so every builder here adds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zork_mcp.domain.tool_result import ToolCallResult
+
+Message = dict[str, Any]
+CACHE_CONTROL: Mapping[str, str] = {"type": "ephemeral"}
+CACHED_ROLES = frozenset({"system", "user"})
+FINAL_ACTION_PROMPT = "Please provide your final action now without calling any more tools."
+
+
+@dataclass(frozen=True)
+class FunctionCall:
+    name: str  # canonical `server.tool` name
+    arguments: str  # JSON text, as the provider sent it
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    function: FunctionCall
+    type: str = "function"
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached_tokens + other.cached_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class ResponseFormat:
+    """A JSON schema the final answer must follow (requirement 5.9)."""
+
+    name: str
+    schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    """One call to an LLM. Tools and a response format are never sent together (4.6)."""
+
+    messages: tuple[Message, ...]
+    tools: tuple[Mapping[str, Any], ...] | None = None
+    tool_choice: str | None = None
+    response_format: ResponseFormat | None = None
+
+    def __post_init__(self) -> None:
+        if self.tools and self.response_format is not None:
+            raise ValueError("response_format is only for calls without tools (requirement 4.6)")
+        if self.tool_choice is not None and not self.tools:
+            raise ValueError("tool_choice needs tools")
+
+
+@dataclass(frozen=True)
+class LLMResponse:
+    """An LLM's answer: content or tool calls, never both (requirements 4.3, 4.4)."""
+
+    content: str | None
+    model: str = ""
+    usage: Usage | None = None
+    tool_calls: tuple[ToolCall, ...] | None = None
+    finish_reason: str | None = None
+    preamble: str | None = field(default=None)  # text a provider sent beside its tool calls
+
+    def __post_init__(self) -> None:
+        if self.tool_calls is not None and not self.tool_calls:
+            raise ValueError("tool_calls must be None or non-empty")
+        if self.tool_calls and self.content is not None:
+            raise ValueError("a response with tool_calls has content None (requirement 4.3)")
+
+    @classmethod
+    def of(
+        cls,
+        content: str | None,
+        tool_calls: Sequence[ToolCall] | None = None,
+        **rest: Any,
+    ) -> LLMResponse:
+        """Normalise raw provider parts: tool calls win; their text becomes the preamble."""
+        if tool_calls:
+            return cls(None, tool_calls=tuple(tool_calls), preamble=content or None, **rest)
+        return cls(content, **rest)
+
+
+def system_message(text: str) -> Message:
+    return {"role": "system", "content": text, "cache_control": dict(CACHE_CONTROL)}
+
+
+def user_message(text: str) -> Message:
+    return {"role": "user", "content": text, "cache_control": dict(CACHE_CONTROL)}
+
+
+def initial_messages(
+    system_prompt: str, game_state_text: str, relevant_memories: str | None = None
+) -> list[Message]:
+    user_text = (
+        f"{game_state_text}\n\n{relevant_memories}" if relevant_memories else game_state_text
+    )
+    return [system_message(system_prompt), user_message(user_text)]
+
+
+def assistant_tool_calls_message(response: LLMResponse) -> Message:
+    message: Message = {
+        "role": "assistant",
+        "content": response.preamble,
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": call.type,
+                "function": {"name": call.function.name, "arguments": call.function.arguments},
+            }
+            for call in response.tool_calls or ()
+        ],
+    }
+    return message
+
+
+def assistant_content_message(content: str) -> Message:
+    return {"role": "assistant", "content": content}
+
+
+def tool_message(tool_call_id: str, result: ToolCallResult) -> Message:
+    """A tool result in history, JSON-serialised (requirement 11.5)."""
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": result.to_json()}

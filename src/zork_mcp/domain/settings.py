@@ -1,0 +1,57 @@
+"""MCP settings: the `[tool.zorkgpt.mcp]` table of a pyproject file (requirements 2.4, 2.5, 13)."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.validation import describe_validation_error
+
+MCP_TABLE = "tool.zorkgpt.mcp"
+
+
+class MCPSettings(BaseModel):
+    """The agent's MCP settings, with the defaults of requirement 13."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    config_file: str = Field(default="mcp_config.json", min_length=1)
+    max_tool_iterations: int = Field(default=20, ge=1)
+    tool_call_timeout_seconds: float = Field(default=30, gt=0)
+    server_startup_timeout_seconds: float = Field(default=10, gt=0)
+    force_tool_support: bool = False
+    background_spare: bool = True
+
+
+def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:
+    """Read `[tool.zorkgpt.mcp]` from pyproject text; a missing table means all defaults."""
+    try:
+        document = tomllib.loads(pyproject_text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigurationError(
+            f"{source} is not valid TOML: {e}. Fix the syntax at that line and column."
+        ) from e
+    table = _mcp_table(document, source)
+    try:
+        return MCPSettings.model_validate(table)
+    except ValidationError as e:
+        raise ConfigurationError(
+            f"{source} [{MCP_TABLE}] is invalid:\n{describe_validation_error(e)}\n"
+            f"Fix or remove those keys; the documented keys are: "
+            f"{', '.join(MCPSettings.model_fields)}."
+        ) from e
+
+
+def _mcp_table(document: dict[str, Any], source: str) -> dict[str, Any]:
+    node: Any = document
+    for key in MCP_TABLE.split("."):
+        if not isinstance(node, dict):
+            raise ConfigurationError(f"{source}: '{key}' must be a table in [{MCP_TABLE}].")
+        node = node.get(key, {})
+    if not isinstance(node, dict):
+        raise ConfigurationError(f"{source}: [{MCP_TABLE}] must be a table, not {node!r}.")
+    return node

@@ -1,0 +1,395 @@
+"""The tool-calling loop (requirements 1, 4.6, 5, 6.2-6.6): ask, run the tools, ask again, answer.
+
+Tools are offered while iterating and response_format never is; the answer comes either as
+content or from a forced final call (no tools, response_format set) after the loop ran out,
+the LLM returned nothing, or the tool server broke. The answer is then parsed leniently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from zork_mcp.domain.agent_response import final_answer_format, parse_agent_response
+from zork_mcp.domain.batch_policy import (
+    BatchStep,
+    CallOutcome,
+    error_result,
+    next_step,
+    parse_arguments,
+    skip_result,
+    timeout_result,
+)
+from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
+from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
+from zork_mcp.domain.messages import (
+    FINAL_ACTION_PROMPT,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    ToolCall,
+    Usage,
+    assistant_content_message,
+    assistant_tool_calls_message,
+    tool_message,
+    user_message,
+)
+from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tool_schema import to_openai_tools
+from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.telemetry import Telemetry
+from zork_mcp.ports.tool_server import ToolSession
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class LoopLimits:
+    max_iterations: int = 20
+    tool_timeout_seconds: float = 30.0
+
+
+class ExitReason(Enum):
+    CONTENT = "content"
+    NO_TOOLS = "no_tools"
+    MAX_ITERATIONS = "max_iterations"
+    UNEXPECTED_STATE = "unexpected_state"
+    SESSION_BROKEN = "session_broken"
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One entry of the tool chain: what was called, how it went, what it returned."""
+
+    iteration: int
+    call_id: str
+    tool_name: str
+    arguments: Mapping[str, Any] | None
+    outcome: CallOutcome
+    result: ToolCallResult
+    duration_seconds: float = 0.0
+    reasoning: str | None = None
+
+
+@dataclass(frozen=True)
+class LoopOutcome:
+    """Everything a turn decided and how: used by the agent and by MCP-Ghost alike."""
+
+    action: str
+    reasoning: str
+    new_objective: str | None
+    iterations: int
+    llm_calls: int
+    exit_reason: ExitReason
+    tool_chain: tuple[ToolCallRecord, ...]
+    usage: Usage
+    parse_error: str | None
+    final_content: str | None
+    messages: tuple[Message, ...] = field(repr=False)
+
+    @property
+    def forced_final(self) -> bool:
+        return self.exit_reason is not ExitReason.CONTENT
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        failures = [r.result.error_message or "" for r in self.tool_chain if r.result.is_error]
+        return (*failures, *([self.parse_error] if self.parse_error else []))
+
+    def as_agent_dict(self) -> dict[str, str | None]:
+        return {
+            "action": self.action,
+            "reasoning": self.reasoning,
+            "new_objective": self.new_objective,
+        }
+
+
+class ToolLoop:
+    """One turn's loop over one (optional) tool session."""
+
+    def __init__(
+        self,
+        llm: LLM,
+        session: ToolSession | None,
+        limits: LoopLimits,
+        telemetry: Telemetry,
+        clock: Clock,
+        turn: int = 0,
+    ) -> None:
+        self._llm, self._session, self._limits = llm, session, limits
+        self._telemetry, self._clock, self._turn = telemetry, clock, turn
+        self._tools = tuple(session.tools) if session else ()
+        self._known = {spec.canonical_name: spec for spec in self._tools}
+        self._messages: list[Message] = []
+        self._chain: list[ToolCallRecord] = []
+        self._usage, self._llm_calls, self._iterations = Usage(), 0, 0
+
+    async def run(self, messages: list[Message]) -> LoopOutcome:
+        self._messages = messages
+        content, reason = None, ExitReason.NO_TOOLS
+        if self._tools:
+            content, reason = await self._iterate(tuple(to_openai_tools(self._tools)))
+        if reason is not ExitReason.CONTENT:
+            content = await self._final_call(reason)
+        elif content is not None:
+            self._messages.append(assistant_content_message(content))
+        return self._finish(content, reason)
+
+    async def _iterate(self, offered: tuple[dict[str, Any], ...]) -> tuple[str | None, ExitReason]:
+        for iteration in range(1, self._limits.max_iterations + 1):
+            self._iterations = iteration
+            self._emit(
+                EventType.MCP_ITERATION_START,
+                f"Agent tool-calling iteration {iteration}/{self._limits.max_iterations}",
+                max_iterations=self._limits.max_iterations,
+            )
+            request = LLMRequest(tuple(self._messages), tools=offered, tool_choice="auto")
+            response = await self._complete(request)
+            if response.tool_calls:
+                self._messages.append(assistant_tool_calls_message(response))
+                if await self._run_batch(response) is BatchStep.STOP_TOOLS:
+                    return None, ExitReason.SESSION_BROKEN
+                continue
+            if response.content and response.content.strip():
+                return response.content, ExitReason.CONTENT
+            self._emit(
+                EventType.MCP_UNEXPECTED_STATE,
+                f"LLM returned no content and no tool_calls, "
+                f"finish_reason={response.finish_reason}",
+                Level.WARNING,
+                finish_reason=response.finish_reason,
+            )
+            return None, ExitReason.UNEXPECTED_STATE
+        return None, ExitReason.MAX_ITERATIONS
+
+    async def _final_call(self, reason: ExitReason) -> str | None:
+        if reason is not ExitReason.NO_TOOLS:
+            self._emit(
+                EventType.MCP_NO_CONTENT,
+                f"Agent exited tool loop without content after {self._iterations} "
+                f"iterations ({reason.value}); forcing final action",
+                Level.WARNING,
+                iterations=self._iterations,
+                reason=reason.value,
+            )
+            self._messages.append(user_message(FINAL_ACTION_PROMPT))
+        request = LLMRequest(tuple(self._messages), response_format=final_answer_format())
+        content = (await self._complete(request)).content
+        if content is not None:
+            self._messages.append(assistant_content_message(content))
+        return content
+
+    async def _complete(self, request: LLMRequest) -> LLMResponse:
+        metadata = {
+            "tools": len(request.tools or ()),
+            "forced_final": bool(request.response_format),
+        }
+        with self._telemetry.span(
+            LLM_GENERATION,
+            kind=SpanKind.GENERATION,
+            input=list(request.messages),
+            metadata=metadata,
+        ) as span:
+            response = await self._llm.complete(request)
+            span.update(output=_response_summary(response), usage=response.usage)
+        self._llm_calls += 1
+        self._usage = self._usage + (response.usage or Usage())
+        return response
+
+    async def _run_batch(self, response: LLMResponse) -> BatchStep:
+        step = BatchStep.NEXT_CALL
+        for call in response.tool_calls or ():
+            if step is BatchStep.NEXT_CALL:
+                record = await self._call_tool(call, response.preamble)
+                step = next_step(record.outcome)
+            else:
+                record = self._skip(call, step)
+            self._messages.append(tool_message(call.id, record.result))
+            self._chain.append(record)
+        return step
+
+    async def _call_tool(self, call: ToolCall, reasoning: str | None) -> ToolCallRecord:
+        name = call.function.name
+        try:
+            arguments = parse_arguments(call.function.arguments)
+        except ValueError as e:
+            result = error_result(name, f"invalid JSON arguments: {e}")
+            return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
+        self._emit(
+            EventType.MCP_TOOL_CALL,
+            f"Agent calling tool: {name}",
+            tool_name=name,
+            arguments=arguments,
+        )
+        if name not in self._known:
+            result = error_result(name, f"unknown tool; available: {sorted(self._known)}")
+            return self._reported(call, arguments, CallOutcome.UNKNOWN_TOOL, result, 0.0, reasoning)
+        started = self._clock()
+        with self._telemetry.span(
+            tool_span_name(name), input=arguments, metadata=self._tool_metadata(name)
+        ) as span:
+            outcome, result = await self._invoke(name, arguments)
+            duration = self._clock() - started
+            span.update(
+                output=result.to_dict(),
+                metadata={
+                    "is_error": result.is_error,
+                    "outcome": outcome.value,
+                    "duration_ms": round(duration * 1000, 3),
+                },
+            )
+        return self._reported(call, arguments, outcome, result, duration, reasoning)
+
+    async def _invoke(
+        self, name: str, arguments: dict[str, Any]
+    ) -> tuple[CallOutcome, ToolCallResult]:
+        assert self._session is not None  # only offered tools reach here
+        timeout = self._limits.tool_timeout_seconds
+        try:
+            result = await self._session.call_tool(name, arguments, timeout)
+        except MCPToolTimeoutError:
+            return CallOutcome.TIMED_OUT, timeout_result(name, timeout)
+        except MCPSessionBrokenError as e:
+            return CallOutcome.SESSION_BROKEN, error_result(name, f"the tool server stopped: {e}")
+        except Exception as e:  # any other fault of one call is the LLM's to handle (6.2)
+            return CallOutcome.TOOL_ERROR, error_result(name, f"{type(e).__name__}: {e}")
+        return (CallOutcome.TOOL_ERROR if result.is_error else CallOutcome.SUCCEEDED), result
+
+    def _skip(self, call: ToolCall, after: BatchStep) -> ToolCallRecord:
+        result = skip_result(after)
+        name = call.function.name
+        self._emit(
+            EventType.MCP_TOOL_SKIPPED, f"Skipping {name}: {result.error_message}", tool_name=name
+        )
+        return ToolCallRecord(
+            self._iterations, call.id, call.function.name, None, CallOutcome.SKIPPED, result
+        )
+
+    def _reported(
+        self,
+        call: ToolCall,
+        arguments: Mapping[str, Any] | None,
+        outcome: CallOutcome,
+        result: ToolCallResult,
+        duration: float,
+        reasoning: str | None,
+    ) -> ToolCallRecord:
+        record = ToolCallRecord(
+            self._iterations,
+            call.id,
+            call.function.name,
+            arguments,
+            outcome,
+            result,
+            duration,
+            reasoning,
+        )
+        self._report(record)
+        return record
+
+    def _report(self, record: ToolCallRecord) -> None:
+        name, duration_ms = record.tool_name, round(record.duration_seconds * 1000, 3)
+        if record.outcome in (CallOutcome.SUCCEEDED, CallOutcome.TOOL_ERROR):
+            content = record.result.content
+            self._emit(
+                EventType.MCP_TOOL_RESULT,
+                f"Tool result received from {name} ({record.duration_seconds:.1f}s)",
+                tool_name=name,
+                result_type=type(content).__name__,
+                result_length=len(str(content)),
+                is_error=record.result.is_error,
+                duration_ms=duration_ms,
+                **self._tool_metadata(name),
+            )
+        if record.outcome is CallOutcome.TIMED_OUT:
+            self._emit(
+                EventType.MCP_TOOL_TIMEOUT,
+                f"Tool call timeout: {name}",
+                Level.WARNING,
+                tool_name=name,
+                timeout_seconds=self._limits.tool_timeout_seconds,
+            )
+        elif record.outcome is CallOutcome.SESSION_BROKEN:
+            self._emit(
+                EventType.MCP_SESSION_BROKEN,
+                f"Tool server stopped during {name}: no more tool calls this turn",
+                Level.WARNING,
+                tool_name=name,
+                error=record.result.error_message,
+            )
+        elif record.outcome is not CallOutcome.SUCCEEDED:
+            self._emit(
+                EventType.MCP_TOOL_ERROR,
+                f"Tool call failed: {name}",
+                Level.WARNING,
+                tool_name=name,
+                error=record.result.error_message,
+                outcome=record.outcome.value,
+            )
+
+    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
+        parsed = parse_agent_response(content)
+        if parsed.error:
+            message = f"Failed to parse agent response: {parsed.error}"
+            self._emit(
+                EventType.AGENT_PARSE_ERROR,
+                message,
+                Level.ERROR,
+                raw_response=content,
+                error=parsed.error,
+            )
+        answer = parsed.response
+        outcome = LoopOutcome(
+            action=answer.action,
+            reasoning=answer.thinking,
+            new_objective=answer.new_objective,
+            iterations=self._iterations,
+            llm_calls=self._llm_calls,
+            exit_reason=reason,
+            tool_chain=tuple(self._chain),
+            usage=self._usage,
+            parse_error=parsed.error,
+            final_content=content,
+            messages=tuple(self._messages),
+        )
+        if self._tools:
+            used = sorted(
+                {r.tool_name for r in self._chain if r.outcome is not CallOutcome.SKIPPED}
+            )
+            self._emit(
+                EventType.MCP_SESSION_COMPLETE,
+                f"MCP session complete ({outcome.iterations} iterations, "
+                f"{len(self._chain)} tool calls)",
+                iterations=outcome.iterations,
+                tool_calls_count=len(self._chain),
+                tools_used=used,
+                final_action=outcome.action,
+            )
+        return outcome
+
+    def _tool_metadata(self, name: str) -> dict[str, Any]:
+        spec = self._known.get(name)
+        return {
+            "server_name": spec.server if spec else None,
+            "timeout_seconds": self._limits.tool_timeout_seconds,
+        }
+
+    def _emit(
+        self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any
+    ) -> None:
+        fields = {"iteration": self._iterations, "turn": self._turn, **fields}
+        self._telemetry.emit(Event(kind, message, level, fields))
+
+
+def _response_summary(response: LLMResponse) -> dict[str, Any]:
+    calls = [
+        {"name": c.function.name, "arguments": c.function.arguments}
+        for c in response.tool_calls or ()
+    ]
+    return {
+        "content": response.content,
+        "tool_calls": calls,
+        "finish_reason": response.finish_reason,
+    }

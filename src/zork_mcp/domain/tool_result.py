@@ -1,0 +1,75 @@
+"""The uniform result of a tool call (requirement 11), always serialisable to JSON."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolCallResult:
+    """What a tool call produced: content, or an error with its message."""
+
+    content: Any = None
+    is_error: bool = False
+    error_message: str | None = None
+
+    @classmethod
+    def success(cls, content: Any) -> ToolCallResult:
+        return cls(content=content)
+
+    @classmethod
+    def failure(cls, message: str, content: Any = None) -> ToolCallResult:
+        return cls(content=content, is_error=True, error_message=message)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A dict that `json.dumps` accepts whatever the content holds (property 43)."""
+        if self.is_error:
+            return {"error": self.error_message, "content": jsonable(self.content)}
+        return {"content": jsonable(self.content)}
+
+    def to_json(self) -> str:
+        """The text placed in a tool message of the history (requirement 11.5)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, allow_nan=False)
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-safe copy of `value`: strict JSON types only, cycles cut, unknowns as text."""
+    return _jsonable(value, frozenset())
+
+
+def _jsonable(value: Any, seen: frozenset[int]) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if id(value) in seen:
+        return "<cycle>"
+    inner = seen | {id(value)}
+    if isinstance(value, Mapping):
+        return {_key(k): _jsonable(v, inner) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [_jsonable(item, inner) for item in items]
+    return _jsonable_object(value, inner)
+
+
+def _jsonable_object(value: Any, seen: frozenset[int]) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return _jsonable(fields, seen)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return _jsonable(dump(mode="json"), seen)
+    return str(value)
+
+
+def _key(key: Any) -> str:
+    return key if isinstance(key, str) else str(key)

@@ -1,0 +1,69 @@
+"""MCP tools as the domain sees them, their canonical `server.tool` names (requirement 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SERVER_SEPARATOR = "."
+EMPTY_OBJECT_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool discovered on one MCP server."""
+
+    server: str
+    name: str
+    description: str = ""
+    input_schema: Mapping[str, Any] = field(default_factory=lambda: dict(EMPTY_OBJECT_SCHEMA))
+
+    @property
+    def canonical_name(self) -> str:
+        return canonical_name(self.server, self.name)
+
+
+def canonical_name(server: str, tool: str) -> str:
+    """`{server_name}.{tool_name}` (requirement 8.2, property 34)."""
+    if not server or SERVER_SEPARATOR in server:
+        raise ValueError(f"server name {server!r} must be non-empty and contain no '.'")
+    if not tool:
+        raise ValueError("tool name must be non-empty")
+    return f"{server}{SERVER_SEPARATOR}{tool}"
+
+
+def split_canonical_name(name: str) -> tuple[str, str]:
+    """Split `server.tool` for routing; the tool part may itself contain dots (requirement 8.3)."""
+    server, sep, tool = name.partition(SERVER_SEPARATOR)
+    if not sep or not server or not tool:
+        raise ValueError(
+            f"Invalid tool name format: {name!r}. Expected format: {{server_name}}.{{tool_name}}"
+        )
+    return server, tool
+
+
+def to_openai_tool(spec: ToolSpec) -> dict[str, Any]:
+    """The OpenAI function-tool form, with inputSchema as parameters (requirements 8.1, 8.4)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": spec.canonical_name,
+            "description": spec.description,
+            "parameters": _object_schema(spec.input_schema),
+        },
+    }
+
+
+def to_openai_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
+    """Every tool, translated, in discovery order (requirements 8.5, 8.6)."""
+    return [to_openai_tool(spec) for spec in specs]
+
+
+def _object_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    # OpenAI rejects a function whose parameters are not an object schema.
+    result = dict(schema) if schema else dict(EMPTY_OBJECT_SCHEMA)
+    result.setdefault("type", "object")
+    if result["type"] == "object":
+        result.setdefault("properties", {})
+    return result

@@ -1,0 +1,17 @@
+"""The GameEnv port: a text adventure the orchestrator plays one command at a time."""
+
+from typing import Protocol
+
+from zork_mcp.domain.game import GameObservation
+
+
+class GameEnv(Protocol):
+    def reset(self) -> GameObservation: ...
+
+    def step(self, action: str) -> GameObservation: ...
+
+    def save_state(self) -> object:
+        """An opaque snapshot that restore_state accepts."""
+        ...
+
+    def restore_state(self, state: object) -> GameObservation: ...
