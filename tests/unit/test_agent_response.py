@@ -1,0 +1,68 @@
+"""AgentResponse parsing (requirement 15): lenient, and always a one-line game command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zork_mcp.domain.agent_response import (
+    FALLBACK_ACTION,
+    AgentResponse,
+    final_answer_format,
+    parse_agent_response,
+)
+
+
+def test_a_plain_json_object_parses():
+    parsed = parse_agent_response('{"thinking": "t", "action": "open door", "new_objective": "x"}')
+    assert parsed.error is None
+    assert parsed.response == AgentResponse(thinking="t", action="open door", new_objective="x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Sure!\n```json\n{"thinking": "t", "action": "north"}\n```',
+        'I will go {"thinking": "t", "action": "north"} now.',
+        '{"note": {"nested": true}} then {"action": "north"}',
+    ],
+)
+def test_json_in_a_fence_or_in_prose_is_found(text):
+    assert parse_agent_response(text).response.action == "north"
+
+
+@pytest.mark.parametrize(
+    "text", [None, "", "   ", "go north", '{"thinking": "no action"}', '{"action": "  \\n "}']
+)
+def test_unusable_answers_fall_back_to_the_safe_action(text):
+    parsed = parse_agent_response(text)
+    assert parsed.response.action == FALLBACK_ACTION and parsed.error
+
+
+def test_actions_are_single_clean_lines():
+    parsed = parse_agent_response('{"action": "\\n>  take   lamp \\nthen go north"}')
+    assert parsed.response.action == "take lamp"
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_any_text_yields_a_non_empty_single_line_command(text):
+    action = parse_agent_response(text).response.action
+    assert action and action == action.strip() and "\n" not in action and "\r" not in action
+
+
+@settings(max_examples=200)
+@given(st.text(min_size=1).filter(lambda s: s.strip()), st.text(), st.none() | st.text())
+def test_round_trip_of_well_formed_answers(action, thinking, objective):
+    body = json.dumps({"thinking": thinking, "action": action, "new_objective": objective})
+    parsed = parse_agent_response(body)
+    assert parsed.response.thinking == thinking and parsed.response.new_objective == objective
+
+
+def test_the_final_answer_schema_is_strict_and_names_every_field():
+    schema = final_answer_format().schema
+    assert schema["additionalProperties"] is False
+    assert set(schema["required"]) == set(AgentResponse.model_fields) == set(schema["properties"])

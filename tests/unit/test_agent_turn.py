@@ -1,0 +1,99 @@
+"""A whole agent turn: connect policy (requirements 6.1, 6.7-6.10, 12.5) around the loop."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.errors import MCPError, MCPServerStartupError
+from zork_mcp.domain.events import SESSION_SPAN, EventType
+from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.settings import MCPSettings
+
+
+def echo(text: str) -> str:
+    return text
+
+
+async def turn(
+    server: FakeToolServer | None,
+    tracker: ConnectionTracker,
+    number: int,
+    *,
+    model: str = "openai/gpt-4o-mini",
+    settings: MCPSettings = MCPSettings(enabled=True),
+) -> tuple[ScriptedLLM, InMemoryTelemetry, str]:
+    llm, telemetry = ScriptedLLM([action_reply("look")], model=model), InMemoryTelemetry()
+    outcome = await decide_action(
+        llm=llm, messages=initial_messages("sys", "state"), settings=settings,
+        telemetry=telemetry, clock=time.monotonic, tool_server=server, connection=tracker,
+        turn=number,
+    )  # fmt: skip
+    return llm, telemetry, outcome.action
+
+
+async def test_turn_one_failure_raises_startup_error_without_retry():
+    server = FakeToolServer("box", {"echo": echo}, connect_failures=5)
+    with pytest.raises(MCPServerStartupError, match="box"):
+        await turn(server, ConnectionTracker(), 1)
+    assert server.connect_attempts == 1
+    assert server.open_sessions == 0
+
+
+async def test_later_failure_is_retried_once_and_the_turn_keeps_its_tools():
+    server, tracker = FakeToolServer("box", {"echo": echo}), ConnectionTracker()
+    await turn(server, tracker, 1)
+    server.fail_next_connects(1)
+    llm, telemetry, action = await turn(server, tracker, 2)
+    assert server.connect_attempts == 3 and action == "look"
+    assert llm.requests[0].tools, "the retried session offers its tools"
+    assert telemetry.types()[:2] == ["mcp_connect_retry", "mcp_connect_retry_succeeded"]
+    assert tracker.state is ConnectionState.HEALTHY
+
+
+async def test_each_later_failure_gets_its_own_retry_then_a_failed_retry_disables_mcp():
+    server, tracker = FakeToolServer("box", {"echo": echo}), ConnectionTracker()
+    await turn(server, tracker, 15)  # design Example 3
+    server.fail_next_connects(1)
+    await turn(server, tracker, 16)
+    server.fail_next_connects(2)
+    llm, telemetry, action = await turn(server, tracker, 17)
+    assert action == "look" and llm.requests[0].tools is None
+    assert telemetry.of_type(EventType.MCP_DISABLED_FALLBACK)
+    assert tracker.is_disabled
+    attempts = server.connect_attempts
+    llm, _, _ = await turn(server, tracker, 18)
+    assert server.connect_attempts == attempts, "a disabled episode never connects again"
+    assert llm.requests[0].tools is None
+
+
+async def test_sessions_are_closed_at_the_end_of_every_turn():
+    server, tracker = FakeToolServer("box", {"echo": echo}), ConnectionTracker()
+    for number in range(1, 4):
+        await turn(server, tracker, number)
+        assert server.open_sessions == 0
+    assert server.sessions_opened == 3
+
+
+async def test_a_reasoning_model_with_tools_fails_before_any_connect():
+    server = FakeToolServer("box", {"echo": echo})
+    with pytest.raises(MCPError, match="does not support tool calling"):
+        await turn(server, ConnectionTracker(), 1, model="deepseek/deepseek-r1")
+    assert server.connect_attempts == 0
+    forced = MCPSettings(enabled=True, force_tool_support=True)
+    _, _, action = await turn(server, ConnectionTracker(), 1, model="deepseek/deepseek-r1",
+                              settings=forced)  # fmt: skip
+    assert action == "look"
+
+
+async def test_without_a_server_the_turn_is_one_plain_call_inside_a_session_span():
+    llm, telemetry, action = await turn(None, ConnectionTracker(), 1)
+    assert action == "look" and llm.requests[0].tools is None
+    [session] = [span for span in telemetry.spans if span.name == SESSION_SPAN]
+    assert session.metadata["mcp_enabled"] is False and session.closed

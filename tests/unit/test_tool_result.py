@@ -1,0 +1,62 @@
+"""ToolCallResult (requirement 11): success and error shapes, always JSON-serialisable."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zork_mcp.domain.messages import tool_message
+from zork_mcp.domain.tool_result import ToolCallResult, jsonable
+
+leaves = (
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text() | st.binary(max_size=20)
+)
+awkward = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.tuples(inner, inner)
+    | st.frozensets(st.integers(), max_size=3)
+    | st.dictionaries(st.integers() | st.text(max_size=5) | st.none(), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300)
+@given(awkward, st.booleans(), st.none() | st.text())
+def test_to_dict_is_always_strict_json(content, is_error, message):
+    result = ToolCallResult(content, is_error, message)
+    text = json.dumps(result.to_dict(), allow_nan=False)
+    assert set(json.loads(text)) == ({"error", "content"} if is_error else {"content"})
+
+
+@settings(max_examples=200)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)))  # fmt: skip
+def test_json_content_survives_unchanged(content):
+    assert ToolCallResult.success(content).to_dict() == {"content": content}
+
+
+def test_error_results_carry_their_message():
+    result = ToolCallResult.failure("it broke", content={"partial": 1})
+    assert result.is_error and result.to_dict() == {"error": "it broke", "content": {"partial": 1}}
+
+
+def test_odd_objects_cycles_and_non_finite_numbers_are_made_safe():
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    loop: list = [1]
+    loop.append(loop)
+    value = jsonable({"p": Point(3), "loop": loop, "nan": math.nan, 1: object.__name__})
+    assert value["p"] == {"x": 3} and value["loop"] == [1, "<cycle>"]
+    assert value["nan"] == "nan" and value["1"] == "object"
+
+
+def test_results_enter_history_as_json_text():
+    message = tool_message("call_1", ToolCallResult.success({"é": "ü"}))
+    assert message == {"role": "tool", "tool_call_id": "call_1", "content": '{"content": {"é": "ü"}}'}
