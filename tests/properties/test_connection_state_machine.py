@@ -62,11 +62,15 @@ class EpisodeConnections(RuleBasedStateMachine):
 
     async def _decide(self, llm: ScriptedLLM) -> None:
         await decide_action(
-            llm=llm, messages=initial_messages("sys", "state"),
-            settings=MCPSettings(enabled=True), telemetry=InMemoryTelemetry(),
-            clock=time.monotonic, tool_server=self.server, connection=self.tracker,
+            llm=llm,
+            messages=initial_messages("sys", "state"),
+            settings=MCPSettings(enabled=True),
+            telemetry=InMemoryTelemetry(),
+            clock=time.monotonic,
+            tool_server=self.server,
+            connection=self.tracker,
             turn=self.turn,
-        )  # fmt: skip
+        )
 
     def _check_startup_failure(self, failures: int, attempts: int) -> None:
         assert self.turn == 1 and failures >= 1 and attempts == 1
@@ -83,6 +87,7 @@ class EpisodeConnections(RuleBasedStateMachine):
         assert self.tracker.may_connect == (not self.disabled and not self.ended)
 
 
-EpisodeConnections.TestCase.settings = settings(max_examples=150, stateful_step_count=12,
-                                                deadline=None)  # fmt: skip
+EpisodeConnections.TestCase.settings = settings(
+    max_examples=150, stateful_step_count=12, deadline=None
+)
 TestEpisodeConnections = EpisodeConnections.TestCase

@@ -31,10 +31,15 @@ async def turn(
 ) -> tuple[ScriptedLLM, InMemoryTelemetry, str]:
     llm, telemetry = ScriptedLLM([action_reply("look")], model=model), InMemoryTelemetry()
     outcome = await decide_action(
-        llm=llm, messages=initial_messages("sys", "state"), settings=settings,
-        telemetry=telemetry, clock=time.monotonic, tool_server=server, connection=tracker,
+        llm=llm,
+        messages=initial_messages("sys", "state"),
+        settings=settings,
+        telemetry=telemetry,
+        clock=time.monotonic,
+        tool_server=server,
+        connection=tracker,
         turn=number,
-    )  # fmt: skip
+    )
     return llm, telemetry, outcome.action
 
 
@@ -87,8 +92,9 @@ async def test_a_reasoning_model_with_tools_fails_before_any_connect():
         await turn(server, ConnectionTracker(), 1, model="deepseek/deepseek-r1")
     assert server.connect_attempts == 0
     forced = MCPSettings(enabled=True, force_tool_support=True)
-    _, _, action = await turn(server, ConnectionTracker(), 1, model="deepseek/deepseek-r1",
-                              settings=forced)  # fmt: skip
+    _, _, action = await turn(
+        server, ConnectionTracker(), 1, model="deepseek/deepseek-r1", settings=forced
+    )
     assert action == "look"
 
 

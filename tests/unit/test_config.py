@@ -13,8 +13,10 @@ def test_a_pyproject_without_the_table_gets_every_default():
     settings = parse_mcp_settings("[project]\nname = 'x'\n", source="pyproject.toml")
     assert settings == MCPSettings()
     assert (settings.enabled, settings.config_file, settings.max_tool_iterations) == (
-        False, "mcp_config.json", 20,
-    )  # fmt: skip
+        False,
+        "mcp_config.json",
+        20,
+    )
     assert settings.tool_call_timeout_seconds == 30
     assert settings.server_startup_timeout_seconds == 10
     assert settings.force_tool_support is False

@@ -8,9 +8,17 @@ from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_cal
 
 @pytest.mark.parametrize(
     "model",
-    ["deepseek/deepseek-r1", "deepseek-reasoner", "openai/o1", "openai/o1-mini", "o3-mini",
-     "qwen/qwq-32b", "x-ai/grok-3-reasoning", "deepseek/deepseek-r1-distill-llama-70b"],
-)  # fmt: skip
+    [
+        "deepseek/deepseek-r1",
+        "deepseek-reasoner",
+        "openai/o1",
+        "openai/o1-mini",
+        "o3-mini",
+        "qwen/qwq-32b",
+        "x-ai/grok-3-reasoning",
+        "deepseek/deepseek-r1-distill-llama-70b",
+    ],
+)
 def test_reasoning_models_do_not_take_tools(model):
     assert supports_tool_calling(model) is False
     assert supports_tool_calling(model, force=True) is True
@@ -20,10 +28,18 @@ def test_reasoning_models_do_not_take_tools(model):
 
 @pytest.mark.parametrize(
     "model",
-    ["openai/gpt-4o-mini", "gpt-3.5-turbo", "anthropic/claude-3.5-sonnet", "google/gemini-2.5",
-     "mistralai/mixtral-8x7b", "meta-llama/llama-3.1-70b", "cohere/command-r", "local-model",
-     "openai/gpt-4o"],
-)  # fmt: skip
+    [
+        "openai/gpt-4o-mini",
+        "gpt-3.5-turbo",
+        "anthropic/claude-3.5-sonnet",
+        "google/gemini-2.5",
+        "mistralai/mixtral-8x7b",
+        "meta-llama/llama-3.1-70b",
+        "cohere/command-r",
+        "local-model",
+        "openai/gpt-4o",
+    ],
+)
 def test_tool_models_and_unknown_models_take_tools(model):
     assert supports_tool_calling(model) is True
     ensure_tool_support(model)

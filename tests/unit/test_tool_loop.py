@@ -82,10 +82,12 @@ async def test_batch_runs_sequentially_in_order():
 async def test_bad_json_arguments_become_an_error_result_and_the_loop_goes_on():
     server = make_server()
     outcome, llm, telemetry = await run_loop(
-        [tool_calls_reply(("box.think", "{not json"), ("box.think", think("ok"))),
-         action_reply("north")],
+        [
+            tool_calls_reply(("box.think", "{not json"), ("box.think", think("ok"))),
+            action_reply("north"),
+        ],
         server,
-    )  # fmt: skip
+    )
     assert [call.arguments for call in server.calls] == [think("ok")]
     first, second = tool_messages(llm.requests[1].messages)
     assert "invalid JSON arguments" in json.loads(first["content"])["error"]
@@ -134,11 +136,13 @@ async def test_neither_content_nor_tool_calls_warns_and_forces_the_final_answer(
 
 async def test_a_failing_call_is_reported_and_the_rest_of_its_batch_still_runs():
     server = make_server()
-    outcome, llm, telemetry = await run_loop(
-        [tool_calls_reply(("box.fail", {"reason": "boom"}), ("box.think", think("next"))),
-         action_reply("west")],
+    _, llm, telemetry = await run_loop(
+        [
+            tool_calls_reply(("box.fail", {"reason": "boom"}), ("box.think", think("next"))),
+            action_reply("west"),
+        ],
         server,
-    )  # fmt: skip
+    )
     assert [call.name for call in server.calls] == ["box.fail", "box.think"]  # 6.3, 6.4
     failed, ok = tool_messages(llm.requests[1].messages)
     assert "boom" in json.loads(failed["content"])["error"]  # 6.2
@@ -150,11 +154,15 @@ async def test_a_failing_call_is_reported_and_the_rest_of_its_batch_still_runs()
 async def test_a_timeout_skips_the_rest_of_the_batch_and_asks_the_llm_again_with_tools():
     server = make_server()
     outcome, llm, telemetry = await run_loop(
-        [tool_calls_reply(("box.hang", {}), ("box.think", think("never")), ("box.echo", {"text": "x"})),
-         tool_calls_reply(("box.think", think("after"))),
-         action_reply("south")],
+        [
+            tool_calls_reply(
+                ("box.hang", {}), ("box.think", think("never")), ("box.echo", {"text": "x"})
+            ),
+            tool_calls_reply(("box.think", think("after"))),
+            action_reply("south"),
+        ],
         server,
-    )  # fmt: skip
+    )
     assert [call.name for call in server.calls] == ["box.hang", "box.think"]  # 6.5
     timed_out, *skipped = tool_messages(llm.requests[1].messages)
     assert "timed out" in json.loads(timed_out["content"])["error"]  # 6.6
@@ -167,10 +175,12 @@ async def test_a_timeout_skips_the_rest_of_the_batch_and_asks_the_llm_again_with
 async def test_a_dead_server_stops_tool_use_and_forces_the_final_answer():
     server = make_server()
     outcome, llm, telemetry = await run_loop(
-        [tool_calls_reply(("box.crash", {}), ("box.think", think("never"))),
-         action_reply("climb tree")],
+        [
+            tool_calls_reply(("box.crash", {}), ("box.think", think("never"))),
+            action_reply("climb tree"),
+        ],
         server,
-    )  # fmt: skip
+    )
     assert [call.name for call in server.calls] == ["box.crash"]
     assert len(llm.requests) == 2
     final = llm.requests[1]
@@ -184,11 +194,13 @@ async def test_a_dead_server_stops_tool_use_and_forces_the_final_answer():
 async def test_every_tool_call_id_is_answered_before_every_llm_call():
     server = make_server()
     _, llm, _ = await run_loop(
-        [tool_calls_reply(("box.fail", {"reason": "x"}), ("box.hang", {}), ("box.think", {})),
-         tool_calls_reply(("nope.tool", {}), ("box.crash", {}), ("box.echo", {"text": "y"})),
-         action_reply("look")],
+        [
+            tool_calls_reply(("box.fail", {"reason": "x"}), ("box.hang", {}), ("box.think", {})),
+            tool_calls_reply(("nope.tool", {}), ("box.crash", {}), ("box.echo", {"text": "y"})),
+            action_reply("look"),
+        ],
         server,
-    )  # fmt: skip
+    )
     for request in llm.requests:
         assert unanswered_tool_calls(request.messages) == []
 
@@ -250,10 +262,12 @@ async def test_events_carry_tool_name_arguments_iteration_and_result_shape():
 async def test_each_tool_call_gets_its_own_span_inside_llm_usage_is_summed():
     server = make_server()
     outcome, _, telemetry = await run_loop(
-        [tool_calls_reply(("box.think", think("a")), ("box.echo", {"text": "b"})),
-         action_reply("look")],
+        [
+            tool_calls_reply(("box.think", think("a")), ("box.echo", {"text": "b"})),
+            action_reply("look"),
+        ],
         server,
-    )  # fmt: skip
+    )
     names = [span.name for span in telemetry.spans]
     assert names.count("mcp-tool-box.think") == 1 and names.count("mcp-tool-box.echo") == 1
     assert all(span.closed for span in telemetry.spans)

@@ -42,8 +42,11 @@ def test_names_without_server_and_tool_are_rejected_for_routing(bad):
 
 
 def test_translation_maps_input_schema_to_parameters():
-    schema = {"type": "object", "properties": {"thought": {"type": "string"}},
-              "required": ["thought"]}  # fmt: skip
+    schema = {
+        "type": "object",
+        "properties": {"thought": {"type": "string"}},
+        "required": ["thought"],
+    }
     tool = to_openai_tool(ToolSpec("thoughtbox", "think", "Structured reasoning", schema))
     assert tool == {
         "type": "function",

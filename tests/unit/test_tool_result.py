@@ -17,10 +17,12 @@ leaves = (
 )
 awkward = st.recursive(
     leaves,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.tuples(inner, inner)
-    | st.frozensets(st.integers(), max_size=3)
-    | st.dictionaries(st.integers() | st.text(max_size=5) | st.none(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.frozensets(st.integers(), max_size=3)
+        | st.dictionaries(st.integers() | st.text(max_size=5) | st.none(), inner, max_size=4)
+    ),
     max_leaves=25,
 )
 
@@ -34,8 +36,12 @@ def test_to_dict_is_always_strict_json(content, is_error, message):
 
 
 @settings(max_examples=200)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)))  # fmt: skip
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    )
+)
 def test_json_content_survives_unchanged(content):
     assert ToolCallResult.success(content).to_dict() == {"content": content}
 
@@ -59,4 +65,5 @@ def test_odd_objects_cycles_and_non_finite_numbers_are_made_safe():
 
 def test_results_enter_history_as_json_text():
     message = tool_message("call_1", ToolCallResult.success({"é": "ü"}))
-    assert message == {"role": "tool", "tool_call_id": "call_1", "content": '{"content": {"é": "ü"}}'}
+    expected = '{"content": {"é": "ü"}}'
+    assert message == {"role": "tool", "tool_call_id": "call_1", "content": expected}

@@ -25,8 +25,14 @@ from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
 
 ToolFunction = Callable[..., Any]
-_JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
-               "list": "array", "dict": "object"}  # fmt: skip
+_JSON_TYPES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "list": "array",
+    "dict": "object",
+}
 
 
 class ServerCrash(Exception):
