@@ -1,6 +1,6 @@
 import pytest
 
-from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
+from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
 
 
@@ -12,16 +12,18 @@ def fail() -> None:
     raise RuntimeError("this tool always fails")
 
 
+TOOLS = {"echo": echo, "fail": fail, "hang": hang, "crash": crash}
+
+
 class TestFakeToolServer(ToolServerContract):
     @pytest.fixture
     def subject(self) -> ToolServerSubject:
-        tools = {"echo": echo, "fail": fail, "hang": hang, "crash": crash}
         return ToolServerSubject(
-            FakeToolServer("fake", tools),
-            "fake",
-            "fake.echo",
-            "fake.fail",
-            "fake.hang",
-            "fake.crash",
-            broken_server=FakeToolServer("fake", tools, connect_failures=1),
+            server=FakeToolServer("fake", TOOLS),
+            server_name="fake",
+            probe=echo_probe("fake.echo"),
+            failing_tool="fake.fail",
+            slow_tool="fake.hang",
+            crash_tool="fake.crash",
+            broken_server=FakeToolServer("fake", TOOLS, connect_failures=1),
         )

@@ -6,7 +6,9 @@ entered and exited in the same asyncio task.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,13 @@ from zork_mcp.domain.errors import (
 )
 from zork_mcp.ports.tool_server import ToolServer
 
+# probe(tag) -> (canonical tool name, arguments, text the result must contain)
+Probe = Callable[[str], tuple[str, dict[str, Any], str]]
+
+
+def echo_probe(tool: str) -> Probe:
+    return lambda tag: (tool, {"text": tag}, tag)
+
 
 @dataclass
 class ToolServerSubject:
@@ -25,11 +34,18 @@ class ToolServerSubject:
 
     server: ToolServer
     server_name: str
-    echo_tool: str  # canonical name; takes {"text": str} and answers with that text in it
+    probe: Probe  # a call that succeeds and whose result shows the tag
     failing_tool: str | None = None  # the tool reports an error (is_error)
     slow_tool: str | None = None  # takes longer than 1 s
     crash_tool: str | None = None  # the server process dies during the call
     broken_server: ToolServer | None = None  # cannot start at all
+
+
+async def call_probe(session, subject: ToolServerSubject, tag: str) -> None:
+    tool, arguments, expected = subject.probe(tag)
+    result = await session.call_tool(tool, arguments, 30)
+    assert not result.is_error, result
+    assert expected in str(result.content)
 
 
 class ToolServerContract:
@@ -40,7 +56,7 @@ class ToolServerContract:
     async def test_tools_have_canonical_names_and_object_schemas(self, subject):
         async with subject.server.open_session() as session:
             names = [spec.canonical_name for spec in session.tools]
-            assert subject.echo_tool in names
+            assert subject.probe("x")[0] in names
             for spec in session.tools:
                 assert spec.server == subject.server_name
                 assert spec.canonical_name == f"{subject.server_name}.{spec.name}"
@@ -48,8 +64,7 @@ class ToolServerContract:
 
     async def test_a_call_returns_the_tools_content(self, subject):
         async with subject.server.open_session() as session:
-            result = await session.call_tool(subject.echo_tool, {"text": "hello grue"}, 10)
-        assert not result.is_error and "hello grue" in str(result.content)
+            await call_probe(session, subject, "hello-grue")
 
     async def test_a_failing_tool_gives_an_error_result_not_an_exception(self, subject):
         if subject.failing_tool is None:
@@ -57,8 +72,7 @@ class ToolServerContract:
         async with subject.server.open_session() as session:
             result = await session.call_tool(subject.failing_tool, {}, 10)
             assert result.is_error and result.error_message
-            again = await session.call_tool(subject.echo_tool, {"text": "still here"}, 10)
-        assert "still here" in str(again.content)
+            await call_probe(session, subject, "still-here")
 
     async def test_a_timeout_raises_and_the_session_stays_usable(self, subject):
         if subject.slow_tool is None:
@@ -66,8 +80,7 @@ class ToolServerContract:
         async with subject.server.open_session() as session:
             with pytest.raises(MCPToolTimeoutError):
                 await session.call_tool(subject.slow_tool, {}, 0.3)
-            after = await session.call_tool(subject.echo_tool, {"text": "after"}, 10)
-        assert "after" in str(after.content)
+            await call_probe(session, subject, "after-timeout")
 
     async def test_a_dead_server_breaks_the_session_for_good(self, subject):
         if subject.crash_tool is None:
@@ -75,8 +88,9 @@ class ToolServerContract:
         async with subject.server.open_session() as session:
             with pytest.raises(MCPSessionBrokenError):
                 await session.call_tool(subject.crash_tool, {}, 10)
+            tool, arguments, _ = subject.probe("x")
             with pytest.raises(MCPSessionBrokenError):
-                await session.call_tool(subject.echo_tool, {"text": "x"}, 10)
+                await session.call_tool(tool, arguments, 10)
 
     async def test_an_unknown_tool_is_a_call_error(self, subject):
         async with subject.server.open_session() as session:
@@ -84,12 +98,12 @@ class ToolServerContract:
                 await session.call_tool(f"{subject.server_name}.no_such_tool", {}, 10)
             with pytest.raises(MCPToolCallError):
                 await session.call_tool("other_server.tool", {}, 10)
+            await call_probe(session, subject, "still-fine")
 
     async def test_sessions_open_and_close_again_and_again(self, subject):
         for round_number in range(3):
             async with subject.server.open_session() as session:
-                result = await session.call_tool(subject.echo_tool, {"text": str(round_number)}, 10)
-                assert str(round_number) in str(result.content)
+                await call_probe(session, subject, f"round-{round_number}")
 
     async def test_a_server_that_cannot_start_raises_startup_error(self, subject):
         if subject.broken_server is None:

@@ -1,0 +1,56 @@
+"""Shared fixtures: paths, the npm reference server, and the process-leak check."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.processes import processes_in_groups
+
+ROOT = Path(__file__).resolve().parents[1]
+FAULT_SERVER = ROOT / "tests" / "support" / "fault_server.py"
+NPM_PACKAGE = "@modelcontextprotocol/server-sequential-thinking@2026.8.31"
+NPM_PREFIX = ROOT / ".cache" / "npm"
+NPM_ENTRY = (
+    NPM_PREFIX
+    / "node_modules"
+    / "@modelcontextprotocol"
+    / "server-sequential-thinking"
+    / "dist"
+    / "index.js"
+)
+
+
+@pytest.fixture(scope="session")
+def sequential_thinking_js() -> Path:
+    """The npm reference server, installed once into .cache/npm and run with node."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("Node.js and npm are needed for the npm sequential-thinking server")
+    if not NPM_ENTRY.exists():
+        NPM_PREFIX.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(NPM_PREFIX),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                NPM_PACKAGE,
+            ],
+            check=True,
+            timeout=600,
+            capture_output=True,
+        )
+    return NPM_ENTRY
+
+
+def assert_no_processes_left(server) -> None:
+    """Close the server, then check the process table for any of its process groups."""
+    server.close()
+    leftovers = processes_in_groups(server.spawned_pids)
+    assert leftovers == [], f"server processes outlived the test: {leftovers}"

@@ -1,0 +1,90 @@
+"""The real stdio adapter under the ToolServer contract, against real server processes."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import FAULT_SERVER, assert_no_processes_left
+from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+
+pytestmark = pytest.mark.slow
+
+
+def stdio_server(name: str, command: str, *args: str, tmp_path, **options) -> McpStdioToolServer:
+    config = MCPServerConfig(command=command, args=args, env={"DISABLE_THOUGHT_LOGGING": "true"})
+    return McpStdioToolServer(
+        {name: config}, stderr_path=tmp_path / "servers.stderr.log", **options
+    )
+
+
+def thought_probe(tool: str):
+    def probe(tag: str):
+        arguments = {
+            "thought": f"thinking about {tag}",
+            "thoughtNumber": 1,
+            "totalThoughts": 2,
+            "nextThoughtNeeded": True,
+            "branchFromThought": 1,
+            "branchId": tag,
+        }
+        return tool, arguments, tag
+
+    return probe
+
+
+class TestOurReasoningServer(ToolServerContract):
+    @pytest.fixture
+    def subject(self, tmp_path):
+        server = stdio_server(
+            "reasoning", "python", "-m", "zork_mcp.servers.reasoning", tmp_path=tmp_path
+        )
+        broken = stdio_server(
+            "reasoning",
+            "python",
+            "-m",
+            "zork_mcp.servers.no_such_module",
+            tmp_path=tmp_path,
+            background_spare=False,
+        )
+        yield ToolServerSubject(
+            server, "reasoning", thought_probe("reasoning.sequentialthinking"), broken_server=broken
+        )
+        assert_no_processes_left(server)
+        assert_no_processes_left(broken)
+
+
+class TestNpmSequentialThinkingServer(ToolServerContract):
+    @pytest.fixture
+    def subject(self, tmp_path, sequential_thinking_js):
+        server = stdio_server("thinking", "node", str(sequential_thinking_js), tmp_path=tmp_path)
+        yield ToolServerSubject(server, "thinking", thought_probe("thinking.sequentialthinking"))
+        assert_no_processes_left(server)
+
+
+class TestFaultServer(ToolServerContract):
+    @pytest.fixture
+    def subject(self, tmp_path):
+        server = stdio_server("faults", sys.executable, str(FAULT_SERVER), tmp_path=tmp_path)
+        broken = stdio_server(
+            "faults",
+            sys.executable,
+            str(FAULT_SERVER),
+            "exit-at-start",
+            tmp_path=tmp_path,
+            background_spare=False,
+        )
+        yield ToolServerSubject(
+            server,
+            "faults",
+            echo_probe("faults.echo"),
+            "faults.fail",
+            "faults.slow",
+            "faults.crash",
+            broken,
+        )
+        assert_no_processes_left(server)
+        assert_no_processes_left(broken)

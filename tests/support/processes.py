@@ -1,0 +1,25 @@
+"""Read the process table (/proc) to prove no server process outlived its test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def processes_in_groups(group_ids: Iterable[int]) -> list[tuple[int, str, str]]:
+    """(pid, state, command) of live processes whose process group is one of `group_ids`."""
+    wanted = set(group_ids)
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        state, group = fields[0], int(fields[2])
+        if group in wanted and state != "Z":
+            found.append((int(entry.name), state, command.strip()))
+    return found

@@ -1,0 +1,164 @@
+"""The real stdio adapter against misbehaving real subprocesses (requirements 3, 6.1, 14)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+
+import pytest
+
+from tests.conftest import FAULT_SERVER, assert_no_processes_left
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.domain.errors import MCPServerStartupError
+from zork_mcp.domain.server_config import MCPServerConfig
+
+pytestmark = pytest.mark.slow
+ENV_PROBE = (
+    "import json, os, sys\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "server = MCPServer('env')\n"
+    "@server.tool()\n"
+    "def environment() -> str:\n"
+    "    return json.dumps(dict(os.environ))\n"
+    "@server.tool()\n"
+    "def pid() -> int:\n"
+    "    return os.getpid()\n"
+    "server.run()\n"
+)
+
+
+def fault_server(tmp_path, mode: str = "serve", **options) -> McpStdioToolServer:
+    config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), mode))
+    options.setdefault("stderr_path", tmp_path / "stderr.log")
+    return McpStdioToolServer({"faults": config}, **options)
+
+
+async def start(server: McpStdioToolServer) -> None:
+    async with server.open_session():
+        pass
+
+
+@pytest.mark.parametrize(
+    ("command", "advice"),
+    [("npx", "Install Node.js"), ("no-such-server-xyz", "pip install"), ("uvx", "Install uv")],
+)
+async def test_a_missing_command_says_what_to_install(tmp_path, command, advice):
+    config = MCPServerConfig(command=command, args=("-y", "some-server"))
+    server = McpStdioToolServer({"thinking": config}, system_env={"PATH": "/nonexistent"})
+    with pytest.raises(MCPServerStartupError) as caught:
+        await start(server)
+    message = str(caught.value)
+    assert "'thinking'" in message and f"{command} -y some-server" in message
+    assert "not found" in message and advice in message
+    assert_no_processes_left(server)
+
+
+async def test_a_server_that_exits_at_start_is_a_startup_error(tmp_path):
+    server = fault_server(tmp_path, "exit-at-start", background_spare=False)
+    with pytest.raises(MCPServerStartupError, match="exited during startup"):
+        await start(server)
+    assert_no_processes_left(server)
+
+
+@pytest.mark.parametrize("mode", ["hang-at-start", "junk-only"])
+async def test_a_server_that_never_answers_hits_the_startup_timeout(tmp_path, mode):
+    server = fault_server(tmp_path, mode, startup_timeout_seconds=1.5, background_spare=False)
+    started = time.monotonic()
+    with pytest.raises(MCPServerStartupError, match=r"within 1\.5s") as caught:
+        await start(server)
+    assert time.monotonic() - started < 5
+    assert "server_startup_timeout_seconds" in str(caught.value)
+    assert_no_processes_left(server)
+
+
+async def test_junk_on_stdout_is_logged_and_the_server_still_works(tmp_path):
+    server = fault_server(tmp_path, "junk-then-serve")
+    async with server.open_session() as session:
+        result = await session.call_tool("faults.echo", {"text": "hi"}, 10)
+    assert result.content == "echo: hi"
+    assert_no_processes_left(server)
+    assert "Welcome to the fault server!" in (tmp_path / "stderr.log").read_text()
+
+
+async def test_server_stderr_goes_to_the_log_file_not_the_terminal(tmp_path, capfd):
+    server = fault_server(tmp_path)
+    async with server.open_session() as session:
+        await session.call_tool("faults.fail", {}, 10)
+    assert_no_processes_left(server)
+    captured = capfd.readouterr()
+    assert "always fails" not in captured.err + captured.out
+    assert (tmp_path / "stderr.log").stat().st_size > 0
+
+
+async def test_a_huge_result_arrives_whole(tmp_path):
+    server = fault_server(tmp_path)
+    async with server.open_session() as session:
+        result = await session.call_tool("faults.big", {"megabytes": 10}, 30)
+    assert len(result.content) == 10 * 1024 * 1024
+    assert_no_processes_left(server)
+
+
+async def test_the_environment_is_merged_but_our_secrets_stay_home(tmp_path):
+    script = tmp_path / "env_server.py"
+    script.write_text(ENV_PROBE)
+    system = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+              "OPENROUTER_API_KEY": "sk-or-secret", "LANGFUSE_SECRET_KEY": "lf-secret",
+              "GITHUB_TOKEN": "ghp-secret", "ANTHROPIC_API_KEY": "sk-ant-secret"}  # fmt: skip
+    configured = {"MODE": "test", "ANTHROPIC_API_KEY": "${ANTHROPIC_API_KEY}"}
+    config = MCPServerConfig(command=sys.executable, args=(str(script),), env=configured)
+    server = McpStdioToolServer({"env": config}, system_env=system, background_spare=False)
+    async with server.open_session() as session:
+        seen = json.loads((await session.call_tool("env.environment", {}, 10)).content)
+    assert_no_processes_left(server)
+    assert seen["LANG"] == "C.UTF-8" and seen["HOME"] == "/root" and seen["MODE"] == "test"
+    assert seen["ANTHROPIC_API_KEY"] == "sk-ant-secret", "named explicitly by the config"
+    for secret in ("OPENROUTER_API_KEY", "LANGFUSE_SECRET_KEY", "GITHUB_TOKEN"):
+        assert secret not in seen
+
+
+async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path):
+    script = tmp_path / "env_server.py"
+    script.write_text(ENV_PROBE)
+    config = MCPServerConfig(command=sys.executable, args=(str(script),))
+    server = McpStdioToolServer({"env": config})
+    pids = []
+    for _ in range(4):
+        async with server.open_session() as session:
+            pids.append((await session.call_tool("env.pid", {}, 10)).content)
+    assert len(set(pids)) == 4
+    assert len(server.spawned_pids) == 5, "four used processes and one spare"
+    assert_no_processes_left(server)
+
+
+async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path):
+    server = fault_server(tmp_path)
+
+    async def turn() -> None:
+        async with server.open_session() as session:
+            await session.call_tool("faults.slow", {"seconds": 60}, 120)
+
+    task = asyncio.create_task(turn())
+    await asyncio.sleep(1.5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert_no_processes_left(server)
+
+
+def test_keyboard_interrupt_in_asyncio_run_leaves_no_process(tmp_path):
+    server = fault_server(tmp_path)
+
+    async def turn() -> None:
+        async with server.open_session() as session:
+            asyncio.get_running_loop().call_later(1.0, _raise_interrupt)
+            await session.call_tool("faults.slow", {"seconds": 60}, 120)
+
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(turn())
+    assert_no_processes_left(server)
+
+
+def _raise_interrupt() -> None:
+    raise KeyboardInterrupt
