@@ -54,3 +54,11 @@ def assert_no_processes_left(server) -> None:
     server.close()
     leftovers = processes_in_groups(server.spawned_pids)
     assert leftovers == [], f"server processes outlived the test: {leftovers}"
+
+
+@pytest.fixture(scope="session")
+def zork_game() -> Path:
+    """../shared/games/zork1.z3 (or $ZORK_MCP_GAME); the error says how to get it."""
+    from zork_mcp.adapters.jericho_game import find_game_file
+
+    return find_game_file(base=ROOT)

@@ -39,6 +39,8 @@ class FakeGameEnv:
 
     def step(self, action: str) -> GameObservation:
         verb, _, noun = " ".join(action.lower().split()).partition(" ")
+        if verb == "go" and noun:
+            verb, noun = noun, ""
         self._state = replace(self._state, moves=self._state.moves + 1)
         text = self._act(_DIRECTIONS.get(verb, verb), noun)
         return self._observe(text)

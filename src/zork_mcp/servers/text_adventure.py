@@ -1,0 +1,170 @@
+"""A text-adventure MCP server over Jericho (spec document 003).
+
+Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game is the story
+file named by the GAME environment variable (else $ZORK_MCP_GAME, else
+../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
+from zork_mcp.domain.game import GameObservation
+from zork_mcp.ports.game_env import GameEnv
+
+HISTORY_LIMIT = 50
+MAX_ACTION_LENGTH = 200
+DIRECTIONS = {
+    "n": "north", "s": "south", "e": "east", "w": "west", "ne": "northeast",
+    "nw": "northwest", "se": "southeast", "sw": "southwest", "u": "up", "d": "down",
+    "north": "north", "south": "south", "east": "east", "west": "west",
+    "northeast": "northeast", "northwest": "northwest", "southeast": "southeast",
+    "southwest": "southwest", "up": "up", "down": "down", "enter": "enter", "in": "in",
+    "exit": "exit", "out": "out",
+}  # fmt: skip
+
+
+def movement(action: str) -> str | None:
+    """The direction a command moves in, or None: `n`, `go north` and `north` alike."""
+    words = action.lower().split()
+    if words[:1] == ["go"]:
+        words = words[1:]
+    return DIRECTIONS.get(words[0]) if len(words) == 1 else None
+
+
+@dataclass
+class GameSession:
+    """One game, its recent history, and the map of exits seen so far."""
+
+    env: GameEnv
+    game: str = "zork1"
+    history: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
+    explored: dict[str, set[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.current = self.env.reset()
+
+    def take_action(self, action: str) -> str:
+        command = validate_action(action)
+        before = self.current
+        self.current = self.env.step(command)
+        self.history.append((command, self.current.text))
+        self._update_map(command, before, self.current)
+        return self._report(before, self.current)
+
+    def _update_map(self, command: str, before: GameObservation, after: GameObservation) -> None:
+        direction = movement(command)
+        if direction and before.room and after.room and after.room != before.room:
+            self.explored.setdefault(before.room, set()).add(f"{direction} -> {after.room}")
+
+    def _report(self, before: GameObservation, after: GameObservation) -> str:
+        parts = [after.text]
+        if after.score > before.score:
+            parts.append(f"+{after.score - before.score} points! (Total: {after.score})")
+        parts.append(f"[Score: {after.score} | Moves: {after.moves}]")
+        if after.game_over:
+            parts.append("GAME OVER")
+        return "\n\n".join(parts)
+
+    def memory(self) -> str:
+        recent = list(self.history)[-5:]
+        lines = [
+            "Current State:",
+            f"- Location: {self.current.room or 'Unknown'}",
+            f"- Score: {self.current.score} points",
+            f"- Moves: {self.current.moves}",
+            f"- Game: {self.game}",
+            "",
+            "Recent Actions:",
+            *[f"  > {action} -> {_squash(result)[:60]}" for action, result in recent],
+            "",
+            "Current Observation:",
+            self.current.text,
+        ]
+        return "\n".join(lines)
+
+    def get_map(self) -> str:
+        if not self.explored:
+            return "No map yet: move around (north, south, east, west, up, down, ...) to build it."
+        lines = ["Explored Locations and Exits:", ""]
+        for room in sorted(self.explored):
+            lines += [
+                f"* {room}",
+                *[f"    -> {exit_}" for exit_ in sorted(self.explored[room])],
+                "",
+            ]
+        lines.append(f"[Current] {self.current.room or 'Unknown'}")
+        return "\n".join(lines)
+
+    def inventory(self) -> str:
+        """What the game says to `inventory`, without spending a move."""
+        snapshot = self.env.save_state()
+        try:
+            text = self.env.step("inventory").text
+        finally:
+            self.env.restore_state(snapshot)
+        return f"Inventory: {text}" if text else "You are empty-handed."
+
+
+def validate_action(action: str) -> str:
+    command = " ".join(action.split())
+    if not command:
+        raise ToolError("action must be a game command, e.g. 'open mailbox' or 'north'")
+    if len(command) > MAX_ACTION_LENGTH or "\n" in action.strip():
+        raise ToolError(f"action must be one line of at most {MAX_ACTION_LENGTH} characters")
+    return command
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def build_server(session_factory: Callable[[], GameSession]) -> MCPServer:
+    """The MCP server; the game starts lazily, on the first tool call."""
+    server = MCPServer("Text Adventure Server")
+    state: dict[str, GameSession] = {}
+
+    def game() -> GameSession:
+        if "session" not in state:
+            state["session"] = session_factory()
+        return state["session"]
+
+    @server.tool()
+    def play_action(action: str) -> str:
+        """Execute a game command (e.g. 'north', 'take lamp', 'open mailbox')."""
+        return game().take_action(action)
+
+    @server.tool()
+    def memory() -> str:
+        """Current location, score, moves, recent actions and the current observation."""
+        return game().memory()
+
+    @server.tool()
+    def get_map() -> str:
+        """Explored locations and the exits found between them."""
+        return game().get_map()
+
+    @server.tool()
+    def inventory() -> str:
+        """The items the player is carrying."""
+        return game().inventory()
+
+    return server
+
+
+def main() -> None:
+    path = find_game_file(os.environ.get("GAME"))
+    seed = int(os.environ.get("GAME_SEED", "12"))
+    build_server(lambda: GameSession(JerichoGameEnv(path, seed=seed), Path(path).stem)).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Our text-adventure server on zork1.z3, through the real stdio adapter."""
+
+from __future__ import annotations
+
+import pytest
+from jericho.game_info import zork1
+
+from tests.conftest import assert_no_processes_left
+from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+
+pytestmark = pytest.mark.slow
+
+
+def game_server(zork_game, tmp_path) -> McpStdioToolServer:
+    config = MCPServerConfig(
+        command="python",
+        args=("-m", "zork_mcp.servers.text_adventure"),
+        env={"GAME": str(zork_game)},
+    )
+    return McpStdioToolServer({"game": config}, stderr_path=tmp_path / "stderr.log")
+
+
+def look_probe(tag: str):
+    return "game.play_action", {"action": "look"}, "West of House"
+
+
+class TestGameServer(ToolServerContract):
+    @pytest.fixture
+    def subject(self, zork_game, tmp_path):
+        server = game_server(zork_game, tmp_path)
+        yield ToolServerSubject(server, "game", look_probe, failing_tool="game.play_action")
+        assert_no_processes_left(server)
+
+
+async def test_the_walkthrough_through_mcp_wins_the_game(zork_game, tmp_path):
+    server = game_server(zork_game, tmp_path)
+    async with server.open_session() as session:
+        assert {spec.name for spec in session.tools} == {
+            "play_action",
+            "memory",
+            "get_map",
+            "inventory",
+        }
+        reports = [
+            (await session.call_tool("game.play_action", {"action": command}, 10)).content
+            for command in zork1["walkthrough"].split("/")
+        ]
+        memory = (await session.call_tool("game.memory", {}, 10)).content
+        game_map = (await session.call_tool("game.get_map", {}, 10)).content
+        empty = await session.call_tool("game.play_action", {"action": "  "}, 10)
+    assert_no_processes_left(server)
+    assert "[Score: 350 | Moves: 394]" in reports[-1] and reports[-1].endswith("GAME OVER")
+    assert any("+5 points! (Total: 5)" in report for report in reports)
+    assert "Score:" not in reports[0].split("\n\n")[0], "the status line stays out of the text"
+    assert "- Score: 350 points" in memory and "* West of House" in game_map
+    assert empty.is_error and "game command" in empty.error_message

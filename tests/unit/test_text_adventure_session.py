@@ -1,0 +1,78 @@
+"""The text-adventure server's game logic (spec 003), through the fake game."""
+
+from __future__ import annotations
+
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+
+from zork_mcp.adapters.fake_game import FakeGameEnv
+from zork_mcp.servers.text_adventure import HISTORY_LIMIT, GameSession, movement
+
+
+def session() -> GameSession:
+    return GameSession(FakeGameEnv(), "fake")
+
+
+def test_actions_report_text_score_and_moves():
+    game = session()
+    report = game.take_action("north")
+    assert report.startswith("North of House") and report.endswith("[Score: 0 | Moves: 1]")
+
+
+def test_points_and_game_over_are_announced():
+    game = session()
+    game.take_action("north")
+    game.take_action("east")
+    report = game.take_action("take egg")
+    assert "+10 points! (Total: 10)" in report and report.endswith("GAME OVER")
+
+
+def test_the_map_records_moves_that_changed_room():
+    game = session()
+    for command in ("n", "go east", "west", "up", "look"):
+        game.take_action(command)
+    assert game.explored == {
+        "West of House": {"north -> North of House"},
+        "North of House": {"east -> Behind House"},
+        "Behind House": {"west -> North of House"},
+    }
+    rendered = game.get_map()
+    assert "* West of House\n    -> north -> North of House" in rendered
+    assert rendered.endswith("[Current] North of House")
+
+
+def test_history_is_capped():
+    game = session()
+    for _ in range(HISTORY_LIMIT + 7):
+        game.take_action("look")
+    assert len(game.history) == HISTORY_LIMIT
+
+
+def test_memory_summarises_state_and_recent_actions():
+    game = session()
+    for command in ("look", "north", "take leaflet", "south", "take leaflet", "inventory"):
+        game.take_action(command)
+    memory = game.memory()
+    assert "- Location: West of House" in memory and "- Moves: 6" in memory
+    assert memory.count("  > ") == 5 and "> inventory -> leaflet" in memory
+
+
+def test_inventory_spends_no_move():
+    game = session()
+    game.take_action("take leaflet")
+    assert game.inventory() == "Inventory: leaflet"
+    assert game.take_action("look").endswith("Moves: 2]")
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "north\nsouth", "x" * 201])
+def test_invalid_actions_are_tool_errors(bad):
+    with pytest.raises(ToolError):
+        session().take_action(bad)
+
+
+@pytest.mark.parametrize(
+    ("command", "direction"),
+    [("n", "north"), ("GO  West", "west"), ("enter", "enter"), ("take lamp", None), ("go", None)],
+)
+def test_movement_commands_are_recognised(command, direction):
+    assert movement(command) == direction
