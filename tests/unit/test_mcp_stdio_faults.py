@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
 import time
@@ -10,8 +11,9 @@ import time
 import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
+from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
-from zork_mcp.domain.errors import MCPServerStartupError
+from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -103,9 +105,15 @@ async def test_a_huge_result_arrives_whole(tmp_path):
 async def test_the_environment_is_merged_but_our_secrets_stay_home(tmp_path):
     script = tmp_path / "env_server.py"
     script.write_text(ENV_PROBE)
-    system = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
-              "OPENROUTER_API_KEY": "sk-or-secret", "LANGFUSE_SECRET_KEY": "lf-secret",
-              "GITHUB_TOKEN": "ghp-secret", "ANTHROPIC_API_KEY": "sk-ant-secret"}  # fmt: skip
+    system = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "OPENROUTER_API_KEY": "sk-or-secret",
+        "LANGFUSE_SECRET_KEY": "lf-secret",
+        "GITHUB_TOKEN": "ghp-secret",
+        "ANTHROPIC_API_KEY": "sk-ant-secret",
+    }
     configured = {"MODE": "test", "ANTHROPIC_API_KEY": "${ANTHROPIC_API_KEY}"}
     config = MCPServerConfig(command=sys.executable, args=(str(script),), env=configured)
     server = McpStdioToolServer({"env": config}, system_env=system, background_spare=False)
@@ -162,3 +170,58 @@ def test_keyboard_interrupt_in_asyncio_run_leaves_no_process(tmp_path):
 
 def _raise_interrupt() -> None:
     raise KeyboardInterrupt
+
+
+async def test_an_error_in_the_turn_passes_through_unwrapped(tmp_path):
+    server = fault_server(tmp_path)
+    with pytest.raises(LLMError, match="provider down"):
+        async with server.open_session() as session:
+            await session.call_tool("faults.echo", {"text": "x"}, 10)
+            raise LLMError("provider down")
+    assert_no_processes_left(server)
+
+
+async def test_several_servers_route_by_canonical_name(tmp_path):
+    faults = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER),))
+    reasoning = MCPServerConfig(
+        command="python",
+        args=("-m", "zork_mcp.servers.reasoning"),
+        env={"DISABLE_THOUGHT_LOGGING": "true"},
+    )
+    server = McpStdioToolServer({"faults": faults, "reasoning": reasoning})
+    async with server.open_session() as session:
+        names = {spec.canonical_name for spec in session.tools}
+        echo = await session.call_tool("faults.echo", {"text": "routed"}, 10)
+        thought = await session.call_tool(
+            "reasoning.sequentialthinking",
+            {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False},
+            10,
+        )
+    assert {"faults.echo", "faults.crash", "reasoning.sequentialthinking"} <= names
+    assert echo.content == "echo: routed" and thought.content["thoughtHistoryLength"] == 1
+    assert_no_processes_left(server)
+
+
+def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
+    server = fault_server(tmp_path)
+
+    async def turn(tools: McpStdioToolServer) -> None:
+        async with tools.open_session() as session:
+            await session.call_tool("faults.echo", {"text": "x"}, 10)
+
+    asyncio.run(turn(server))
+    pids = server.spawned_pids
+    assert processes_in_groups(pids), "the spare is warming"
+    del server
+    gc.collect()
+    assert processes_in_groups(pids) == []
+
+
+async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
+    server = fault_server(tmp_path)
+    server.warm_up()
+    [spare] = server.spawned_pids
+    async with server.open_session() as session:
+        await session.call_tool("faults.echo", {"text": "x"}, 10)
+        assert server.spawned_pids[0] == spare and len(server.spawned_pids) == 2
+    assert_no_processes_left(server)

@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import weakref
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -72,6 +73,15 @@ class McpStdioToolServer:
             _ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare)
             for name, config in servers.items()
         ]
+        # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
+        self._shutdown = weakref.finalize(
+            self, _shut_down, self._supplies, self._reaper, self._stderr
+        )
+
+    def warm_up(self) -> None:
+        """Start each server's spare now, so even the first session only pays the handshake."""
+        for supply in self._supplies:
+            supply.warm_up()
 
     @asynccontextmanager
     async def open_session(self) -> AsyncIterator[McpStdioSession]:
@@ -91,10 +101,7 @@ class McpStdioToolServer:
 
     def close(self) -> None:
         """Retire every spare and wait for every process to be gone. Safe to call twice."""
-        for supply in self._supplies:
-            supply.close()
-        self._reaper.join()
-        self._stderr.close()
+        self._shutdown()
 
     def __enter__(self) -> McpStdioToolServer:
         return self
@@ -111,6 +118,13 @@ class McpStdioToolServer:
     def spawned_pids(self) -> list[int]:
         """Every process this server ever started; each leads its own process group."""
         return [pid for supply in self._supplies for pid in supply.pids]
+
+
+def _shut_down(supplies: list[_ProcessSupply], reaper: ProcessReaper, stderr: _StderrLog) -> None:
+    for supply in supplies:
+        supply.close()
+    reaper.join()
+    stderr.close()
 
 
 class McpStdioSession:
@@ -292,6 +306,10 @@ class _ProcessSupply:
         if self._keep_spare:
             self._refill()
         return process
+
+    def warm_up(self) -> None:
+        if self._keep_spare and self._spare is None:
+            self._refill()
 
     def _refill(self) -> None:
         # A spawn failure is left for the next take(), which reports it in the foreground.
