@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.support.processes import processes_in_groups
@@ -62,3 +63,34 @@ def zork_game() -> Path:
     from zork_mcp.adapters.jericho_game import find_game_file
 
     return find_game_file(base=ROOT)
+
+
+PROVIDER_KEYS = (
+    "OPENROUTER_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "LANGFUSE_PUBLIC_KEY",
+    "LANGFUSE_SECRET_KEY",
+)
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class RealProviderBlocked(RuntimeError):
+    """A test tried to reach a host that is not this machine."""
+
+
+@pytest.fixture(autouse=True)
+def no_real_providers(monkeypatch):
+    """Tests never reach a real provider: no keys in the environment, loopback-only HTTP."""
+    for name in PROVIDER_KEYS:
+        monkeypatch.delenv(name, raising=False)
+    original = httpx.AsyncHTTPTransport.handle_async_request
+
+    async def loopback_only(self, request):
+        if request.url.host not in LOOPBACK:
+            raise RealProviderBlocked(f"tests may not reach {request.url.host}")
+        return await original(self, request)
+
+    monkeypatch.setattr(httpx.AsyncHTTPTransport, "handle_async_request", loopback_only)

@@ -65,6 +65,7 @@ def test_the_first_server_is_the_one_used():
     assert name == "b" and server.command == "x" and server.args == ()
     assert config.mcpServers["a"].env == {"K": "V"}
     assert config.mcpServers["a"].command_line() == "y -v"
+    assert list(config.agent_servers()) == ["b"]
 
 
 def test_invalid_json_says_where():

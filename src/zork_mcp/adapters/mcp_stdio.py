@@ -386,8 +386,11 @@ def _close_pipes(process: subprocess.Popen[bytes]) -> None:
 
 
 def _end_process(process: subprocess.Popen[bytes]) -> None:
-    for sig, grace in ((None, STDIN_GRACE_SECONDS), (signal.SIGTERM, KILL_GRACE_SECONDS),
-                       (signal.SIGKILL, None)):  # fmt: skip
+    for sig, grace in (
+        (None, STDIN_GRACE_SECONDS),
+        (signal.SIGTERM, KILL_GRACE_SECONDS),
+        (signal.SIGKILL, None),
+    ):
         if sig is not None:
             _signal_group(process, sig)
         try:

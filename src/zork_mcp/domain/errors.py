@@ -39,4 +39,9 @@ class MCPSessionBrokenError(MCPToolCallError):
 
 
 class LLMError(ZorkMcpError):
-    """An LLM provider call failed after its retries."""
+    """An LLM provider call failed after its retries. The message never holds a secret."""
+
+    def __init__(self, message: str, *, provider: str | None = None, status: int | None = None):
+        super().__init__(message)
+        self.provider = provider
+        self.status = status

@@ -48,6 +48,11 @@ class MCPConfig(BaseModel):
         name = next(iter(self.mcpServers))
         return name, self.mcpServers[name]
 
+    def agent_servers(self) -> dict[str, MCPServerConfig]:
+        """The servers the agent connects to: only the first (2.6); MCP-Ghost uses them all."""
+        name, server = self.first_server()
+        return {name: server}
+
 
 def parse_mcp_config(text: str, *, source: str) -> MCPConfig:
     """Parse and validate the JSON text of an MCP config file (requirements 2.2, 2.3)."""

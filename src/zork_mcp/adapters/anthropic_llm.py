@@ -1,0 +1,166 @@
+"""The LLM port over Anthropic's Messages API.
+
+System messages go to the `system` parameter, tool calls become `tool_use` blocks and tool
+results `tool_result` blocks in the next user turn, cache_control is native. There is no
+response_format: the forced final answer is a forced call of an `AgentResponse` tool whose
+input schema is the answer's schema, and its input is returned as the answer's content.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
+from zork_mcp.adapters.provider_messages import (
+    arguments_object,
+    canonical_names,
+    is_error_payload,
+    merge_turns,
+    tool_payload,
+)
+from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
+from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap
+
+API_VERSION = "2023-06-01"
+STOP_REASONS = {
+    "end_turn": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "stop_sequence": "stop",
+}
+
+
+class AnthropicLLM:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        model: str,
+        api_key: str,
+        base_url: str = "https://api.anthropic.com",
+        max_tokens: int = 1024,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._client, self._model, self._max_tokens = client, model, max_tokens
+        self._retry = retry or RetryPolicy()
+        headers = {
+            "x-api-key": api_key,
+            "anthropic-version": API_VERSION,
+            "content-type": "application/json",
+        }
+        url = f"{base_url.rstrip('/')}/v1/messages"
+        self._endpoint = JsonEndpoint("anthropic", url, headers, (api_key,))
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        names = WireNameMap(canonical_names(request), ANTHROPIC_RULE)
+        data = await self._endpoint.post(
+            self._client, self.request_body(request, names), self._retry
+        )
+        return parse_message(data, names, forced=request.response_format is not None)
+
+    def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
+        system = [_text_block(m) for m in request.messages if m["role"] == "system"]
+        turns = merge_turns([_turn(m, names) for m in request.messages if m["role"] != "system"])
+        body: dict[str, Any] = {
+            "model": self._model,
+            "max_tokens": self._max_tokens,
+            "messages": [{"role": role, "content": blocks} for role, blocks in turns],
+        }
+        if system:
+            body["system"] = system
+        if request.tools:
+            body["tools"] = [_tool(tool["function"], names) for tool in request.tools]
+            body["tool_choice"] = {"type": "auto"}
+        if request.response_format is not None:
+            answer = request.response_format
+            body["tools"] = [
+                {
+                    "name": answer.name,
+                    "description": "Give your final answer.",
+                    "input_schema": dict(answer.schema),
+                }
+            ]
+            body["tool_choice"] = {"type": "tool", "name": answer.name}
+        return body
+
+
+def parse_message(data: Mapping[str, Any], names: WireNameMap, *, forced: bool) -> LLMResponse:
+    blocks = data.get("content") or []
+    text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text") or None
+    uses = [b for b in blocks if b.get("type") == "tool_use"]
+    usage = _usage(data.get("usage"))
+    model = str(data.get("model") or "")
+    if forced and uses:
+        return LLMResponse(json.dumps(uses[0].get("input") or {}), model, usage, None, "stop")
+    calls = [
+        ToolCall(
+            str(b.get("id")), FunctionCall(_canonical(b, names), json.dumps(b.get("input") or {}))
+        )
+        for b in uses
+    ]
+    reason = STOP_REASONS.get(str(data.get("stop_reason")), data.get("stop_reason"))
+    return LLMResponse.of(text, calls, model=model, usage=usage, finish_reason=reason)
+
+
+def _canonical(block: Mapping[str, Any], names: WireNameMap) -> str:
+    wire = str(block.get("name") or "")
+    return names.to_canonical(wire) or wire
+
+
+def _turn(message: Message, names: WireNameMap) -> tuple[str, list[dict[str, Any]]]:
+    role = message["role"]
+    if role == "tool":
+        payload = tool_payload(message)
+        return "user", [
+            {
+                "type": "tool_result",
+                "tool_use_id": message["tool_call_id"],
+                "content": message["content"],
+                "is_error": is_error_payload(payload),
+            }
+        ]
+    if role == "assistant":
+        blocks = [{"type": "text", "text": message["content"]}] if message.get("content") else []
+        for call in message.get("tool_calls") or ():
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": call["id"],
+                    "name": names.to_wire(call["function"]["name"]),
+                    "input": arguments_object(call["function"]["arguments"]),
+                }
+            )
+        return "assistant", blocks
+    return "user", [_text_block(message)]
+
+
+def _text_block(message: Message) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": message["content"]}
+    if "cache_control" in message:
+        block["cache_control"] = dict(message["cache_control"])
+    return block
+
+
+def _tool(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    return {
+        "name": names.to_wire(function["name"]),
+        "description": function.get("description", ""),
+        "input_schema": dict(function.get("parameters") or {"type": "object"}),
+    }
+
+
+def _usage(usage: Mapping[str, Any] | None) -> Usage | None:
+    if not usage:
+        return None
+    cached = int(usage.get("cache_read_input_tokens") or 0)
+    written = int(usage.get("cache_creation_input_tokens") or 0)
+    prompt = int(usage.get("input_tokens") or 0) + cached + written
+    return Usage(prompt, int(usage.get("output_tokens") or 0), cached)

@@ -1,0 +1,148 @@
+"""The LLM port over Gemini's generateContent.
+
+Tools become functionDeclarations with schemas reduced to Gemini's subset, tool calls
+`functionCall` parts of a `model` turn, tool results `functionResponse` parts of the next
+`user` turn. The forced final answer uses responseMimeType JSON with a responseSchema. The
+key travels in the x-goog-api-key header, never in the URL.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
+from zork_mcp.adapters.provider_messages import (
+    arguments_object,
+    call_names,
+    canonical_names,
+    merge_turns,
+    tool_payload,
+)
+from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
+from zork_mcp.domain.schema_dialects import gemini_schema
+from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap
+
+FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
+
+
+class GeminiLLM:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        model: str,
+        api_key: str,
+        base_url: str = "https://generativelanguage.googleapis.com",
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._client, self._model = client, model
+        self._retry = retry or RetryPolicy()
+        self._ids = itertools.count(1)
+        headers = {"x-goog-api-key": api_key, "Content-Type": "application/json"}
+        url = f"{base_url.rstrip('/')}/v1beta/models/{model}:generateContent"
+        self._endpoint = JsonEndpoint("gemini", url, headers, (api_key,))
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        names = WireNameMap(canonical_names(request), GEMINI_RULE)
+        data = await self._endpoint.post(
+            self._client, self.request_body(request, names), self._retry
+        )
+        return self._parse(data, names)
+
+    def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
+        called = call_names(request.messages)
+        system = [{"text": m["content"]} for m in request.messages if m["role"] == "system"]
+        turns = merge_turns(
+            [_turn(m, names, called) for m in request.messages if m["role"] != "system"]
+        )
+        body: dict[str, Any] = {"contents": [{"role": r, "parts": p} for r, p in turns]}
+        if system:
+            body["systemInstruction"] = {"parts": system}
+        if request.tools:
+            declarations = [_declaration(tool["function"], names) for tool in request.tools]
+            body["tools"] = [{"functionDeclarations": declarations}]
+            body["toolConfig"] = {"functionCallingConfig": {"mode": "AUTO"}}
+        if request.response_format is not None:
+            body["generationConfig"] = {
+                "responseMimeType": "application/json",
+                "responseSchema": gemini_schema(request.response_format.schema),
+            }
+        return body
+
+    def _parse(self, data: Mapping[str, Any], names: WireNameMap) -> LLMResponse:
+        candidates = data.get("candidates") or []
+        if not candidates:
+            reason = (data.get("promptFeedback") or {}).get("blockReason", "no candidates")
+            raise LLMError(f"gemini returned no answer: {reason}", provider="gemini")
+        candidate = candidates[0]
+        parts = (candidate.get("content") or {}).get("parts") or []
+        text = "".join(p["text"] for p in parts if "text" in p and not p.get("thought")) or None
+        calls = [self._call(p["functionCall"], names) for p in parts if "functionCall" in p]
+        reason = FINISH_REASONS.get(
+            str(candidate.get("finishReason")), candidate.get("finishReason")
+        )
+        return LLMResponse.of(
+            text,
+            calls,
+            model=str(data.get("modelVersion") or self._model),
+            usage=_usage(data.get("usageMetadata")),
+            finish_reason="tool_calls" if calls else reason,
+        )
+
+    def _call(self, call: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+        wire = str(call.get("name") or "")
+        call_id = str(call.get("id") or f"gemini_call_{next(self._ids)}")
+        arguments = json.dumps(call.get("args") or {})
+        return ToolCall(call_id, FunctionCall(names.to_canonical(wire) or wire, arguments))
+
+
+def _turn(message: Message, names: WireNameMap, called: Mapping[str, str]) -> tuple[str, list]:
+    role = message["role"]
+    if role == "tool":
+        name = names.to_wire(called[message["tool_call_id"]])
+        response = {"name": name, "id": message["tool_call_id"], "response": tool_payload(message)}
+        return "user", [{"functionResponse": response}]
+    if role == "assistant":
+        parts: list[dict[str, Any]] = (
+            [{"text": message["content"]}] if message.get("content") else []
+        )
+        for call in message.get("tool_calls") or ():
+            parts.append(
+                {
+                    "functionCall": {
+                        "name": names.to_wire(call["function"]["name"]),
+                        "id": call["id"],
+                        "args": arguments_object(call["function"]["arguments"]),
+                    }
+                }
+            )
+        return "model", parts
+    return "user", [{"text": message["content"]}]
+
+
+def _declaration(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    return {
+        "name": names.to_wire(function["name"]),
+        "description": function.get("description", ""),
+        "parameters": gemini_schema(function.get("parameters") or {"type": "object"}),
+    }
+
+
+def _usage(usage: Mapping[str, Any] | None) -> Usage | None:
+    if not usage:
+        return None
+    return Usage(
+        int(usage.get("promptTokenCount") or 0),
+        int(usage.get("candidatesTokenCount") or 0),
+        int(usage.get("cachedContentTokenCount") or 0),
+    )

@@ -1,0 +1,162 @@
+"""What every LLM adapter shares: a JSON POST with bounded retries, and safe error text.
+
+Retries (tenacity) cover 408, 429 and 5xx answers and connect/read timeouts, waiting as the
+provider's Retry-After says, else exponentially with jitter. Every message that leaves
+here has the API key removed, whatever the provider echoed back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+from tenacity.wait import wait_base, wait_exponential_jitter
+
+from zork_mcp.domain.errors import LLMError
+
+RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
+RETRYABLE_TRANSPORT = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.ReadTimeout,
+    httpx.RemoteProtocolError,
+    httpx.WriteTimeout,
+    httpx.PoolTimeout,
+)
+REDACTED = "[REDACTED]"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    attempts: int = 4
+    initial_delay: float = 1.0
+    max_delay: float = 30.0
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
+
+
+class _RetryableAnswer(Exception):
+    def __init__(self, status: int, message: str, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.retry_after = status, message, retry_after
+
+
+class _RetryAfterOrBackoff(wait_base):
+    def __init__(self, policy: RetryPolicy) -> None:
+        self._policy = policy
+        self._backoff = wait_exponential_jitter(
+            multiplier=policy.initial_delay, max=policy.max_delay
+        )
+
+    def __call__(self, retry_state: Any) -> float:
+        error = retry_state.outcome.exception() if retry_state.outcome else None
+        if isinstance(error, _RetryableAnswer) and error.retry_after is not None:
+            return min(error.retry_after, self._policy.max_delay)
+        return self._backoff(retry_state)
+
+
+@dataclass(frozen=True)
+class JsonEndpoint:
+    """One provider endpoint: where to POST, with which headers, and what to hide."""
+
+    provider: str
+    url: str
+    headers: Mapping[str, str]
+    secrets: tuple[str, ...] = ()
+
+    async def post(
+        self, client: httpx.AsyncClient, body: Mapping[str, Any], policy: RetryPolicy
+    ) -> dict[str, Any]:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(policy.attempts),
+            wait=_RetryAfterOrBackoff(policy),
+            retry=retry_if_exception_type((_RetryableAnswer, *RETRYABLE_TRANSPORT)),
+            sleep=policy.sleep,
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    return await self._post_once(client, body)
+        except _RetryableAnswer as e:
+            raise self._error(e.status, e.message, policy.attempts) from None
+        except httpx.HTTPError as e:
+            reason = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+            raise self._error(None, f"could not be reached ({reason})", policy.attempts) from None
+        raise AssertionError("unreachable: tenacity re-raises the last error")
+
+    async def _post_once(
+        self, client: httpx.AsyncClient, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        response = await client.post(self.url, headers=dict(self.headers), json=body)
+        data = _json_or_none(response)
+        status = _effective_status(response.status_code, data)
+        if status in RETRYABLE_STATUS:
+            raise _RetryableAnswer(status, provider_message(data, response), _retry_after(response))
+        if status >= 400 or not isinstance(data, dict):
+            message = provider_message(data, response) if status >= 400 else "a non-JSON answer"
+            raise self._error(status, message, 1)
+        return data
+
+    def _error(self, status: int | None, message: str, attempts: int) -> LLMError:
+        after = f" after {attempts} attempt{'s' if attempts != 1 else ''}" if attempts > 1 else ""
+        what = f"answered HTTP {status}" if status else "failed"
+        text = f"{self.provider} {what}{after}: {message} (POST {_safe_url(self.url)})"
+        return LLMError(redact(text, self.secrets), provider=self.provider, status=status)
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def provider_message(data: Any, response: httpx.Response) -> str:
+    """The provider's own error message (OpenAI, Anthropic and Gemini all use error.message)."""
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict) and error.get("message"):
+        return str(error["message"])[:500]
+    if isinstance(error, str):
+        return error[:500]
+    return (response.text or response.reason_phrase or "no details")[:500]
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _effective_status(status: int, data: Any) -> int:
+    """OpenRouter can answer 200 with an error object; its code is the real status."""
+    if status == 200 and isinstance(data, dict) and "error" in data and "choices" not in data:
+        code = data["error"].get("code") if isinstance(data["error"], dict) else None
+        return code if isinstance(code, int) and code >= 400 else 502
+    return status
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its query string, where a provider might have put a key."""
+    return url.split("?", 1)[0]

@@ -1,0 +1,169 @@
+"""The LLM port over the OpenAI chat-completions protocol: OpenRouter, OpenAI, and any local
+server that speaks it (llama.cpp's server, Ollama, vLLM) by base URL.
+
+Canonical `server.tool` names become provider-safe wire names in `tools` and in the
+history's tool calls, and are mapped back in the answer. `cache_control` rides on a text
+part of system and user messages where the provider honours it (OpenRouter) and is left
+out where the provider caches prefixes by itself (OpenAI, local servers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
+from zork_mcp.adapters.provider_messages import canonical_names
+from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.messages import (
+    FunctionCall,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    ResponseFormat,
+    ToolCall,
+    Usage,
+)
+from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap
+
+
+@dataclass(frozen=True)
+class OpenAIFlavor:
+    """How one OpenAI-compatible service differs from the others."""
+
+    name: str
+    base_url: str
+    key_variable: str | None
+    cache_markers: bool
+
+
+OPENROUTER = OpenAIFlavor("openrouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True)
+OPENAI = OpenAIFlavor("openai", "https://api.openai.com/v1", "OPENAI_API_KEY", False)
+LOCAL = OpenAIFlavor("local", "http://127.0.0.1:8080/v1", None, False)
+
+
+class OpenAICompatibleLLM:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        model: str,
+        api_key: str | None = None,
+        flavor: OpenAIFlavor = OPENROUTER,
+        base_url: str | None = None,
+        retry: RetryPolicy | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> None:
+        self._client, self._model, self._flavor = client, model, flavor
+        self._retry = retry or RetryPolicy()
+        self._options = {"max_tokens": max_tokens, "temperature": temperature}
+        headers = {"Content-Type": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        url = f"{(base_url or flavor.base_url).rstrip('/')}/chat/completions"
+        secrets = (api_key,) if api_key else ()
+        self._endpoint = JsonEndpoint(flavor.name, url, headers, secrets)
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        names = WireNameMap(canonical_names(request), OPENAI_RULE)
+        data = await self._endpoint.post(
+            self._client, self.request_body(request, names), self._retry
+        )
+        return parse_completion(data, names, self._flavor.name)
+
+    def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self._model,
+            "messages": [self._wire_message(m, names) for m in request.messages],
+        }
+        if request.tools:
+            body["tools"] = [_wire_tool(tool, names) for tool in request.tools]
+            body["tool_choice"] = request.tool_choice or "auto"
+        if request.response_format is not None:
+            body["response_format"] = json_schema_format(request.response_format)
+        body.update({key: value for key, value in self._options.items() if value is not None})
+        return body
+
+    def _wire_message(self, message: Message, names: WireNameMap) -> dict[str, Any]:
+        wire = {key: value for key, value in message.items() if key != "cache_control"}
+        if "cache_control" in message and self._flavor.cache_markers:
+            part = {"type": "text", "text": message["content"]}
+            wire["content"] = [part | {"cache_control": dict(message["cache_control"])}]
+        if message.get("tool_calls"):
+            wire["tool_calls"] = [_wire_call(call, names) for call in message["tool_calls"]]
+        return wire
+
+
+def json_schema_format(response_format: ResponseFormat) -> dict[str, Any]:
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": response_format.name,
+            "strict": True,
+            "schema": dict(response_format.schema),
+        },
+    }
+
+
+def parse_completion(data: Mapping[str, Any], names: WireNameMap, provider: str) -> LLMResponse:
+    choices = data.get("choices") or []
+    if not choices:
+        raise LLMError(f"{provider} answered without choices", provider=provider)
+    choice = choices[0]
+    message = choice.get("message") or {}
+    calls = [_domain_call(call, names) for call in message.get("tool_calls") or []]
+    return LLMResponse.of(
+        _text_of(message.get("content")),
+        calls,
+        model=str(data.get("model") or ""),
+        usage=parse_usage(data.get("usage")),
+        finish_reason=choice.get("finish_reason"),
+    )
+
+
+def parse_usage(usage: Mapping[str, Any] | None) -> Usage | None:
+    if not usage:
+        return None
+    details = usage.get("prompt_tokens_details") or {}
+    return Usage(
+        int(usage.get("prompt_tokens") or 0),
+        int(usage.get("completion_tokens") or 0),
+        int(details.get("cached_tokens") or 0),
+    )
+
+
+def _wire_tool(tool: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    function = dict(tool["function"])
+    function["name"] = names.to_wire(function["name"])
+    return {"type": "function", "function": function}
+
+
+def _wire_call(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    function = {**call["function"], "name": names.to_wire(call["function"]["name"])}
+    return {**call, "function": function}
+
+
+def _domain_call(call: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+    function = call.get("function") or {}
+    wire = str(function.get("name") or "")
+    arguments = function.get("arguments")
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
+    canonical = names.to_canonical(wire) or wire  # an unknown name reaches the loop as is
+    return ToolCall(str(call.get("id") or ""), FunctionCall(canonical, text))
+
+
+def _text_of(content: Any) -> str | None:
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content)

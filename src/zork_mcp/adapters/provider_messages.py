@@ -1,0 +1,57 @@
+"""Helpers for adapters that turn the domain's OpenAI-format history into another format."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from zork_mcp.domain.messages import LLMRequest, Message
+
+
+def arguments_object(text: str) -> dict[str, Any]:
+    """A tool call's arguments as an object; text that is not one is kept under `raw`."""
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return {"raw": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def tool_payload(message: Message) -> dict[str, Any]:
+    """The JSON object a tool message carries (the ToolCallResult's dict)."""
+    try:
+        value = json.loads(message.get("content") or "{}")
+    except ValueError:
+        return {"content": message.get("content")}
+    return value if isinstance(value, dict) else {"content": value}
+
+
+def is_error_payload(payload: Mapping[str, Any]) -> bool:
+    return "error" in payload
+
+
+def call_names(messages: Iterable[Message]) -> dict[str, str]:
+    """tool_call_id -> canonical tool name, from the assistant messages."""
+    return {
+        call["id"]: call["function"]["name"]
+        for message in messages
+        for call in message.get("tool_calls") or ()
+    }
+
+
+def canonical_names(request: LLMRequest) -> list[str]:
+    """Every tool name the request mentions: offered tools and calls in the history."""
+    offered = [tool["function"]["name"] for tool in request.tools or ()]
+    return offered + list(call_names(request.messages).values())
+
+
+def merge_turns(turns: Sequence[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
+    """Consecutive turns of one role become one turn (providers want roles to alternate)."""
+    merged: list[tuple[str, list[Any]]] = []
+    for role, parts in turns:
+        if merged and merged[-1][0] == role:
+            merged[-1][1].extend(parts)
+        else:
+            merged.append((role, list(parts)))
+    return merged

@@ -1,0 +1,93 @@
+"""JSON Schema reduced to what a provider accepts.
+
+Gemini's function declarations and response schemas take an OpenAPI-style subset: no
+`$schema`, `$ref`, `additionalProperties`, `exclusiveMinimum`, `propertyNames`,
+`uniqueItems` and the like; one `type` (with `nullable`) instead of a list of types; enums
+of strings only. MCP servers send full JSON Schema, so it is translated here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+GEMINI_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "properties",
+        "required",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "propertyOrdering",
+        "minProperties",
+        "maxProperties",
+    }
+)
+_MAX_REF_DEPTH = 8
+
+
+def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema in Gemini's subset; `$ref`s into `$defs`/`definitions` are inlined."""
+    definitions = {**schema.get("definitions", {}), **schema.get("$defs", {})}
+    return _reduce(schema, definitions, 0)
+
+
+def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int) -> dict[str, Any]:
+    node = _resolve(node, definitions, depth)
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "type":
+            result.update(_single_type(value))
+        elif key == "const":
+            result.update(_enum([value]))
+        elif key == "enum":
+            result.update(_enum(value))
+        elif key == "properties":
+            result[key] = {name: _reduce(sub, definitions, depth) for name, sub in value.items()}
+        elif key == "items" and isinstance(value, Mapping):
+            result[key] = _reduce(value, definitions, depth)
+        elif key == "anyOf":
+            result[key] = [_reduce(option, definitions, depth) for option in value]
+        elif key in GEMINI_KEYWORDS and key not in result:
+            result[key] = value
+    if "required" in result:
+        result["required"] = [n for n in result["required"] if n in result.get("properties", {})]
+    return result
+
+
+def _resolve(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int) -> Mapping:
+    reference = node.get("$ref")
+    if not isinstance(reference, str) or depth >= _MAX_REF_DEPTH:
+        return node
+    target = definitions.get(reference.rsplit("/", 1)[-1])
+    if not isinstance(target, Mapping):
+        return {key: value for key, value in node.items() if key != "$ref"}
+    merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return _resolve(merged, definitions, depth + 1)
+
+
+def _single_type(value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        return {"type": value}
+    kinds = [kind for kind in value if kind != "null"]
+    result: dict[str, Any] = {"type": kinds[0] if kinds else "string"}
+    if len(kinds) < len(value):
+        result["nullable"] = True
+    return result
+
+
+def _enum(values: list[Any]) -> dict[str, Any]:
+    if values and all(isinstance(value, str) for value in values):
+        return {"enum": list(values)}
+    return {}

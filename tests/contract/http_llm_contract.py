@@ -1,0 +1,191 @@
+"""The LLM contract for HTTP adapters, plus what only a provider peer can show.
+
+Subclasses set `protocol` and `transport` ("mock": httpx.MockTransport, "server": a real
+HTTP server on 127.0.0.1); the same peer checks every request by the provider's rules.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import ExitStack
+
+import httpx
+import pytest
+
+from tests.contract.llm_contract import TOOLS, LLMContract, tool_request
+from tests.support.conversation import unanswered_tool_calls
+from tests.support.llm_peers import HttpFault, ProviderPeer
+from zork_mcp.adapters.anthropic_llm import AnthropicLLM
+from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
+from zork_mcp.adapters.gemini_llm import GeminiLLM
+from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.domain.agent_response import final_answer_format
+from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.messages import LLMRequest, initial_messages
+from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
+
+MOCK_BASE = "https://provider.peer.invalid"
+
+
+class SleepRecorder:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+
+
+def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str, retry):
+    if protocol == "openai":
+        return OpenAICompatibleLLM(
+            client,
+            model="openai/gpt-4o-mini",
+            api_key=key,
+            flavor=OPENROUTER,
+            base_url=f"{base}/api/v1",
+            retry=retry,
+        )
+    if protocol == "anthropic":
+        return AnthropicLLM(
+            client, model="claude-3-5-haiku-latest", api_key=key, base_url=base, retry=retry
+        )
+    return GeminiLLM(client, model="gemini-2.0-flash", api_key=key, base_url=base, retry=retry)
+
+
+class HttpLLMContract(LLMContract):
+    protocol: str = "openai"
+    transport: str = "mock"
+
+    @pytest.fixture
+    async def peered(self):
+        stack, clients = ExitStack(), []
+
+        def make(replies, *, tools=TOOLS, key=None, sleep=None):
+            peer = ProviderPeer(
+                self.protocol, list(replies), [tool["function"]["name"] for tool in tools]
+            )
+            if self.transport == "mock":
+                client, base = httpx.AsyncClient(transport=peer.mock_transport()), MOCK_BASE
+            else:
+                client, base = httpx.AsyncClient(), stack.enter_context(peer.serve())
+            clients.append(client)
+            retry = RetryPolicy(attempts=3, initial_delay=0.5, sleep=sleep or SleepRecorder())
+            return build_adapter(self.protocol, client, base, key or peer.api_key, retry), peer
+
+        yield make
+        for client in clients:
+            await client.aclose()
+        stack.close()
+
+    @pytest.fixture
+    def make_llm(self, peered):
+        return lambda replies: peered(replies)[0]
+
+    async def test_retry_after_is_honoured_then_the_answer_arrives(self, peered):
+        sleep = SleepRecorder()
+        llm, peer = peered(
+            [HttpFault(429, "slow down", {"retry-after": "2"}), action_reply("look")], sleep=sleep
+        )
+        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        assert json.loads(response.content)["action"] == "look"
+        assert sleep.delays == [2.0] and len(peer.requests) == 2
+
+    async def test_server_errors_are_retried_then_reported_without_the_key(self, peered):
+        sleep = SleepRecorder()
+        llm, peer = peered(
+            [HttpFault(503, f"overloaded (key {ProviderPeer.api_key})")] * 3, sleep=sleep
+        )
+        with pytest.raises(LLMError) as caught:
+            await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        message = str(caught.value)
+        assert caught.value.status == 503 and caught.value.provider in message
+        assert "overloaded" in message and "after 3 attempts" in message
+        assert peer.api_key not in message and REDACTED in message
+        assert len(sleep.delays) == 2 and len(peer.requests) == 3
+
+    async def test_a_bad_request_fails_at_once(self, peered):
+        llm, peer = peered([HttpFault(400, "messages: field required")])
+        with pytest.raises(LLMError, match=r"HTTP 400.*field required"):
+            await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        assert len(peer.requests) == 1
+
+    async def test_a_wrong_key_is_refused_and_never_repeated(self, peered):
+        wrong = "sk-wrong-0000-secret"
+        llm, _ = peered([action_reply("look")], key=wrong)
+        with pytest.raises(LLMError) as caught:
+            await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        assert caught.value.status in (400, 401) and wrong not in str(caught.value)
+
+    async def test_awkward_tool_names_go_out_safe_and_come_back_canonical(self, peered):
+        specs = [
+            ToolSpec("my-server", "do.it!"),
+            ToolSpec("t", "ünïcode tool"),
+            ToolSpec("s", "x" * 90),
+        ]
+        tools = tuple(to_openai_tools(specs))
+        names = [spec.canonical_name for spec in specs]
+        llm, peer = peered(
+            [tool_calls_reply(*[(name, {"n": i}) for i, name in enumerate(names)])], tools=tools
+        )
+        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools, "auto"))
+        assert [call.function.name for call in response.tool_calls] == names
+        assert peer.rejections == []
+
+    async def test_the_whole_loop_keeps_the_providers_rules(self, peered):
+        def think(thought: str) -> str:
+            return f"noted: {thought}"
+
+        server = FakeToolServer("box", {"think": think, "hang": hang})
+        # Only OpenAI's wire carries arguments as text that can be malformed JSON.
+        bad_arguments = "{bad json" if self.protocol == "openai" else {"thought": "fine"}
+        tools = tuple(to_openai_tools(server.specs()))
+        llm, peer = peered(
+            [
+                tool_calls_reply(
+                    ("box.think", {"thought": "a"}),
+                    ("box.hang", {}),
+                    ("box.think", {"thought": "skipped"}),
+                ),
+                tool_calls_reply(("box.nope", {}), ("box.think", bad_arguments)),
+                tool_calls_reply(("box.think", {"thought": "last"})),
+                action_reply("open mailbox", "ready"),
+            ],
+            tools=tools,
+        )
+        async with server.open_session() as session:
+            loop = ToolLoop(llm, session, LoopLimits(3, 0.2), InMemoryTelemetry(), time.monotonic)
+            outcome = await loop.run(initial_messages("You play Zork.", "West of House"))
+        assert peer.rejections == [] and len(peer.requests) == 4
+        assert outcome.action == "open mailbox" and outcome.forced_final
+        assert unanswered_tool_calls(list(outcome.messages)) == []
+        assert outcome.usage.total_tokens > 0
+
+    async def test_only_the_final_call_asks_for_a_schema(self, peered):
+        llm, peer = peered([tool_calls_reply(("box.think", {})), action_reply("look")])
+        await llm.complete(tool_request())
+        final = LLMRequest(tuple(initial_messages("s", "u")), response_format=final_answer_format())
+        response = await llm.complete(final)
+        assert json.loads(response.content)["action"] == "look"
+        first, second = peer.requests
+        assert not _asks_for_schema(first) and _asks_for_schema(second)
+
+    async def test_cache_control_reaches_the_provider_where_it_is_honoured(self, peered):
+        llm, peer = peered([text_reply("{}")])
+        await llm.complete(LLMRequest(tuple(initial_messages("system text", "user text"))))
+        body = json.dumps(peer.requests[0])
+        expected = self.protocol in ("openai", "anthropic")
+        assert ('"cache_control": {"type": "ephemeral"}' in body) == expected
+
+
+def _asks_for_schema(body: dict) -> bool:
+    choice = body.get("tool_choice")
+    return (
+        "response_format" in body
+        or (isinstance(choice, dict) and choice.get("type") == "tool")
+        or "responseSchema" in (body.get("generationConfig") or {})
+    )

@@ -1,0 +1,31 @@
+"""Every HTTP LLM adapter, over httpx.MockTransport and over a real local server."""
+
+import pytest
+
+from tests.contract.http_llm_contract import HttpLLMContract
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+class TestOpenRouterMock(HttpLLMContract):
+    protocol, transport = "openai", "mock"
+
+
+class TestOpenRouterServer(HttpLLMContract):
+    protocol, transport = "openai", "server"
+
+
+class TestAnthropicMock(HttpLLMContract):
+    protocol, transport = "anthropic", "mock"
+
+
+class TestAnthropicServer(HttpLLMContract):
+    protocol, transport = "anthropic", "server"
+
+
+class TestGeminiMock(HttpLLMContract):
+    protocol, transport = "gemini", "mock"
+
+
+class TestGeminiServer(HttpLLMContract):
+    protocol, transport = "gemini", "server"

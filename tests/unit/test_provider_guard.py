@@ -1,0 +1,21 @@
+"""The test guard: no test can reach a real provider by accident."""
+
+import httpx
+import pytest
+
+from tests.conftest import PROVIDER_KEYS, RealProviderBlocked
+from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.domain.messages import LLMRequest, initial_messages
+
+
+async def test_requests_to_real_hosts_are_refused_before_leaving_the_machine():
+    async with httpx.AsyncClient() as client:
+        llm = OpenAICompatibleLLM(client, model="m", api_key="k", flavor=OPENROUTER)
+        with pytest.raises(RealProviderBlocked, match="openrouter.ai"):
+            await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+
+
+def test_provider_keys_are_not_in_the_test_environment():
+    import os
+
+    assert not any(os.environ.get(name) for name in PROVIDER_KEYS)
