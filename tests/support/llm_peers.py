@@ -63,7 +63,7 @@ class ProviderPeer:
     protocol: str  # "openai" | "anthropic" | "gemini"
     replies: list[Reply]
     canonical_tools: Sequence[str] = ()  # canonical names, in the order requests offer them
-    api_key: str = "test-key-0123456789"
+    api_key: str | None = "test-key-0123456789"
     requests: list[dict[str, Any]] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
 
@@ -119,7 +119,7 @@ class ProviderPeer:
     def _openai(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
         if not path.endswith("/chat/completions"):
             raise Rejected(404, f"no route {path}")
-        if headers.get("authorization") != f"Bearer {self.api_key}":
+        if self.api_key and headers.get("authorization") != f"Bearer {self.api_key}":
             raise Rejected(401, "Incorrect API key provided")
         if not isinstance(body.get("model"), str) or not body.get("messages"):
             raise Rejected(400, "model and messages are required")

@@ -23,3 +23,20 @@ def processes_in_groups(group_ids: Iterable[int]) -> list[tuple[int, str, str]]:
         if group in wanted and state != "Z":
             found.append((int(entry.name), state, command.strip()))
     return found
+
+
+def processes_with_environment(name: str, value: str) -> list[int]:
+    """Live processes whose environment holds name=value (a marker a test gave them)."""
+    marker = f"{name}={value}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in environ and state != "Z":
+            found.append(int(entry.name))
+    return found

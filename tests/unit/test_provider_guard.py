@@ -11,7 +11,7 @@ from zork_mcp.domain.messages import LLMRequest, initial_messages
 async def test_requests_to_real_hosts_are_refused_before_leaving_the_machine():
     async with httpx.AsyncClient() as client:
         llm = OpenAICompatibleLLM(client, model="m", api_key="k", flavor=OPENROUTER)
-        with pytest.raises(RealProviderBlocked, match="openrouter.ai"):
+        with pytest.raises(RealProviderBlocked, match=r"openrouter\.ai"):
             await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
 
 

@@ -107,7 +107,7 @@ def find_game_file(
             raise ConfigurationError(f"The game file from {source} does not exist: {path}")
     raise ConfigurationError(
         "No Zork I story file was found (looked for --game, $ZORK_MCP_GAME and "
-        f"{root / DEFAULT_GAME}).\n"
+        f"{(root / DEFAULT_GAME).resolve()}).\n"
         "Zork I is free: Microsoft released its source under the MIT licence; the compiled "
         "story file is COMPILED/zork1.z3 in the historicalsource/zork1 repository on GitHub.\n"
         f"Download it, then pass --game /path/to/zork1.z3 or set {GAME_ENV_VAR}."

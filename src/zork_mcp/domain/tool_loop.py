@@ -219,7 +219,7 @@ class ToolLoop:
             return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
         self._emit(
             EventType.MCP_TOOL_CALL,
-            f"Agent calling tool: {name}",
+            f"Agent calling tool {name}",
             tool_name=name,
             arguments=arguments,
         )

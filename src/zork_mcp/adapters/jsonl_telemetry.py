@@ -1,0 +1,118 @@
+"""Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log.
+
+The human log follows the specification's examples, e.g.
+`[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from zork_mcp.adapters.memory_telemetry import RecordedSpan
+from zork_mcp.domain.events import Event, EventType, Level, SpanKind
+from zork_mcp.domain.tool_result import jsonable
+
+DEBUG_DETAIL = {EventType.MCP_TOOL_CALL: "arguments"}
+
+
+class JsonlTelemetry:
+    def __init__(
+        self,
+        directory: Path,
+        episode_id: str,
+        *,
+        wall_clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.events_path = directory / "events.jsonl"
+        self.log_path = directory / "episode.log"
+        self.episode_id = episode_id
+        self._events: IO[str] = self.events_path.open("a", encoding="utf-8")
+        self._log: IO[str] = self.log_path.open("a", encoding="utf-8")
+        self._wall, self._monotonic = wall_clock, monotonic
+        self._lock = threading.Lock()
+
+    def emit(self, event: Event) -> None:
+        record = {
+            "timestamp": round(self._wall(), 3),
+            "event_type": str(event.type),
+            "level": str(event.level),
+            "message": event.message,
+            "episode_id": self.episode_id,
+            **jsonable(dict(event.fields)),
+        }
+        with self._lock:
+            self._events.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._log.write(human_line(event) + "\n")
+            detail = DEBUG_DETAIL.get(event.type)  # type: ignore[call-overload]
+            if detail and detail in event.fields:
+                arguments = json.dumps(jsonable(event.fields[detail]), ensure_ascii=False)
+                self._log.write(
+                    human_line(
+                        Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG, event.fields)
+                    )
+                    + "\n"
+                )
+
+    @contextmanager
+    def span(
+        self,
+        name: str,
+        *,
+        kind: SpanKind = SpanKind.SPAN,
+        input: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Iterator[RecordedSpan]:
+        span = RecordedSpan(name, kind, None, dict(metadata or {}))
+        started = self._monotonic()
+        try:
+            yield span
+        finally:
+            self._write_span(span, self._monotonic() - started)
+
+    def _write_span(self, span: RecordedSpan, seconds: float) -> None:
+        usage = span.usage
+        record = {
+            "timestamp": round(self._wall(), 3),
+            "event_type": "span",
+            "name": span.name,
+            "kind": str(span.kind),
+            "duration_ms": round(seconds * 1000, 3),
+            "episode_id": self.episode_id,
+            "metadata": jsonable(span.metadata),
+        }
+        if usage is not None:
+            record["usage"] = {
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+                "cached_tokens": usage.cached_tokens,
+            }
+        with self._lock:
+            self._events.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def flush(self) -> None:
+        with self._lock:
+            self._events.flush()
+            self._log.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            for handle in (self._events, self._log):
+                if not handle.closed:
+                    handle.flush()
+                    handle.close()
+
+
+def human_line(event: Event) -> str:
+    fields = event.fields
+    where = f"Turn {fields['turn']}" if fields.get("turn") else "Episode"
+    if fields.get("iteration") and str(event.type).startswith("mcp_tool"):
+        where += f" Iteration {fields['iteration']}"
+    return f"[{str(event.level).upper()}] {where}: {event.message}"

@@ -1,0 +1,3 @@
+from zork_mcp.app.cli import run
+
+run()

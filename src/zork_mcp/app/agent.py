@@ -1,0 +1,83 @@
+"""ZorkAgent: the synchronous face of the async tool-calling turn (requirements 9, 10, 15).
+
+Every call to get_action_with_reasoning runs exactly one asyncio.run; the LLM client, the
+tool session and everything else that belongs to an event loop live inside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+
+from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.connection import ConnectionTracker
+from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.tool_loop import Clock, LoopOutcome
+from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.telemetry import Telemetry
+from zork_mcp.ports.tool_server import ToolServer
+
+LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
+
+
+class NestedEventLoopError(ZorkMcpError, RuntimeError):
+    """The synchronous API was called from inside a running event loop."""
+
+
+class ZorkAgent:
+    def __init__(
+        self,
+        *,
+        llm_session: LLMSession,
+        settings: MCPSettings,
+        telemetry: Telemetry,
+        system_prompt: str,
+        tool_server: ToolServer | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self._llm_session, self._settings = llm_session, settings
+        self._telemetry, self._system_prompt = telemetry, system_prompt
+        self.tool_server, self._clock = tool_server, clock
+        self.connection = ConnectionTracker()
+        self.turn = 0
+        self.last_outcome: LoopOutcome | None = None
+
+    def get_action_with_reasoning(
+        self, game_state_text: str, relevant_memories: str | None = None
+    ) -> dict[str, str | None]:
+        """{"action", "reasoning", "new_objective"} for this turn; synchronous."""
+        if _loop_is_running():
+            raise NestedEventLoopError(
+                "get_action_with_reasoning() is synchronous and was called from a running "
+                "event loop; in async code call `await agent.decide(...)` instead."
+            )
+        self.turn += 1
+        self.last_outcome = asyncio.run(self.decide(game_state_text, relevant_memories))
+        return self.last_outcome.as_agent_dict()
+
+    async def decide(
+        self, game_state_text: str, relevant_memories: str | None = None
+    ) -> LoopOutcome:
+        async with self._llm_session() as llm:
+            return await decide_action(
+                llm=llm,
+                messages=initial_messages(self._system_prompt, game_state_text, relevant_memories),
+                settings=self._settings,
+                telemetry=self._telemetry,
+                clock=self._clock,
+                tool_server=self.tool_server,
+                connection=self.connection,
+                turn=self.turn,
+            )
+
+
+def _loop_is_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -1,0 +1,85 @@
+"""`python -m zork_mcp.app`: Play one episode of Zork I with an LLM agent and MCP tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from zork_mcp.app.container import Container
+from zork_mcp.app.options import DEFAULT_MODELS, PROVIDERS, RunOptions
+from zork_mcp.app.progress import print_summary
+from zork_mcp.domain.errors import ZorkMcpError
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="zork-mcp", description=__doc__.split("\n")[0].split(": ")[1])
+    p.add_argument(
+        "--game",
+        help="Zork I story file (else $ZORK_MCP_GAME, [tool.zorkgpt] "
+        "game, ../shared/games/zork1.z3)",
+    )
+    p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
+    p.add_argument("--provider", choices=PROVIDERS, default="openrouter")
+    p.add_argument("--model", help=f"model name (default per provider: {DEFAULT_MODELS})")
+    p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=Path("pyproject.toml"),
+        help="pyproject file with [tool.zorkgpt.mcp]",
+    )
+    p.add_argument("--mcp-config", type=Path, help="MCP server config (default from --config)")
+    p.add_argument(
+        "--mcp",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="offer MCP tools (default: the config's enabled)",
+    )
+    p.add_argument("--log-dir", type=Path, default=Path("logs"))
+    p.add_argument("--seed", type=int, default=12)
+    p.add_argument("--episode-id", default=None, help="default: a timestamp")
+    p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
+    return p
+
+
+def options_from(args: argparse.Namespace) -> RunOptions:
+    episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
+    return RunOptions(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        game=args.game,
+        max_turns=args.max_turns,
+        config=args.config,
+        mcp_config=args.mcp_config,
+        mcp=args.mcp,
+        log_dir=args.log_dir,
+        seed=args.seed,
+        episode_id=episode,
+        plain=args.plain,
+    )
+
+
+def main(argv: Sequence[str] | None = None, container: Container | None = None) -> int:
+    options = options_from(parser().parse_args(argv))
+    container = container or Container()
+    container.options.override(options)
+    console = Console(stderr=True)
+    try:
+        summary = container.orchestrator().run()
+    except ZorkMcpError as error:
+        console.print(f"[bold red]error:[/] {error}", highlight=False)
+        return 2
+    finally:
+        container.shutdown_resources()
+    print_summary(Console(), summary, str(options.log_dir / options.episode_id))
+    return 130 if summary.end_reason == "interrupted" else 0
+
+
+def run() -> None:
+    sys.exit(main())

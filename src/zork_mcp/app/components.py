@@ -1,0 +1,153 @@
+"""Builders of the concrete parts: the only module that names adapters."""
+
+from __future__ import annotations
+
+import os
+import ssl
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import certifi
+import httpx
+
+from zork_mcp.adapters.anthropic_llm import AnthropicLLM
+from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
+from zork_mcp.adapters.gemini_llm import GeminiLLM
+from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
+from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.app.agent import LLMSession
+from zork_mcp.app.options import KEY_VARIABLES, RunOptions
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
+from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_settings
+from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.telemetry import Telemetry
+
+FLAVORS = {"openrouter": OPENROUTER, "openai": OPENAI, "local": LOCAL}
+HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+
+
+def load_settings(options: RunOptions) -> MCPSettings:
+    text = _pyproject_text(options)
+    settings = parse_mcp_settings(text, source=str(options.config)) if text else MCPSettings()
+    if options.mcp is not None:
+        settings = settings.model_copy(update={"enabled": options.mcp})
+    return settings
+
+
+def api_key(options: RunOptions, environ: Mapping[str, str] | None = None) -> str | None:
+    env = os.environ if environ is None else environ
+    names = KEY_VARIABLES[options.provider]
+    key = next((env[name] for name in names if env.get(name)), None)
+    if key or options.provider == "local":
+        return key
+    raise ConfigurationError(
+        f"No API key for provider '{options.provider}': set {' or '.join(names)} "
+        f"(e.g. `export {names[0]}=...`).\n"
+        f"To play without a hosted provider, run a local OpenAI-compatible server "
+        f"(llama.cpp's llama-server, Ollama, vLLM) and pass "
+        f"--provider local --base-url http://127.0.0.1:8080/v1"
+    )
+
+
+def llm_session(options: RunOptions, key: str | None) -> LLMSession:
+    """A per-turn LLM: its httpx client lives inside the turn's event loop.
+
+    The TLS context is built once per run; building it per client costs ~27 ms a turn.
+    """
+    tls = ssl.create_default_context(cafile=certifi.where())
+
+    @asynccontextmanager
+    async def session() -> AsyncIterator[LLM]:
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, verify=tls) as client:
+            yield build_llm(options, client, key)
+
+    return session
+
+
+def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -> LLM:
+    model = options.model_name
+    if options.provider == "anthropic":
+        base = options.base_url or "https://api.anthropic.com"
+        return AnthropicLLM(client, model=model, api_key=key or "", base_url=base)
+    if options.provider == "gemini":
+        base = options.base_url or "https://generativelanguage.googleapis.com"
+        return GeminiLLM(client, model=model, api_key=key or "", base_url=base)
+    flavor = FLAVORS[options.provider]
+    return OpenAICompatibleLLM(
+        client, model=model, api_key=key, flavor=flavor, base_url=options.base_url
+    )
+
+
+def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdioToolServer | None]:
+    """The agent's MCP tool server (first configured server only), or None with MCP off."""
+    if not settings.enabled:
+        yield None
+        return
+    path = options.mcp_config or (options.config.parent / settings.config_file)
+    if not path.is_file():
+        raise missing_config_error(str(path))
+    config = parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
+    server = McpStdioToolServer(
+        config.agent_servers(),
+        startup_timeout_seconds=settings.server_startup_timeout_seconds,
+        background_spare=settings.background_spare,
+        stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
+    )
+    server.warm_up()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def game(options: RunOptions) -> Iterator[JerichoGameEnv]:
+    text = _pyproject_text(options)
+    configured = parse_game_setting(text) if text else None
+    env = JerichoGameEnv(find_game_file(options.game, configured=configured), seed=options.seed)
+    try:
+        yield env
+    finally:
+        env.close()
+
+
+def telemetry(options: RunOptions) -> Iterator[Telemetry]:
+    local = JsonlTelemetry(episode_dir(options), options.episode_id)
+    langfuse = _langfuse()
+    try:
+        yield FanoutTelemetry(local, langfuse) if langfuse else local
+    finally:
+        if langfuse is not None:
+            langfuse.flush()
+        local.close()
+
+
+def episode_dir(options: RunOptions) -> Path:
+    return options.log_dir / options.episode_id
+
+
+def _langfuse() -> Telemetry | None:
+    """Langfuse spans when its keys are set; the SDK is imported only then."""
+    if not (os.environ.get("LANGFUSE_PUBLIC_KEY") and os.environ.get("LANGFUSE_SECRET_KEY")):
+        return None
+    try:
+        from langfuse import Langfuse
+
+        from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
+    except ImportError as e:
+        raise ConfigurationError(
+            "LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY are set but the Langfuse SDK is not "
+            "installed: `pip install 'zork-mcp[langfuse]'`, or unset those variables."
+        ) from e
+    return LangfuseTelemetry(Langfuse())
+
+
+def _pyproject_text(options: RunOptions) -> str | None:
+    if options.config.is_file():
+        return options.config.read_text(encoding="utf-8")
+    if options.config != RunOptions.config:
+        raise ConfigurationError(f"The config file {options.config} does not exist.")
+    return None

@@ -1,0 +1,39 @@
+"""The dependency-injector container: wires ports to adapters for one run."""
+
+from dependency_injector import containers, providers
+
+from zork_mcp.app import components
+from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.app.progress import progress
+from zork_mcp.app.prompts import SYSTEM_PROMPT
+
+
+class Container(containers.DeclarativeContainer):
+    options = providers.Dependency()
+
+    settings = providers.Singleton(components.load_settings, options)
+    api_key = providers.Singleton(components.api_key, options)
+    llm_session = providers.Singleton(components.llm_session, options, api_key)
+    telemetry = providers.Resource(components.telemetry, options)
+    game = providers.Resource(components.game, options)
+    tool_server = providers.Resource(components.tool_server, options, settings)
+    progress = providers.Resource(progress, options.provided.plain)
+
+    agent = providers.Singleton(
+        ZorkAgent,
+        llm_session=llm_session,
+        settings=settings,
+        telemetry=telemetry,
+        system_prompt=SYSTEM_PROMPT,
+        tool_server=tool_server,
+    )
+    orchestrator = providers.Singleton(
+        Orchestrator,
+        game=game,
+        agent=agent,
+        telemetry=telemetry,
+        episode_id=options.provided.episode_id,
+        max_turns=options.provided.max_turns,
+        progress=progress,
+    )

@@ -1,0 +1,171 @@
+"""The synchronous episode loop: show the agent the game, play its command, repeat."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.domain.events import Event, Level
+from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.messages import Usage
+from zork_mcp.ports.game_env import GameEnv
+from zork_mcp.ports.telemetry import Telemetry
+
+RECENT_ACTIONS = 5
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    turn: int
+    action: str
+    observation: GameObservation
+    tool_calls: int
+    usage: Usage
+
+
+class Progress(Protocol):
+    def turn(self, report: TurnReport, totals: EpisodeSummary) -> None: ...
+
+
+@dataclass
+class EpisodeSummary:
+    episode_id: str
+    turns: int = 0
+    score: int = 0
+    moves: int = 0
+    room: str | None = None
+    tool_calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    end_reason: str = "running"
+    seconds: float = 0.0
+
+
+class Orchestrator:
+    def __init__(
+        self,
+        *,
+        game: GameEnv,
+        agent: ZorkAgent,
+        telemetry: Telemetry,
+        episode_id: str,
+        max_turns: int,
+        progress: Progress | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._game, self._agent, self._telemetry = game, agent, telemetry
+        self._max_turns, self._progress, self._clock = max_turns, progress, clock
+        self.summary = EpisodeSummary(episode_id)
+        self._recent: deque[tuple[str, str]] = deque(maxlen=RECENT_ACTIONS)
+        self._objective: str | None = None
+
+    def run(self) -> EpisodeSummary:
+        started = self._clock()
+        observation = self._game.reset()
+        self._emit(
+            "episode_start",
+            f"Episode {self.summary.episode_id} started",
+            mcp_enabled=self._agent.tool_server is not None,
+            max_turns=self._max_turns,
+        )
+        try:
+            observation = self._play(observation)
+        except KeyboardInterrupt:
+            self.summary.end_reason = "interrupted"
+        finally:
+            self.summary.seconds = self._clock() - started
+            self._emit(
+                "episode_end",
+                f"Episode ended ({self.summary.end_reason}): score "
+                f"{self.summary.score} in {self.summary.moves} moves",
+                **_summary_fields(self.summary),
+            )
+        return self.summary
+
+    def _play(self, observation: GameObservation) -> GameObservation:
+        while not observation.game_over:
+            if self.summary.turns >= self._max_turns:
+                self.summary.end_reason = "turn_limit"
+                return observation
+            observation = self._turn(observation)
+        self.summary.end_reason = "game_over"
+        return observation
+
+    def _turn(self, observation: GameObservation) -> GameObservation:
+        decision = self._agent.get_action_with_reasoning(self.state_text(observation))
+        action = decision["action"] or "look"
+        self._objective = decision.get("new_objective") or self._objective
+        after = self._game.step(action)
+        self._recent.append((action, after.text))
+        report = self._record(action, decision.get("reasoning") or "", after)
+        if self._progress is not None:
+            self._progress.turn(report, self.summary)
+        return after
+
+    def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
+        outcome = self._agent.last_outcome
+        usage = outcome.usage if outcome else Usage()
+        tool_calls = len(outcome.tool_chain) if outcome else 0
+        summary = self.summary
+        summary.turns += 1
+        summary.score, summary.moves, summary.room = after.score, after.moves, after.room
+        summary.tool_calls += tool_calls
+        summary.usage = summary.usage + usage
+        self._emit(
+            "turn_complete",
+            f"Agent action: {action}",
+            turn=summary.turns,
+            action=action,
+            reasoning=reasoning,
+            score=after.score,
+            moves=after.moves,
+            room=after.room,
+            tool_calls=tool_calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            iterations=outcome.iterations if outcome else 0,
+        )
+        return TurnReport(summary.turns, action, after, tool_calls, usage)
+
+    def state_text(self, observation: GameObservation) -> str:
+        """What the agent sees: the game text and the facts it needs around it."""
+        lines = [
+            f"Location: {observation.room or 'Unknown'} | Score: {observation.score} | "
+            f"Moves: {observation.moves}",
+            f"Inventory: {self._inventory()}",
+            f"Current objective: {self._objective or 'none yet'}",
+        ]
+        if self._recent:
+            lines.append("Recent actions:")
+            lines += [
+                f"  > {action} -> {' '.join(text.split())[:80]}" for action, text in self._recent
+            ]
+        lines += ["", "Latest game text:", observation.text]
+        return "\n".join(lines)
+
+    def _inventory(self) -> str:
+        snapshot = self._game.save_state()
+        try:
+            return " ".join(self._game.step("inventory").text.split()) or "unknown"
+        finally:
+            self._game.restore_state(snapshot)
+
+    def _emit(self, kind: str, message: str, **fields: object) -> None:
+        self._telemetry.emit(Event(kind, message, Level.INFO, fields))
+
+
+def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
+    return {
+        "turns": summary.turns,
+        "score": summary.score,
+        "moves": summary.moves,
+        "room": summary.room,
+        "tool_calls": summary.tool_calls,
+        "prompt_tokens": summary.usage.prompt_tokens,
+        "completion_tokens": summary.usage.completion_tokens,
+        "end_reason": summary.end_reason,
+        "seconds": round(summary.seconds, 3),
+    }
