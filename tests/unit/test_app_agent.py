@@ -1,0 +1,121 @@
+"""The agent's sync/async boundary, the orchestrator's episode loop, and Langfuse spans."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from contextlib import asynccontextmanager
+
+import pytest
+from langfuse import Langfuse
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from zork_mcp.adapters.fake_game import FakeGameEnv
+from zork_mcp.adapters.fake_llm import FunctionLLM, ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.app.agent import NestedEventLoopError, ZorkAgent
+from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.domain.settings import MCPSettings
+
+
+def agent_with(llm, telemetry, tool_server=None) -> ZorkAgent:
+    @asynccontextmanager
+    async def session():
+        yield llm
+
+    return ZorkAgent(
+        llm_session=session,
+        settings=MCPSettings(enabled=True),
+        telemetry=telemetry,
+        system_prompt="sys",
+        tool_server=tool_server,
+    )
+
+
+def test_each_action_runs_exactly_one_event_loop(monkeypatch):
+    runs = []
+    real_run = asyncio.run
+    monkeypatch.setattr(asyncio, "run", lambda coro: runs.append(1) or real_run(coro))
+    agent = agent_with(
+        ScriptedLLM([action_reply("north"), action_reply("south")]), InMemoryTelemetry()
+    )
+    assert agent.get_action_with_reasoning("state")["action"] == "north"
+    assert agent.get_action_with_reasoning("state")["action"] == "south"
+    assert runs == [1, 1]
+
+
+async def test_calling_the_sync_api_inside_a_loop_is_a_clear_error():
+    agent = agent_with(ScriptedLLM([action_reply("north")]), InMemoryTelemetry())
+    with pytest.raises(NestedEventLoopError, match=r"await agent\.decide"):
+        agent.get_action_with_reasoning("state")
+    assert (await agent.decide("state")).action == "north"
+
+
+def test_the_episode_ends_on_game_over_with_tools_and_events():
+    def think(thought: str) -> str:
+        return thought
+
+    server = FakeToolServer("box", {"think": think})
+    llm = ScriptedLLM(
+        [
+            tool_calls_reply(("box.think", {"thought": "go"})),
+            action_reply("north"),
+            action_reply("east"),
+            action_reply("take egg"),
+        ]
+    )
+    telemetry = InMemoryTelemetry()
+    orchestrator = Orchestrator(
+        game=FakeGameEnv(),
+        agent=agent_with(llm, telemetry, server),
+        telemetry=telemetry,
+        episode_id="t",
+        max_turns=10,
+    )
+    summary = orchestrator.run()
+    assert (summary.score, summary.turns, summary.end_reason) == (10, 3, "game_over")
+    assert summary.tool_calls == 1 and server.open_sessions == 0
+    first_state = llm.requests[0].messages[1]["content"]
+    assert "Location: West of House" in first_state and "Inventory:" in first_state
+    assert telemetry.types()[-1] == "episode_end"
+
+
+def test_ctrl_c_ends_the_episode_cleanly():
+    def interrupt(request):
+        raise KeyboardInterrupt
+
+    telemetry = InMemoryTelemetry()
+    orchestrator = Orchestrator(
+        game=FakeGameEnv(),
+        agent=agent_with(FunctionLLM(interrupt), telemetry),
+        telemetry=telemetry,
+        episode_id="t",
+        max_turns=5,
+    )
+    summary = orchestrator.run()
+    assert summary.end_reason == "interrupted"
+    assert telemetry.of_type("episode_end")[0].fields["end_reason"] == "interrupted"
+
+
+def test_langfuse_gets_session_tool_and_generation_spans():
+    exporter = InMemorySpanExporter()
+    key = f"pk-lf-{uuid.uuid4().hex}"
+    client = Langfuse(
+        public_key=key,
+        secret_key="sk-lf-test",
+        base_url="http://127.0.0.1:9",
+        span_exporter=exporter,
+        tracer_provider=TracerProvider(),
+    )
+    server = FakeToolServer("box", {"think": lambda thought: thought})
+    llm = ScriptedLLM([tool_calls_reply(("box.think", {"thought": "t"})), action_reply("look")])
+    agent_with(llm, LangfuseTelemetry(client), server).get_action_with_reasoning("state")
+    client.flush()
+    names = [span.name for span in exporter.get_finished_spans()]
+    assert "agent-tool-calling-session" in names and "mcp-tool-box.think" in names
+    assert names.count("agent-llm-call") == 2
+    exported = " ".join(str(dict(span.attributes)) for span in exporter.get_finished_spans())
+    assert "sk-lf-test" not in exported
