@@ -11,6 +11,7 @@ from typing import Protocol
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game_peek import peek
 from zork_mcp.domain.messages import Usage
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
@@ -147,11 +148,7 @@ class Orchestrator:
         return "\n".join(lines)
 
     def _inventory(self) -> str:
-        snapshot = self._game.save_state()
-        try:
-            return " ".join(self._game.step("inventory").text.split()) or "unknown"
-        finally:
-            self._game.restore_state(snapshot)
+        return " ".join(peek(self._game, "inventory").text.split()) or "unknown"
 
     def _emit(self, kind: str, message: str, **fields: object) -> None:
         self._telemetry.emit(Event(kind, message, Level.INFO, fields))

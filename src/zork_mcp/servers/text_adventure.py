@@ -18,6 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game_peek import peek
 from zork_mcp.ports.game_env import GameEnv
 
 HISTORY_LIMIT = 50
@@ -106,11 +107,7 @@ class GameSession:
 
     def inventory(self) -> str:
         """What the game says to `inventory`, without spending a move."""
-        snapshot = self.env.save_state()
-        try:
-            text = self.env.step("inventory").text
-        finally:
-            self.env.restore_state(snapshot)
+        text = peek(self.env, "inventory").text
         return f"Inventory: {text}" if text else "You are empty-handed."
 
 
