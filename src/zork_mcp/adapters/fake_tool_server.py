@@ -64,6 +64,7 @@ class FakeToolServer:
     name: str = "fake"
     tools: Mapping[str, ToolFunction] = field(default_factory=dict)
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # overrides schema_of
     connect_failures: int = 0
     connect_attempts: int = 0
     sessions_opened: int = 0
@@ -79,7 +80,12 @@ class FakeToolServer:
 
     def specs(self) -> list[ToolSpec]:
         return [
-            ToolSpec(self.name, tool, self.descriptions.get(tool, fn.__doc__ or ""), schema_of(fn))
+            ToolSpec(
+                self.name,
+                tool,
+                self.descriptions.get(tool, fn.__doc__ or ""),
+                self.schemas[tool] if tool in self.schemas else schema_of(fn),
+            )
             for tool, fn in self.tools.items()
         ]
 

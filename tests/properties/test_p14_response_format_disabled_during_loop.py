@@ -1,0 +1,33 @@
+import pytest
+from hypothesis import given
+
+from tests.properties.scripts import offered_requests, play, scripts
+from tests.properties.strategies import plain_names
+from zork_mcp.domain.agent_response import final_answer_format
+from zork_mcp.domain.messages import LLMRequest, user_message
+
+
+@given(scripts)
+def test_p14_response_format_disabled_during_loop(script):
+    """Property 14: Response Format Disabled During Loop
+
+    *For any* LLM call during the tool-calling loop (before max iterations), the
+    response_format parameter should be None.
+
+    Validates: Requirements 4.6
+    """
+    played = play(script)
+    offered = offered_requests(played)
+    assert 1 <= len(offered) <= script.max_iterations
+    for request in offered:
+        assert request.response_format is None and request.tool_choice == "auto"
+    for request in played.requests:
+        if request.response_format is not None:
+            assert not request.tools and request is played.requests[-1]
+
+
+@given(plain_names)
+def test_p14_a_request_cannot_carry_both(text):
+    tools = ({"type": "function", "function": {"name": text, "parameters": {}}},)
+    with pytest.raises(ValueError, match=r"4\.6"):
+        LLMRequest((user_message(text),), tools=tools, response_format=final_answer_format())
