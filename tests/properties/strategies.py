@@ -184,3 +184,14 @@ good_answers = st.builds(
     commands,
     st.none() | st.text(TEXT, max_size=20),
 )
+
+
+def _with_object_type(tools: dict[str, dict]) -> dict[str, dict]:
+    return {
+        name: {**tool, "inputSchema": {**tool["inputSchema"], "type": "object"}}
+        for name, tool in tools.items()
+    }
+
+
+# Tools as an MCP server lists them: the protocol requires inputSchema.type == "object".
+mcp_tool_sets = tool_sets().map(_with_object_type)

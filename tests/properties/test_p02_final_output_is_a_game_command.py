@@ -13,8 +13,8 @@ def _answers_by_text(script: Script) -> dict:
 def test_p02_final_output_is_always_a_game_command(script):
     """Property 2: Final Output is Always a Game Command
 
-    *For any* tool-calling session, regardless of the number of tool calls or iterations,
-    the final output must be a valid Zork game command string.
+    *For any* tool-calling session, regardless of the number of tool calls or iterations, the
+    final output must be a valid Zork game command string.
 
     Validates: Requirements 1.4
     """

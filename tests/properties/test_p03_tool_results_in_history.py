@@ -10,8 +10,8 @@ from zork_mcp.domain.batch_policy import CallOutcome
 def test_p03_tool_results_appear_in_message_history(script):
     """Property 3: Tool Results Appear in Message History
 
-    *For any* successful tool call, the tool result should appear in the message history
-    before the next LLM call.
+    *For any* successful tool call, the tool result should appear in the message history before
+    the next LLM call.
 
     Validates: Requirements 1.3, 5.4
     """

@@ -11,8 +11,8 @@ from zork_mcp.domain.messages import LLMRequest, user_message
 def test_p14_response_format_disabled_during_loop(script):
     """Property 14: Response Format Disabled During Loop
 
-    *For any* LLM call during the tool-calling loop (before max iterations), the
-    response_format parameter should be None.
+    *For any* LLM call during the tool-calling loop (before max iterations), the response_format
+    parameter should be None.
 
     Validates: Requirements 4.6
     """

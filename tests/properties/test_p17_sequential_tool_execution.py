@@ -36,8 +36,8 @@ batches = st.lists(st.lists(st.integers(0, 3), min_size=2, max_size=6), min_size
 def test_p17_sequential_tool_execution(yields_per_batch):
     """Property 17: Sequential Tool Execution
 
-    *For any* LLM response with multiple tool_calls, the agent should execute them
-    sequentially (not in parallel).
+    *For any* LLM response with multiple tool_calls, the agent should execute them sequentially
+    (not in parallel).
 
     Validates: Requirements 5.2
     """

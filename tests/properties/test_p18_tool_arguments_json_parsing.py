@@ -49,8 +49,8 @@ def run(argument_texts: list[str]) -> tuple[list[dict], list[dict]]:
 def test_p18_tool_arguments_json_parsing(calls):
     """Property 18: Tool Arguments JSON Parsing
 
-    *For any* tool call with arguments, the agent should parse the JSON string arguments
-    before execution.
+    *For any* tool call with arguments, the agent should parse the JSON string arguments before
+    execution.
 
     Validates: Requirements 5.3
     """

@@ -7,8 +7,8 @@ from tests.properties.scripts import play, scripts
 def test_p19_loop_continuation_after_tool_results(script):
     """Property 19: Loop Continuation After Tool Results
 
-    *For any* tool result added to history, the agent should call the LLM again with the
-    updated context.
+    *For any* tool result added to history, the agent should call the LLM again with the updated
+    context.
 
     Validates: Requirements 5.5
     """

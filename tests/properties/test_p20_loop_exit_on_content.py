@@ -8,8 +8,8 @@ from zork_mcp.domain.tool_loop import ExitReason
 def test_p20_loop_exit_on_content(script):
     """Property 20: Loop Exit on Content
 
-    *For any* LLM response with content (and no tool_calls), the agent should exit the tool-
-    calling loop.
+    *For any* LLM response with content (and no tool_calls), the agent should exit the
+    tool-calling loop.
 
     Validates: Requirements 5.6
     """

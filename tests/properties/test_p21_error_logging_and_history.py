@@ -17,8 +17,8 @@ FAILURE_EVENTS = {
 def test_p21_error_logging_and_history(script):
     """Property 21: Error Logging and History
 
-    *For any* tool call that fails, the agent should log the error and add an error message
-    to the message history.
+    *For any* tool call that fails, the agent should log the error and add an error message to
+    the message history.
 
     Validates: Requirements 6.2
     """

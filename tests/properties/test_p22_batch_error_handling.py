@@ -9,8 +9,8 @@ BATCH_ENDERS = {Kind.TIMEOUT, Kind.CRASH}
 def test_p22_batch_error_handling(script):
     """Property 22: Batch Error Handling
 
-    *For any* LLM response with multiple tool_calls, the agent should treat them as a batch
-    for error handling purposes.
+    *For any* LLM response with multiple tool_calls, the agent should treat them as a batch for
+    error handling purposes.
 
     Validates: Requirements 6.3
     """

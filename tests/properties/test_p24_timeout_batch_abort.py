@@ -14,8 +14,8 @@ any_call = st.builds(
 def test_p24_timeout_batch_abort(before, after, answer):
     """Property 24: Timeout Batch Abort
 
-    *For any* tool call that exceeds the timeout within a batch, the agent should abort the
-    tool call and skip all remaining tool calls in that batch.
+    *For any* tool call that exceeds the timeout within a batch, the agent should abort the tool
+    call and skip all remaining tool calls in that batch.
 
     Validates: Requirements 6.5
     """

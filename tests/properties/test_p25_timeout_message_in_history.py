@@ -8,8 +8,7 @@ from zork_mcp.domain.events import EventType
 def test_p25_timeout_message_in_history(script):
     """Property 25: Timeout Message in History
 
-    *For any* tool call timeout, the agent should add a timeout message to the message
-    history.
+    *For any* tool call timeout, the agent should add a timeout message to the message history.
 
     Validates: Requirements 6.6
     """

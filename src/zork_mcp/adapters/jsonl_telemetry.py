@@ -19,6 +19,14 @@ from zork_mcp.domain.events import Event, EventType, Level, SpanKind
 from zork_mcp.domain.tool_result import jsonable
 
 DEBUG_DETAIL = {EventType.MCP_TOOL_CALL: "arguments"}
+# Characters str.splitlines() breaks on that JSON leaves unescaped: escaped, one event per line.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK_TABLE = str.maketrans(_LINE_BREAKS)
+
+
+def json_line(record: Mapping[str, Any]) -> str:
+    """One JSON object on exactly one line, whatever the strings in it hold."""
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAK_TABLE) + "\n"
 
 
 class JsonlTelemetry:
@@ -49,7 +57,7 @@ class JsonlTelemetry:
             **jsonable(dict(event.fields)),
         }
         with self._lock:
-            self._events.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._events.write(json_line(record))
             self._log.write(human_line(event) + "\n")
             detail = DEBUG_DETAIL.get(event.type)  # type: ignore[call-overload]
             if detail and detail in event.fields:
@@ -95,7 +103,7 @@ class JsonlTelemetry:
                 "cached_tokens": usage.cached_tokens,
             }
         with self._lock:
-            self._events.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._events.write(json_line(record))
 
     def flush(self) -> None:
         with self._lock:

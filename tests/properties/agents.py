@@ -1,0 +1,32 @@
+"""A ZorkAgent wired to a scripted LLM, for the properties of the synchronous boundary."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.telemetry import Telemetry
+
+
+def agent_for(
+    llm: LLM,
+    *,
+    settings: MCPSettings,
+    tool_server: FakeToolServer | None = None,
+    telemetry: Telemetry | None = None,
+) -> ZorkAgent:
+    @asynccontextmanager
+    async def session():
+        yield llm
+
+    return ZorkAgent(
+        llm_session=session,
+        settings=settings,
+        telemetry=telemetry or InMemoryTelemetry(),
+        system_prompt="You play Zork.",
+        tool_server=tool_server,
+    )

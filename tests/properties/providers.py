@@ -1,0 +1,37 @@
+"""The real HTTP LLM adapters against the provider peers, in-process (httpx.MockTransport)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from tests.contract.http_llm_contract import MOCK_BASE, build_adapter
+from tests.support.llm_peers import ProviderPeer
+from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.domain.messages import LLMRequest, LLMResponse
+
+PROTOCOLS = ("openai", "anthropic", "gemini")
+
+
+def exchange(
+    protocol: str, request: LLMRequest, replies: Sequence[LLMResponse]
+) -> tuple[LLMResponse, ProviderPeer]:
+    """Send one request through the real adapter; the peer checks it and renders the reply."""
+    offered = [tool["function"]["name"] for tool in request.tools or ()]
+    peer = ProviderPeer(protocol, list(replies), offered)
+
+    async def run() -> LLMResponse:
+        async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
+            llm = build_adapter(protocol, client, MOCK_BASE, peer.api_key, RetryPolicy(attempts=1))
+            return await llm.complete(request)
+
+    response = asyncio.run(run())
+    assert peer.rejections == [], peer.rejections
+    return response, peer
+
+
+def wire_tools(peer: ProviderPeer) -> list[dict[str, Any]]:
+    return peer.requests[-1].get("tools") or []

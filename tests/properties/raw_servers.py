@@ -1,0 +1,45 @@
+"""Real McpStdioToolServer instances over the plain JSON-RPC server, for adapter properties."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from tests.conftest import ROOT
+from tests.support.processes import processes_in_groups
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+
+RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
+
+
+def raw_server(
+    log: Path | None = None,
+    *,
+    tools: Mapping[str, dict] | None = None,
+    env: Mapping[str, str] | None = None,
+    system_env: Mapping[str, str] | None = None,
+    background_spare: bool = False,
+) -> McpStdioToolServer:
+    configured = dict(env or {})
+    if log is not None:
+        configured["RAW_MCP_LOG"] = str(log)
+    if tools:
+        listed = [{"name": name, **tool} for name, tool in tools.items()]
+        configured["RAW_MCP_TOOLS"] = json.dumps(listed)
+    config = MCPServerConfig(command=sys.executable, args=(str(RAW_SERVER),), env=configured)
+    return McpStdioToolServer(
+        {"raw": config}, system_env=system_env, background_spare=background_spare
+    )
+
+
+def wait_until_gone(pid: int, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while processes_in_groups([pid]):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

@@ -1,0 +1,56 @@
+import asyncio
+import time
+
+from hypothesis import given
+
+from tests.properties.strategies import good_answers, tool_sets
+from zork_mcp.adapters.fake_llm import FunctionLLM
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.messages import LLMResponse, initial_messages
+from zork_mcp.domain.settings import MCPSettings
+
+
+def nothing(**_):
+    return None
+
+
+@given(tool_sets(), good_answers)
+def test_p01_tool_schema_availability(tools, answer):
+    """Property 1: Tool Schema Availability
+
+    *For any* agent with MCP enabled, when action generation begins, tool schemas should be
+    available to the LLM.
+
+    Validates: Requirements 1.1
+    """
+    server = FakeToolServer(
+        "srv",
+        {name: nothing for name in tools},
+        schemas={name: t["inputSchema"] for name, t in tools.items()},
+    )
+    seen = []
+
+    def respond(request):
+        seen.append((request.tools, server.open_sessions))
+        return LLMResponse(answer.text())
+
+    outcome = asyncio.run(
+        decide_action(
+            llm=FunctionLLM(respond),
+            messages=initial_messages("s", "u"),
+            settings=MCPSettings(enabled=True),
+            telemetry=InMemoryTelemetry(),
+            clock=time.monotonic,
+            tool_server=server,
+        )
+    )
+    first_tools, sessions_open = seen[0]
+    assert sessions_open == 1, "the tools come from a live session"
+    offered = {t["function"]["name"]: t["function"]["parameters"] for t in first_tools}
+    assert set(offered) == {f"srv.{name}" for name in tools}
+    for name, tool in tools.items():
+        properties = tool["inputSchema"].get("properties", {})
+        assert offered[f"srv.{name}"].get("properties", {}) == properties
+    assert outcome.exit_reason.value == "content"

@@ -1,0 +1,52 @@
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.properties.strategies import TEXT
+from zork_mcp.domain.settings import parse_mcp_settings
+
+values = st.fixed_dictionaries(
+    {},
+    optional={
+        "enabled": st.booleans(),
+        "config_file": st.text(TEXT, min_size=1, max_size=30),
+        "max_tool_iterations": st.integers(1, 10_000),
+        "tool_call_timeout_seconds": st.floats(0.001, 1e6) | st.integers(1, 10_000),
+        "server_startup_timeout_seconds": st.floats(0.001, 1e6) | st.integers(1, 10_000),
+        "force_tool_support": st.booleans(),
+        "background_spare": st.booleans(),
+    },
+)
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        return text.replace("\x7f", "\\u007f")
+    return repr(value)
+
+
+def pyproject(table: dict, before: str, after: str) -> str:
+    lines = [f"{key} = {toml_value(value)}" for key, value in table.items()]
+    return "\n".join([before, "[tool.zorkgpt.mcp]", *lines, after])
+
+
+@given(
+    values,
+    st.sampled_from(["", '[project]\nname = "x"\n', "[tool.zorkgpt]\nepisodes = 3\n"]),
+    st.sampled_from(["", "[tool.ruff]\nline-length = 100\n"]),
+)
+def test_p04_configuration_loading_consistency(table, before, after):
+    """Property 4: Configuration Loading Consistency
+
+    *For any* valid pyproject.toml with MCP settings, the GameConfiguration should load those
+    settings with values matching the file.
+
+    Validates: Requirements 2.4
+    """
+    settings = parse_mcp_settings(pyproject(table, before, after), source="pyproject.toml")
+    for key, value in table.items():
+        assert getattr(settings, key) == value

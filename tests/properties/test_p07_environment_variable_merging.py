@@ -1,0 +1,58 @@
+import asyncio
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import assert_no_processes_left
+from tests.properties.raw_servers import raw_server
+from zork_mcp.domain.server_env import is_secret_name, server_environment
+
+names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)
+secret_names = st.sampled_from(["OPENAI_API_KEY", "GH_TOKEN", "DB_PASSWORD", "MY_SECRET", "AUTH"])
+values = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+environments = st.dictionaries(names | secret_names, values, max_size=8)
+
+
+@given(environments, environments)
+def test_p07_environment_variable_merging(system, configured):
+    """Property 7: Environment Variable Merging
+
+    *For any* MCP server configuration with environment variables, the spawned subprocess should
+    have those variables merged with the system environment.
+
+    Validates: Requirements 3.2
+    """
+    merged = server_environment(system, configured, server="s")
+    for name, value in configured.items():
+        assert merged[name] == value, "the server's own variables win"
+    for name, value in system.items():
+        if name not in configured:
+            assert merged.get(name) == (None if is_secret_name(name) else value)
+    assert set(merged) == set(configured) | {n for n in system if not is_secret_name(n)}
+
+
+@given(st.dictionaries(names | secret_names, st.sampled_from(["1", "x y", "ü"]), max_size=3), names)
+def test_p07_a_reference_takes_the_value_from_the_system(system, name):
+    configured = {f"{name}_REF": "${" + name + "}"}
+    if name in system:
+        merged = server_environment(system, configured, server="s")
+        assert merged[f"{name}_REF"] == system[name]
+
+
+@settings(max_examples=40)
+@given(environments, st.dictionaries(names, values, max_size=5))
+def test_p07_the_spawned_process_sees_the_merged_environment(system, configured):
+    server = raw_server(env=configured, system_env=system)
+
+    async def child_environment():
+        async with server.open_session() as session:
+            return json.loads((await session.call_tool("raw.environ", {}, 10)).content)
+
+    try:
+        seen = asyncio.run(child_environment())
+    finally:
+        assert_no_processes_left(server)
+    expected = server_environment(system, configured, server="raw")
+    assert {k: v for k, v in seen.items() if k in expected} == expected
+    assert set(seen) - set(expected) <= {"LC_CTYPE"}, "only Python's own locale coercion"

@@ -1,0 +1,51 @@
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import given
+
+from tests.properties.scripts import offered_requests, play, scripts
+from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.events import EventType
+
+
+def iteration_of(played) -> dict[str, int]:
+    """call id -> the number of the tool-offering LLM call that asked for it."""
+    numbers, offered = {}, offered_requests(played)
+    for response, request in zip(played.model.responses, played.requests, strict=True):
+        for call in response.tool_calls or ():
+            numbers[call.id] = offered.index(request) + 1
+    return numbers
+
+
+@given(scripts)
+def test_p28_tool_call_logging(script):
+    """Property 28: Tool Call Logging
+
+    *For any* tool call, the system should log the tool name, arguments, and iteration number.
+
+    Validates: Requirements 7.1
+    """
+    with tempfile.TemporaryDirectory() as directory:
+        jsonl = JsonlTelemetry(Path(directory), "episode")
+        played = play(script, telemetry=jsonl)
+        jsonl.close()
+        lines = (Path(directory) / "events.jsonl").read_text().splitlines()
+    written = [json.loads(line) for line in lines]
+    logged = played.telemetry.of_type(EventType.MCP_TOOL_CALL)
+    iterations = iteration_of(played)
+    made = [
+        r
+        for r in played.outcome.tool_chain
+        if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.BAD_ARGUMENTS)
+    ]
+    assert len(logged) == len(made)
+    for event, record in zip(logged, made, strict=True):
+        assert event.fields["tool_name"] == record.tool_name
+        assert event.fields["arguments"] == record.arguments
+        assert event.fields["iteration"] == iterations[record.call_id] == record.iteration
+    in_file = [w for w in written if w["event_type"] == "mcp_tool_call"]
+    assert [(w["tool_name"], w["iteration"]) for w in in_file] == [
+        (e.fields["tool_name"], e.fields["iteration"]) for e in logged
+    ]

@@ -1,0 +1,20 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.properties.openai_format import assert_openai_tool
+from tests.properties.strategies import TEXT, input_schemas, server_names, tool_names
+from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tool
+
+
+@given(server_names, tool_names, st.text(TEXT, max_size=50), input_schemas())
+def test_p33_schema_translation_to_openai_format(server, tool, description, schema):
+    """Property 33: Schema Translation to OpenAI Format
+
+    *For any* MCP tool schema, the MCPManager should translate it to valid OpenAI format.
+
+    Validates: Requirements 8.1
+    """
+    translated = to_openai_tool(ToolSpec(server, tool, description, schema))
+    assert_openai_tool(translated)
+    assert translated["function"]["name"] == f"{server}.{tool}"
+    assert translated["function"]["description"] == description

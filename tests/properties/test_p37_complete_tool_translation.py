@@ -1,0 +1,48 @@
+import asyncio
+import time
+
+from hypothesis import given
+
+from tests.properties.openai_format import assert_openai_tool
+from tests.properties.strategies import server_names, tool_sets
+from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.settings import MCPSettings
+
+
+def nothing(**_):
+    return None
+
+
+@given(server_names, tool_sets())
+def test_p37_complete_tool_translation(server_name, tools):
+    """Property 37: Complete Tool Translation
+
+    *For any* MCP server with multiple tools, all tools should be translated and made available.
+
+    Validates: Requirements 8.5
+    """
+    server = FakeToolServer(
+        server_name,
+        {name: nothing for name in tools},
+        descriptions={name: t["description"] for name, t in tools.items()},
+        schemas={name: t["inputSchema"] for name, t in tools.items()},
+    )
+    llm = ScriptedLLM([action_reply("look")])
+    asyncio.run(
+        decide_action(
+            llm=llm,
+            messages=initial_messages("s", "u"),
+            settings=MCPSettings(enabled=True),
+            telemetry=InMemoryTelemetry(),
+            clock=time.monotonic,
+            tool_server=server,
+        )
+    )
+    offered = llm.requests[0].tools
+    assert [t["function"]["name"] for t in offered] == [f"{server_name}.{n}" for n in tools]
+    for tool in offered:
+        assert_openai_tool(tool)

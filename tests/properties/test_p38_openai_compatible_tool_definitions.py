@@ -1,0 +1,41 @@
+import asyncio
+
+from hypothesis import given, settings
+
+from tests.conftest import assert_no_processes_left
+from tests.properties.openai_format import assert_openai_tool
+from tests.properties.raw_servers import raw_server
+from tests.properties.strategies import mcp_tool_sets
+from zork_mcp.domain.tool_schema import to_openai_tools
+
+
+@settings(max_examples=50)
+@given(mcp_tool_sets)
+def test_p38_openai_compatible_tool_definitions(tools):
+    """Property 38: OpenAI-Compatible Tool Definitions
+
+    *For any* tool schema request, the MCPManager should return a list of valid
+    OpenAI-compatible tool definitions.
+
+    Validates: Requirements 8.6
+    """
+    server = raw_server(tools=tools)
+
+    async def definitions():
+        async with server.open_session() as session:
+            return to_openai_tools(session.tools)
+
+    try:
+        translated = asyncio.run(definitions())
+    finally:
+        assert_no_processes_left(server)
+    for tool in translated:
+        assert_openai_tool(tool)
+    names = [tool["function"]["name"] for tool in translated]
+    assert names == [f"raw.{name}" for name in [*tools, "environ", "pid"]]
+    for name, tool in tools.items():
+        (definition,) = [t for t in translated if t["function"]["name"] == f"raw.{name}"]
+        assert definition["function"]["description"] == tool["description"]
+        assert definition["function"]["parameters"].get("properties", {}) == tool[
+            "inputSchema"
+        ].get("properties", {})
