@@ -10,7 +10,11 @@ import os
 import sys
 
 BUILTIN = [
-    {"name": "environ", "description": "The process environment.", "inputSchema": {"type": "object"}},
+    {
+        "name": "environ",
+        "description": "The process environment.",
+        "inputSchema": {"type": "object"},
+    },
     {"name": "pid", "description": "The process id.", "inputSchema": {"type": "object"}},
 ]
 

@@ -22,6 +22,8 @@ class EventType(StrEnum):
     MCP_DISABLED_FALLBACK = "mcp_disabled_fallback"
     MCP_NO_CONTENT = "mcp_no_content"
     MCP_UNEXPECTED_STATE = "mcp_unexpected_state"
+    MCP_BACKTRACK = "mcp_backtrack"
+    MCP_CIRCUIT_OPEN = "mcp_circuit_open"
     AGENT_PARSE_ERROR = "agent_parse_error"
 
 

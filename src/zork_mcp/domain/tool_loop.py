@@ -1,8 +1,10 @@
 """The tool-calling loop (requirements 1, 4.6, 5, 6.2-6.6): ask, run the tools, ask again, answer.
 
 Tools are offered while iterating and response_format never is; the answer comes either as
-content or from a forced final call (no tools, response_format set) after the loop ran out,
-the LLM returned nothing, or the tool server broke. The answer is then parsed leniently.
+content or from a forced final call (no tools) after the loop ran out, the LLM returned
+nothing, or the tool server broke. A LoopPolicy says how that final call is asked, whether
+the answer is an AgentResponse (the Zork agent) or free text (MCP-Ghost), and how failures
+are recovered from (backtracking, circuit breaker).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from zork_mcp.domain.agent_response import final_answer_format, parse_agent_response
+from zork_mcp.domain.agent_response import ParsedAnswer, final_answer_format, parse_agent_response
 from zork_mcp.domain.batch_policy import (
     BatchStep,
     CallOutcome,
@@ -29,6 +31,7 @@ from zork_mcp.domain.messages import (
     LLMRequest,
     LLMResponse,
     Message,
+    ResponseFormat,
     ToolCall,
     Usage,
     assistant_content_message,
@@ -36,6 +39,7 @@ from zork_mcp.domain.messages import (
     tool_message,
     user_message,
 )
+from zork_mcp.domain.recovery import CircuitBreaker, Failure, Recovery, backtrack_prompt
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
 from zork_mcp.ports.llm import LLM
@@ -49,6 +53,28 @@ Clock = Callable[[], float]
 class LoopLimits:
     max_iterations: int = 20
     tool_timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class LoopPolicy:
+    """How a run asks for its final answer, reads it, and recovers from tool failures."""
+
+    final_format: ResponseFormat | None
+    final_prompt: str
+    agent_answer: bool  # read the final content as an AgentResponse
+    recovery: Recovery = Recovery()
+
+
+AGENT_POLICY = LoopPolicy(final_answer_format(), FINAL_ACTION_PROMPT, agent_answer=True)
+FAILED_OUTCOMES = frozenset(
+    {
+        CallOutcome.TOOL_ERROR,
+        CallOutcome.BAD_ARGUMENTS,
+        CallOutcome.UNKNOWN_TOOL,
+        CallOutcome.TIMED_OUT,
+        CallOutcome.CIRCUIT_OPEN,
+    }
+)
 
 
 class ExitReason(Enum):
@@ -71,27 +97,56 @@ class ToolCallRecord:
     result: ToolCallResult
     duration_seconds: float = 0.0
     reasoning: str | None = None
+    opened_circuit: bool = False
+
+
+@dataclass(frozen=True)
+class Backtrack:
+    """After this iteration's failures the LLM was asked for a different approach."""
+
+    iteration: int
+    call_ids: tuple[str, ...]
+    prompt: str
 
 
 @dataclass(frozen=True)
 class LoopOutcome:
     """Everything a turn decided and how: used by the agent and by MCP-Ghost alike."""
 
-    action: str
-    reasoning: str
-    new_objective: str | None
+    answer: ParsedAnswer | None  # None unless the policy reads an AgentResponse
     iterations: int
     llm_calls: int
     exit_reason: ExitReason
     tool_chain: tuple[ToolCallRecord, ...]
     usage: Usage
-    parse_error: str | None
     final_content: str | None
     messages: tuple[Message, ...] = field(repr=False)
+    backtracks: tuple[Backtrack, ...] = ()
 
     @property
     def forced_final(self) -> bool:
         return self.exit_reason is not ExitReason.CONTENT
+
+    @property
+    def action(self) -> str:
+        return self._agent_answer().response.action
+
+    @property
+    def reasoning(self) -> str:
+        return self._agent_answer().response.thinking
+
+    @property
+    def new_objective(self) -> str | None:
+        return self._agent_answer().response.new_objective
+
+    @property
+    def parse_error(self) -> str | None:
+        return self.answer.error if self.answer else None
+
+    def _agent_answer(self) -> ParsedAnswer:
+        if self.answer is None:
+            raise ValueError("this run's policy does not read an AgentResponse")
+        return self.answer
 
     @property
     def errors(self) -> tuple[str, ...]:
@@ -117,9 +172,13 @@ class ToolLoop:
         telemetry: Telemetry,
         clock: Clock,
         turn: int = 0,
+        policy: LoopPolicy = AGENT_POLICY,
     ) -> None:
         self._llm, self._session, self._limits = llm, session, limits
         self._telemetry, self._clock, self._turn = telemetry, clock, turn
+        self._policy = policy
+        self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
+        self._backtracks: list[Backtrack] = []
         self._tools = tuple(session.tools) if session else ()
         self._known = {spec.canonical_name: spec for spec in self._tools}
         self._messages: list[Message] = []
@@ -174,8 +233,8 @@ class ToolLoop:
                 iterations=self._iterations,
                 reason=reason.value,
             )
-            self._messages.append(user_message(FINAL_ACTION_PROMPT))
-        request = LLMRequest(tuple(self._messages), response_format=final_answer_format())
+            self._messages.append(user_message(self._policy.final_prompt))
+        request = LLMRequest(tuple(self._messages), response_format=self._policy.final_format)
         content = (await self._complete(request)).content
         if content is not None:
             self._messages.append(assistant_content_message(content))
@@ -199,7 +258,7 @@ class ToolLoop:
         return response
 
     async def _run_batch(self, response: LLMResponse) -> BatchStep:
-        step = BatchStep.NEXT_CALL
+        step, records = BatchStep.NEXT_CALL, []
         for call in response.tool_calls or ():
             if step is BatchStep.NEXT_CALL:
                 record = await self._call_tool(call, response.preamble)
@@ -207,8 +266,30 @@ class ToolLoop:
             else:
                 record = self._skip(call, step)
             self._messages.append(tool_message(call.id, record.result))
-            self._chain.append(record)
+            records.append(record)
+        self._chain.extend(records)
+        if step is not BatchStep.STOP_TOOLS:
+            self._backtrack_after(records)
         return step
+
+    def _backtrack_after(self, records: list[ToolCallRecord]) -> None:
+        failed = [r for r in records if r.outcome in FAILED_OUTCOMES]
+        if not failed or len(self._backtracks) >= self._policy.recovery.max_backtracks:
+            return
+        prompt = backtrack_prompt(
+            Failure(r.tool_name, r.result.error_message or "failed") for r in failed
+        )
+        self._messages.append(user_message(prompt))
+        self._backtracks.append(
+            Backtrack(self._iterations, tuple(r.call_id for r in failed), prompt)
+        )
+        self._emit(
+            EventType.MCP_BACKTRACK,
+            f"Backtracking after {len(failed)} failed tool call(s)",
+            Level.WARNING,
+            backtrack=len(self._backtracks),
+            failed_tools=[r.tool_name for r in failed],
+        )
 
     async def _call_tool(self, call: ToolCall, reasoning: str | None) -> ToolCallRecord:
         name = call.function.name
@@ -226,6 +307,11 @@ class ToolLoop:
         if name not in self._known:
             result = error_result(name, f"unknown tool; available: {sorted(self._known)}")
             return self._reported(call, arguments, CallOutcome.UNKNOWN_TOOL, result, 0.0, reasoning)
+        if not self._breaker.allows(name):
+            failures = self._breaker.failures(name)
+            reason = f"circuit open after {failures} consecutive failures; not called again"
+            result = error_result(name, reason)
+            return self._reported(call, arguments, CallOutcome.CIRCUIT_OPEN, result, 0.0, reasoning)
         started = self._clock()
         with self._telemetry.span(
             tool_span_name(name), input=arguments, metadata=self._tool_metadata(name)
@@ -240,7 +326,17 @@ class ToolLoop:
                     "duration_ms": round(duration * 1000, 3),
                 },
             )
-        return self._reported(call, arguments, outcome, result, duration, reasoning)
+        opened = self._breaker.record(name, succeeded=outcome is CallOutcome.SUCCEEDED)
+        record = self._reported(call, arguments, outcome, result, duration, reasoning, opened)
+        if opened:
+            self._emit(
+                EventType.MCP_CIRCUIT_OPEN,
+                f"Tool {name} failed {self._breaker.failures(name)} times in a row: "
+                f"not called again",
+                Level.WARNING,
+                tool_name=name,
+            )
+        return record
 
     async def _invoke(
         self, name: str, arguments: dict[str, Any]
@@ -275,6 +371,7 @@ class ToolLoop:
         result: ToolCallResult,
         duration: float,
         reasoning: str | None,
+        opened_circuit: bool = False,
     ) -> ToolCallRecord:
         record = ToolCallRecord(
             self._iterations,
@@ -285,6 +382,7 @@ class ToolLoop:
             result,
             duration,
             reasoning,
+            opened_circuit,
         )
         self._report(record)
         return record
@@ -330,29 +428,16 @@ class ToolLoop:
             )
 
     def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        parsed = parse_agent_response(content)
-        if parsed.error:
-            message = f"Failed to parse agent response: {parsed.error}"
-            self._emit(
-                EventType.AGENT_PARSE_ERROR,
-                message,
-                Level.ERROR,
-                raw_response=content,
-                error=parsed.error,
-            )
-        answer = parsed.response
         outcome = LoopOutcome(
-            action=answer.action,
-            reasoning=answer.thinking,
-            new_objective=answer.new_objective,
+            answer=self._read_answer(content) if self._policy.agent_answer else None,
             iterations=self._iterations,
             llm_calls=self._llm_calls,
             exit_reason=reason,
             tool_chain=tuple(self._chain),
             usage=self._usage,
-            parse_error=parsed.error,
             final_content=content,
             messages=tuple(self._messages),
+            backtracks=tuple(self._backtracks),
         )
         if self._tools:
             used = sorted(
@@ -365,9 +450,21 @@ class ToolLoop:
                 iterations=outcome.iterations,
                 tool_calls_count=len(self._chain),
                 tools_used=used,
-                final_action=outcome.action,
+                final_action=outcome.action if outcome.answer else None,
             )
         return outcome
+
+    def _read_answer(self, content: str | None) -> ParsedAnswer:
+        parsed = parse_agent_response(content)
+        if parsed.error:
+            self._emit(
+                EventType.AGENT_PARSE_ERROR,
+                f"Failed to parse agent response: {parsed.error}",
+                Level.ERROR,
+                raw_response=content,
+                error=parsed.error,
+            )
+        return parsed
 
     def _tool_metadata(self, name: str) -> dict[str, Any]:
         spec = self._known.get(name)
