@@ -228,7 +228,7 @@ class ToolLoop:
             self._emit(
                 EventType.MCP_NO_CONTENT,
                 f"Agent exited tool loop without content after {self._iterations} "
-                f"iterations ({reason.value}); forcing final action",
+                f"iterations ({reason.value}); asking for the final answer without tools",
                 Level.WARNING,
                 iterations=self._iterations,
                 reason=reason.value,

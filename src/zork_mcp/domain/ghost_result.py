@@ -1,0 +1,242 @@
+"""MCP-Ghost's result (spec 004, "Output Structure"), built from one run of the tool loop."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.messages import Message, Usage
+from zork_mcp.domain.tool_loop import ExitReason, LoopOutcome, ToolCallRecord
+
+UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN})
+RECOVERY = {
+    CallOutcome.TIMED_OUT: "the rest of the batch was skipped; the LLM chose what next",
+    CallOutcome.SESSION_BROKEN: "tool use stopped; the LLM was asked for its final answer",
+    CallOutcome.CIRCUIT_OPEN: "not called: the tool's circuit is open",
+    CallOutcome.SKIPPED: "not run: an earlier call ended the batch",
+}
+BACKTRACKED = "backtracked: the LLM was told what failed and asked for a different approach"
+CIRCUIT_OPENED = "circuit opened: the tool is not called again in this run"
+REPORTED = "reported to the LLM in the tool result"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TokenUsage(_Model):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class ToolChainEntry(_Model):
+    iteration: int
+    tool_name: str  # canonical `server.tool`
+    arguments: dict[str, Any]
+    success: bool
+    result: Any
+    error: str | None
+    execution_time: float
+    reasoning: str
+    retry_attempt: int
+
+
+class ConversationMessage(_Model):
+    role: str
+    content: str | None
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+
+
+class GhostError(_Model):
+    iteration: int
+    tool_name: str | None  # None for an error of the run itself (server, LLM, iterations)
+    error: str
+    recovery_action: str | None
+
+
+class ExecutionMetadata(_Model):
+    total_execution_time: float
+    total_iterations: int
+    tools_discovered: int
+    servers_connected: int
+    backtrack_count: int
+    success_rate: float  # percent of the calls that ran and succeeded; 100.0 when none ran
+    token_usage: TokenUsage
+
+
+class GhostResult(_Model):
+    success: bool
+    final_result: Any
+    summary: str
+    tool_chain: list[ToolChainEntry]
+    conversation_history: list[ConversationMessage]
+    errors: list[GhostError]
+    execution_metadata: ExecutionMetadata
+
+
+def ghost_result(
+    outcome: LoopOutcome,
+    *,
+    tools_discovered: int,
+    servers_connected: int,
+    elapsed_seconds: float,
+    max_iterations: int,
+) -> GhostResult:
+    """The structured result of a run that reached the LLM's final answer."""
+    answer = outcome.final_content.strip() if outcome.final_content else ""
+    success = bool(answer) and outcome.exit_reason not in UNFINISHED
+    chain = tool_chain(outcome.tool_chain)
+    errors = _errors(outcome, max_iterations)
+    metadata = ExecutionMetadata(
+        total_execution_time=round(elapsed_seconds, 6),
+        total_iterations=outcome.iterations,
+        tools_discovered=tools_discovered,
+        servers_connected=servers_connected,
+        backtrack_count=len(outcome.backtracks),
+        success_rate=success_rate(outcome.tool_chain),
+        token_usage=token_usage(outcome.usage),
+    )
+    return GhostResult(
+        success=success,
+        final_result=answer or None,
+        summary=summarise(success, outcome, metadata, answer),
+        tool_chain=chain,
+        conversation_history=conversation(outcome.messages),
+        errors=errors,
+        execution_metadata=metadata,
+    )
+
+
+def failed_run(
+    error: str,
+    *,
+    elapsed_seconds: float,
+    servers_connected: int,
+    conversation_so_far: list[Message],
+) -> GhostResult:
+    """The result of a run that could not go on: a server did not start, the LLM failed."""
+    metadata = ExecutionMetadata(
+        total_execution_time=round(elapsed_seconds, 6),
+        total_iterations=0,
+        tools_discovered=0,
+        servers_connected=servers_connected,
+        backtrack_count=0,
+        success_rate=100.0,
+        token_usage=TokenUsage(),
+    )
+    return GhostResult(
+        success=False,
+        final_result=None,
+        summary=f"Failed before an answer: {error}",
+        tool_chain=[],
+        conversation_history=conversation(conversation_so_far),
+        errors=[GhostError(iteration=0, tool_name=None, error=error, recovery_action=None)],
+        execution_metadata=metadata,
+    )
+
+
+def tool_chain(records: tuple[ToolCallRecord, ...]) -> list[ToolChainEntry]:
+    """Every call the LLM asked for, in order; retry_attempt counts the tool's failures in a row."""
+    failures_in_a_row: Counter[str] = Counter()
+    entries = []
+    for record in records:
+        result = record.result
+        entries.append(
+            ToolChainEntry(
+                iteration=record.iteration,
+                tool_name=record.tool_name,
+                arguments=dict(record.arguments or {}),
+                success=not result.is_error,
+                result=result.to_dict().get("content"),
+                error=result.error_message,
+                execution_time=round(record.duration_seconds, 6),
+                reasoning=record.reasoning or "",
+                retry_attempt=failures_in_a_row[record.tool_name],
+            )
+        )
+        if record.outcome is not CallOutcome.SKIPPED:
+            failures_in_a_row[record.tool_name] = (
+                failures_in_a_row[record.tool_name] + 1 if result.is_error else 0
+            )
+    return entries
+
+
+def success_rate(records: tuple[ToolCallRecord, ...]) -> float:
+    ran = [r for r in records if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN)]
+    if not ran:
+        return 100.0
+    succeeded = sum(r.outcome is CallOutcome.SUCCEEDED for r in ran)
+    return round(100.0 * succeeded / len(ran), 2)
+
+
+def token_usage(usage: Usage) -> TokenUsage:
+    return TokenUsage(
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        total_tokens=usage.total_tokens,
+    )
+
+
+def conversation(messages: tuple[Message, ...] | list[Message]) -> list[ConversationMessage]:
+    return [
+        ConversationMessage(
+            role=m["role"],
+            content=m.get("content"),
+            tool_calls=m.get("tool_calls"),
+            tool_call_id=m.get("tool_call_id"),
+        )
+        for m in messages
+    ]
+
+
+def recovery_action(record: ToolCallRecord, backtracked: frozenset[str]) -> str:
+    if record.call_id in backtracked:
+        return BACKTRACKED
+    if record.opened_circuit:
+        return CIRCUIT_OPENED
+    return RECOVERY.get(record.outcome, REPORTED)
+
+
+def _errors(outcome: LoopOutcome, max_iterations: int) -> list[GhostError]:
+    backtracked = frozenset(i for b in outcome.backtracks for i in b.call_ids)
+    errors = [
+        GhostError(
+            iteration=r.iteration,
+            tool_name=r.tool_name,
+            error=r.result.error_message or "failed",
+            recovery_action=recovery_action(r, backtracked),
+        )
+        for r in outcome.tool_chain
+        if r.result.is_error
+    ]
+    if outcome.exit_reason is ExitReason.MAX_ITERATIONS:
+        errors.append(
+            GhostError(
+                iteration=outcome.iterations,
+                tool_name=None,
+                error=f"max_iterations ({max_iterations}) reached with tool calls still coming",
+                recovery_action="the LLM was asked for a final answer without tools",
+            )
+        )
+    return errors
+
+
+def summarise(success: bool, outcome: LoopOutcome, metadata: ExecutionMetadata, answer: str) -> str:
+    ran = [r for r in outcome.tool_chain if r.outcome is not CallOutcome.SKIPPED]
+    failed = sum(r.result.is_error for r in ran)
+    tools = len({r.tool_name for r in ran})
+    head = "Completed" if success else f"Ended without completing ({outcome.exit_reason.value})"
+    text = (
+        f"{head} in {outcome.iterations} iteration(s): {len(ran)} tool call(s) to {tools} "
+        f"tool(s), {len(ran) - failed} succeeded, {failed} failed, "
+        f"{metadata.backtrack_count} backtrack(s)."
+    )
+    if answer:
+        short = answer if len(answer) <= 200 else answer[:197] + "..."
+        text += f" Answer: {short}"
+    return text

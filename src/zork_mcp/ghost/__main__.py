@@ -1,0 +1,57 @@
+"""`python -m zork_mcp.ghost inspect GOLDEN...`, or `record GOLDEN` with the provider key set."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from zork_mcp.app.options import KEY_VARIABLES
+from zork_mcp.ghost.goldens import load_golden, record, save_golden
+from zork_mcp.ghost.inspect import inspect_golden
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m zork_mcp.ghost", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    show = commands.add_parser("inspect", help="print goldens' conversation, tool chain, metrics")
+    show.add_argument("goldens", nargs="+", type=Path)
+    again = commands.add_parser("record", help="re-record a golden against the real provider")
+    again.add_argument("golden", type=Path)
+    arguments = parser.parse_args(argv)
+    console = Console()
+    if arguments.command == "inspect":
+        for path in arguments.goldens:
+            inspect_golden(load_golden(path), console)
+        return 0
+    return _record(arguments.golden, console)
+
+
+def _record(path: Path, console: Console) -> int:
+    golden = load_golden(path)
+    provider = golden["input"]["provider"]
+    names = KEY_VARIABLES[provider]
+    key = next((os.environ[n] for n in names if os.environ.get(n)), None)
+    if key is None:
+        console.print(f"Recording talks to the real {provider} API: set {' or '.join(names)}.")
+        return 2
+    fresh = asyncio.run(
+        record(
+            golden["input"],
+            key,
+            test_name=golden["test_name"],
+            description=golden.get("description", ""),
+            source=f"recorded from the {provider} API",
+        )
+    )
+    save_golden(path, fresh)
+    console.print(f"recorded {len(fresh['provider_responses'])} responses into {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""conversation_memory=False: the LLM sees the prompts and only the latest tool exchange."""
+
+from __future__ import annotations
+
+from zork_mcp.domain.messages import LLMRequest, LLMResponse, Message
+from zork_mcp.ports.llm import LLM
+
+
+class RecentContextLLM:
+    """An LLM wrapper that trims each request's history; the run's own history stays whole."""
+
+    def __init__(self, inner: LLM) -> None:
+        self._inner = inner
+
+    @property
+    def model(self) -> str:
+        return self._inner.model
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        trimmed = recent_context(request.messages)
+        return await self._inner.complete(
+            LLMRequest(trimmed, request.tools, request.tool_choice, request.response_format)
+        )
+
+
+def recent_context(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+    """The opening system/user messages, then everything from the last tool-calls message on."""
+    opening = 0
+    while opening < len(messages) and messages[opening]["role"] in ("system", "user"):
+        opening += 1
+    last_calls = max(
+        (i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")),
+        default=None,
+    )
+    if last_calls is None or last_calls < opening:
+        return messages
+    return (*messages[:opening], *messages[last_calls:])

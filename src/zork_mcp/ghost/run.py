@@ -1,0 +1,159 @@
+"""mcp_ghost(): one prompt, every configured MCP server, any of the providers, a structured result.
+
+It composes the same parts the agent uses: the stdio tool server (all servers, not just the
+first), the provider adapters, and the domain's tool loop under MCP-Ghost's policy (free-text
+answer, backtracking, circuit breaker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+
+from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
+from zork_mcp.app.options import DEFAULT_MODELS, RunOptions
+from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, ZorkMcpError
+from zork_mcp.domain.ghost_result import GhostResult, failed_run, ghost_result
+from zork_mcp.domain.messages import system_message, user_message
+from zork_mcp.domain.recovery import Recovery
+from zork_mcp.domain.server_config import MCPConfig
+from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
+from zork_mcp.domain.validation import describe_validation_error
+from zork_mcp.ghost.memory import RecentContextLLM
+
+GHOST_PROVIDERS = ("openai", "anthropic", "gemini", "openrouter")
+FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
+MAX_BACKTRACKS = 3
+BREAKER_THRESHOLD = 3
+
+
+class NestedEventLoopError(ZorkMcpError, RuntimeError):
+    """mcp_ghost_sync() was called from inside a running event loop."""
+
+
+def ghost_policy(enable_backtracking: bool) -> LoopPolicy:
+    backtracks = MAX_BACKTRACKS if enable_backtracking else 0
+    return LoopPolicy(
+        final_format=None,
+        final_prompt=FINAL_ANSWER_PROMPT,
+        agent_answer=False,
+        recovery=Recovery(max_backtracks=backtracks, breaker_threshold=BREAKER_THRESHOLD),
+    )
+
+
+async def mcp_ghost(
+    server_config: Mapping[str, Any],
+    system_prompt: str,
+    provider: str,
+    api_key: str,
+    user_prompt: str,
+    model: str | None = None,
+    namespace: str = "mcp_ghost",
+    timeout: float = 30.0,
+    max_iterations: int = 10,
+    enable_backtracking: bool = True,
+    conversation_memory: bool = True,
+    base_url: str | None = None,
+    *,
+    http_client: httpx.AsyncClient | None = None,
+    startup_timeout: float = 10.0,
+) -> GhostResult:
+    """Answer `user_prompt` with the tools of every server in `server_config`.
+
+    Bad arguments raise ConfigurationError at once; a server that does not start or a
+    provider that fails ends the run with `success=False` and the error in `errors`.
+    Every server process is closed before this returns, raises or is cancelled.
+    """
+    config = _server_config(server_config)
+    _check_arguments(provider, api_key, timeout, max_iterations)
+    options = RunOptions(
+        provider=provider, model=model or DEFAULT_MODELS[provider], base_url=base_url
+    )
+    messages = [system_message(system_prompt), user_message(user_prompt)]
+    telemetry = LoggingTelemetry(logging.getLogger(namespace))
+    started = time.monotonic()
+    servers = len(config.mcpServers)
+    async with AsyncExitStack() as stack:
+        client = http_client or await stack.enter_async_context(
+            httpx.AsyncClient(timeout=HTTP_TIMEOUT)
+        )
+        llm = build_llm(options, client, api_key)
+        if not conversation_memory:
+            llm = RecentContextLLM(llm)
+        tool_server = McpStdioToolServer(
+            config.mcpServers, startup_timeout_seconds=startup_timeout, background_spare=False
+        )
+        stack.callback(tool_server.close)
+        try:
+            async with tool_server.open_session() as session:
+                loop = ToolLoop(
+                    llm,
+                    session,
+                    LoopLimits(max_iterations, timeout),
+                    telemetry,
+                    time.monotonic,
+                    policy=ghost_policy(enable_backtracking),
+                )
+                outcome = await loop.run(messages)
+                discovered = len(session.tools)
+        except (MCPError, LLMError) as error:
+            telemetry.logger.warning("mcp_ghost run failed: %s", error)
+            return failed_run(
+                str(error),
+                elapsed_seconds=time.monotonic() - started,
+                servers_connected=0 if isinstance(error, MCPError) else servers,
+                conversation_so_far=messages,
+            )
+    return ghost_result(
+        outcome,
+        tools_discovered=discovered,
+        servers_connected=servers,
+        elapsed_seconds=time.monotonic() - started,
+        max_iterations=max_iterations,
+    )
+
+
+def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResult:
+    """mcp_ghost() for synchronous code: one asyncio.run, never inside a running loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(mcp_ghost(*args, **kwargs))
+    raise NestedEventLoopError(
+        "mcp_ghost_sync() was called from a running event loop; use `await mcp_ghost(...)`."
+    )
+
+
+def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
+    try:
+        config = MCPConfig.model_validate(server_config)
+    except ValidationError as e:
+        raise ConfigurationError(
+            f"server_config is not in the mcpServers format:\n{describe_validation_error(e)}\n"
+            'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...]}}}'
+        ) from e
+    if not config.mcpServers:
+        raise ConfigurationError('server_config names no server: add one under "mcpServers".')
+    return config
+
+
+def _check_arguments(provider: str, api_key: str, timeout: float, max_iterations: int) -> None:
+    if provider not in GHOST_PROVIDERS:
+        raise ConfigurationError(
+            f"provider {provider!r} is not supported; use one of: {', '.join(GHOST_PROVIDERS)}."
+        )
+    if not api_key or not api_key.strip():
+        raise ConfigurationError(f"api_key is empty: pass the {provider} API key.")
+    if not timeout > 0:
+        raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
+    if max_iterations < 1:
+        raise ConfigurationError(f"max_iterations must be at least 1, got {max_iterations}.")

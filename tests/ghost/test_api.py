@@ -1,0 +1,218 @@
+"""mcp_ghost() end to end: real MCP servers, the real OpenAI adapter, a provider peer."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+
+import httpx
+import pytest
+
+from tests.conftest import FAULT_SERVER
+from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.processes import processes_with_environment
+from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
+from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
+
+pytestmark = pytest.mark.slow
+FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
+
+
+def servers(marker: str, *, command: str = sys.executable) -> dict:
+    return {
+        "mcpServers": {
+            "faults": {"command": command, "args": [str(FAULT_SERVER)], "env": {"MARK": marker}}
+        }
+    }
+
+
+async def ghost(peer: ProviderPeer, marker: str, **options):
+    options.setdefault("server_config", servers(marker))
+    async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
+        return await mcp_ghost(
+            system_prompt="Use the tools.",
+            provider="openai",
+            api_key=peer.api_key,
+            user_prompt="Do it.",
+            http_client=client,
+            **options,
+        )
+
+
+def marker() -> str:
+    return uuid.uuid4().hex
+
+
+async def test_a_chain_runs_and_every_server_process_is_gone_after():
+    mark = marker()
+    peer = ProviderPeer(
+        "openai",
+        [
+            tool_calls_reply(("faults.echo", {"text": "one"})),
+            tool_calls_reply(("faults.echo", {"text": "two"})),
+            text_reply("done: one, two"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, mark)
+    assert result.success and result.final_result == "done: one, two"
+    assert [e.result for e in result.tool_chain] == ["echo: one", "echo: two"]
+    usage = result.execution_metadata.token_usage
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (30, 15, 45)
+    assert set(result.model_dump()) == {
+        "success", "final_result", "summary", "tool_chain",
+        "conversation_history", "errors", "execution_metadata",
+    }  # fmt: skip
+    assert processes_with_environment("MARK", mark) == []
+
+
+async def test_timeout_bounds_each_tool_call():
+    peer = ProviderPeer(
+        "openai",
+        [tool_calls_reply(("faults.slow", {"seconds": 60})), text_reply("gave up waiting")],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), timeout=0.5)
+    (entry,) = result.tool_chain
+    assert not entry.success and "timed out after 0.5s" in entry.error
+    assert entry.execution_time < 5
+    assert result.success and result.errors[0].recovery_action.startswith("backtracked")
+
+
+async def test_the_circuit_breaker_stops_calling_a_tool_that_keeps_failing():
+    calls = 5
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.fail", {})) for _ in range(calls)],
+            text_reply("it never works"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), enable_backtracking=False)
+    errors = [entry.error for entry in result.tool_chain]
+    assert all("this tool always fails" in e for e in errors[:BREAKER_THRESHOLD])
+    assert all("circuit open" in e for e in errors[BREAKER_THRESHOLD:])
+    assert result.errors[BREAKER_THRESHOLD - 1].recovery_action.startswith("circuit opened")
+    assert [entry.retry_attempt for entry in result.tool_chain] == [0, 1, 2, 3, 4]
+    assert result.execution_metadata.backtrack_count == 0
+
+
+async def test_backtracking_is_bounded():
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.unknown_tool", {})) for _ in range(MAX_BACKTRACKS + 2)],
+            text_reply("stuck"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker())
+    assert result.execution_metadata.backtrack_count == MAX_BACKTRACKS
+    prompts = [m for m in result.conversation_history if m.role == "user"][1:]
+    assert len(prompts) == MAX_BACKTRACKS
+    assert all("unknown tool" in p.content for p in prompts)
+
+
+async def test_max_iterations_ends_gracefully_with_a_final_answer():
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(2)],
+            text_reply("ok"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), max_iterations=2)
+    assert not result.success and result.final_result == "ok"
+    assert "tools" not in peer.requests[-1], "the final call offers no tools"
+
+
+async def test_without_conversation_memory_the_llm_sees_only_the_last_exchange():
+    peer = ProviderPeer(
+        "openai",
+        [*[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(3)], text_reply("3")],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), conversation_memory=False)
+    assert [len(r["messages"]) for r in peer.requests] == [2, 4, 4, 4]
+    assert len(result.conversation_history) == 2 + 3 * 2 + 1, "the result keeps it all"
+
+
+async def test_a_server_that_does_not_start_is_a_failed_result_not_a_crash():
+    mark = marker()
+    peer = ProviderPeer("openai", [], FAULT_TOOLS)
+    result = await ghost(peer, mark, server_config=servers(mark, command="no-such-mcp-server"))
+    assert not result.success and result.execution_metadata.servers_connected == 0
+    assert "no-such-mcp-server" in result.errors[0].error and peer.requests == []
+
+
+async def test_a_provider_failure_is_reported_without_the_key():
+    mark = marker()
+    peer = ProviderPeer("openai", [HttpFault(400, "bad request")], FAULT_TOOLS)
+    result = await ghost(peer, mark)
+    assert not result.success and "HTTP 400" in result.errors[0].error
+    assert peer.api_key not in result.model_dump_json()
+    assert processes_with_environment("MARK", mark) == []
+
+
+async def test_cancelling_a_run_leaves_no_server_process():
+    mark = marker()
+    peer = ProviderPeer("openai", [tool_calls_reply(("faults.slow", {"seconds": 60}))], FAULT_TOOLS)
+    task = asyncio.create_task(ghost(peer, mark))
+    for _ in range(200):
+        if peer.requests:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert processes_with_environment("MARK", mark) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"provider": "cohere"}, "use one of: openai, anthropic, gemini"),
+        ({"api_key": " "}, "api_key is empty"),
+        ({"server_config": {"servers": {}}}, "mcpServers"),
+        ({"server_config": {"mcpServers": {"a.b": {"command": "x"}}}}, "contain no '.'"),
+        ({"timeout": 0}, "timeout must be more than 0"),
+        ({"max_iterations": 0}, "max_iterations must be at least 1"),
+    ],
+)
+async def test_bad_arguments_fail_at_once_and_say_what_to_fix(change, message):
+    arguments = {
+        "server_config": servers(marker()),
+        "system_prompt": "s",
+        "provider": "openai",
+        "api_key": "k",
+        "user_prompt": "u",
+        **change,
+    }
+    with pytest.raises(ConfigurationError, match=message):
+        await mcp_ghost(**arguments)
+
+
+def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
+    peer = ProviderPeer("openai", [text_reply("hello")], FAULT_TOOLS)
+    client = httpx.AsyncClient(transport=peer.mock_transport())
+    arguments = dict(
+        server_config=servers(marker()),
+        system_prompt="s",
+        provider="openai",
+        api_key=peer.api_key,
+        user_prompt="u",
+        http_client=client,
+    )
+    assert mcp_ghost_sync(**arguments).final_result == "hello"
+
+    async def inside():
+        with pytest.raises(NestedEventLoopError, match="await mcp_ghost"):
+            mcp_ghost_sync(**arguments)
+
+    asyncio.run(inside())
