@@ -90,3 +90,9 @@ def test_the_inspector_prints_flow_chain_and_metrics(capsys):
 def test_recording_without_a_key_says_which_variable(capsys):
     assert ghost_cli(["record", str(GOLDENS / "anthropic" / "max_iterations.json")]) == 2
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().out
+
+
+def test_replay_from_the_command_line_prints_the_result(capsys):
+    assert ghost_cli(["replay", str(GOLDENS / "openai" / "multi_step_chain.json")]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["success"] is True and len(printed["tool_chain"]) == 4

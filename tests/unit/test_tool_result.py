@@ -67,3 +67,28 @@ def test_results_enter_history_as_json_text():
     message = tool_message("call_1", ToolCallResult.success({"é": "ü"}))
     expected = '{"content": {"é": "ü"}}'
     assert message == {"role": "tool", "tool_call_id": "call_1", "content": expected}
+
+
+@given(
+    st.one_of(st.text(), st.binary(), st.lists(st.text(), max_size=50)),
+    st.integers(1_000, 5_000),
+    st.booleans(),
+)
+def test_a_bounded_result_fits_and_keeps_its_beginning(content, limit, failed):
+    content = content * 40 if content else content
+    result = (
+        ToolCallResult.failure("x" * 3000, content) if failed else ToolCallResult.success(content)
+    )
+    bounded = result.bounded(limit)
+    assert len(bounded.to_json()) <= limit
+    assert bounded.is_error == result.is_error
+    if len(result.to_json()) <= limit:
+        assert bounded == result
+    else:
+        text = (
+            content
+            if isinstance(content, str)
+            else json.dumps(jsonable(content), ensure_ascii=False)
+        )
+        kept, note = bounded.content.rsplit("\n[truncated: first ", 1)
+        assert text.startswith(kept) and note.endswith(f"of {len(text)} characters shown]")

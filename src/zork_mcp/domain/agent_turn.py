@@ -32,7 +32,11 @@ async def decide_action(
     turn: int = 0,
 ) -> LoopOutcome:
     """Decide one game command, with tools when a server is given and still allowed."""
-    limits = LoopLimits(settings.max_tool_iterations, settings.tool_call_timeout_seconds)
+    limits = LoopLimits(
+        settings.max_tool_iterations,
+        settings.tool_call_timeout_seconds,
+        settings.max_tool_result_chars,
+    )
     tracker = connection or ConnectionTracker()
     metadata = {
         "mcp_enabled": tool_server is not None,

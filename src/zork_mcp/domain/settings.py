@@ -23,6 +23,7 @@ class MCPSettings(BaseModel):
     max_tool_iterations: int = Field(default=20, ge=1)
     tool_call_timeout_seconds: float = Field(default=30, gt=0)
     server_startup_timeout_seconds: float = Field(default=10, gt=0)
+    max_tool_result_chars: int = Field(default=50_000, ge=1_000)
     force_tool_support: bool = False
     background_spare: bool = True
 

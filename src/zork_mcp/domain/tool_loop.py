@@ -53,6 +53,7 @@ Clock = Callable[[], float]
 class LoopLimits:
     max_iterations: int = 20
     tool_timeout_seconds: float = 30.0
+    max_result_chars: int = 50_000  # a tool message's JSON text, at most
 
 
 @dataclass(frozen=True)
@@ -351,7 +352,8 @@ class ToolLoop:
             return CallOutcome.SESSION_BROKEN, error_result(name, f"the tool server stopped: {e}")
         except Exception as e:  # any other fault of one call is the LLM's to handle (6.2)
             return CallOutcome.TOOL_ERROR, error_result(name, f"{type(e).__name__}: {e}")
-        return (CallOutcome.TOOL_ERROR if result.is_error else CallOutcome.SUCCEEDED), result
+        outcome = CallOutcome.TOOL_ERROR if result.is_error else CallOutcome.SUCCEEDED
+        return outcome, result.bounded(self._limits.max_result_chars)
 
     def _skip(self, call: ToolCall, after: BatchStep) -> ToolCallRecord:
         result = skip_result(after)

@@ -37,6 +37,32 @@ class ToolCallResult:
         """The text placed in a tool message of the history (requirement 11.5)."""
         return json.dumps(self.to_dict(), ensure_ascii=False, allow_nan=False)
 
+    def bounded(self, limit: int) -> ToolCallResult:
+        """This result, or its text cut so that to_json() fits in `limit` characters.
+
+        A 10 MB tool result would fill the LLM's context; the cut keeps the beginning and
+        says how much was left out.
+        """
+        if len(self.to_json()) <= limit:
+            return self
+        message = _cut(self.error_message, limit // 4) if self.error_message else None
+        body = self.content if isinstance(self.content, str) else _compact(self.content)
+        keep = min(len(body), limit)  # escaping only lengthens text: no more than this fits
+        while True:
+            keep = max(0, keep - max(1, keep // 8))
+            note = f"\n[truncated: first {keep} of {len(body)} characters shown]"
+            candidate = dataclasses.replace(self, content=body[:keep] + note, error_message=message)
+            if len(candidate.to_json()) <= limit or keep == 0:
+                return candidate
+
+
+def _compact(content: Any) -> str:
+    return json.dumps(jsonable(content), ensure_ascii=False, allow_nan=False)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " [truncated]"
+
 
 def jsonable(value: Any) -> Any:
     """A JSON-safe copy of `value`: strict JSON types only, cycles cut, unknowns as text."""

@@ -1,4 +1,4 @@
-"""`python -m zork_mcp.ghost inspect GOLDEN...`, or `record GOLDEN` with the provider key set."""
+"""`python -m zork_mcp.ghost inspect|replay|record GOLDEN`: look at, rerun or re-record goldens."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from zork_mcp.app.options import KEY_VARIABLES
-from zork_mcp.ghost.goldens import load_golden, record, save_golden
+from zork_mcp.ghost.goldens import load_golden, record, replay, save_golden
 from zork_mcp.ghost.inspect import inspect_golden
 
 
@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     show = commands.add_parser("inspect", help="print goldens' conversation, tool chain, metrics")
     show.add_argument("goldens", nargs="+", type=Path)
+    rerun = commands.add_parser("replay", help="run a golden offline and print the result JSON")
+    rerun.add_argument("golden", type=Path)
     again = commands.add_parser("record", help="re-record a golden against the real provider")
     again.add_argument("golden", type=Path)
     arguments = parser.parse_args(argv)
@@ -27,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "inspect":
         for path in arguments.goldens:
             inspect_golden(load_golden(path), console)
+        return 0
+    if arguments.command == "replay":
+        result, _ = asyncio.run(replay(load_golden(arguments.golden)))
+        print(result.model_dump_json(indent=2))
         return 0
     return _record(arguments.golden, console)
 
