@@ -1,6 +1,9 @@
 """An MCP stdio server that misbehaves on request, for fault tests of the real adapter.
 
-python fault_server.py [serve|exit-at-start|hang-at-start|junk-then-serve|junk-only]
+python fault_server.py [serve|exit-at-start|hang-at-start|junk-then-serve|junk-only|flaky]
+
+`flaky` counts its starts in the file $FAULT_STARTS and exits at once on the start numbers
+listed in $FAULT_FAILING_STARTS (e.g. "2,4,5"), serving on the others.
 """
 
 import asyncio
@@ -45,7 +48,18 @@ def big(megabytes: int = 10) -> str:
     return "x" * (megabytes * 1024 * 1024)
 
 
+def flaky_start_fails() -> bool:
+    with open(os.environ["FAULT_STARTS"], "a+", encoding="utf-8") as starts:
+        starts.write("start\n")
+        starts.seek(0)
+        number = len(starts.read().splitlines())
+    failing = {int(n) for n in os.environ.get("FAULT_FAILING_STARTS", "").split(",") if n}
+    return number in failing
+
+
 def main(mode: str) -> None:
+    if mode == "flaky" and flaky_start_fails():
+        sys.exit(3)
     if mode == "exit-at-start":
         sys.exit(2)
     if mode == "hang-at-start":
