@@ -44,7 +44,7 @@ def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int) -> dict[str, Any]:
-    node = _resolve(node, definitions, depth)
+    node, depth = _resolve(node, definitions, depth)
     result: dict[str, Any] = {}
     for key, value in node.items():
         if key == "type":
@@ -66,15 +66,21 @@ def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int)
     return result
 
 
-def _resolve(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int) -> Mapping:
+def _resolve(
+    node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int
+) -> tuple[Mapping[str, Any], int]:
+    """The node with its `$ref` inlined, and how many refs deep that path now is.
+
+    A recursive schema (a tree, a linked list) is cut after _MAX_REF_DEPTH expansions.
+    """
     reference = node.get("$ref")
-    if not isinstance(reference, str) or depth >= _MAX_REF_DEPTH:
-        return node
+    if not isinstance(reference, str):
+        return node, depth
+    rest = {key: value for key, value in node.items() if key != "$ref"}
     target = definitions.get(reference.rsplit("/", 1)[-1])
-    if not isinstance(target, Mapping):
-        return {key: value for key, value in node.items() if key != "$ref"}
-    merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-    return _resolve(merged, definitions, depth + 1)
+    if depth >= _MAX_REF_DEPTH or not isinstance(target, Mapping):
+        return rest, depth
+    return _resolve({**target, **rest}, definitions, depth + 1)
 
 
 def _single_type(value: Any) -> dict[str, Any]:

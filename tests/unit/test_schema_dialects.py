@@ -1,0 +1,140 @@
+"""JSON Schema to Gemini's subset, over generated schemas (recursive refs included)."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zork_mcp.domain.schema_dialects import GEMINI_KEYWORDS, gemini_schema
+
+TYPES = ["string", "integer", "number", "boolean", "object", "array"]
+names = st.from_regex(r"[a-z]{1,6}", fullmatch=True)
+extras = st.fixed_dictionaries(
+    {},
+    optional={
+        "description": st.text(max_size=10),
+        "$schema": st.just("https://json-schema.org/draft/2020-12/schema"),
+        "additionalProperties": st.booleans(),
+        "exclusiveMinimum": st.integers(),
+        "uniqueItems": st.booleans(),
+        "minimum": st.integers(),
+        "format": st.sampled_from(["date-time", "uri"]),
+        "title": st.text(max_size=5),
+    },
+)
+types = st.sampled_from(TYPES) | st.lists(
+    st.sampled_from([*TYPES, "null"]), min_size=1, max_size=3, unique=True
+)
+enums = st.lists(st.text(max_size=4), min_size=1, max_size=3) | st.lists(
+    st.integers(), min_size=1, max_size=3
+)
+
+
+def schemas(refs: list[str]) -> st.SearchStrategy[dict]:
+    leaf = st.builds(
+        lambda extra, kind, enum, const: {
+            **extra,
+            **({"type": kind} if kind is not None else {}),
+            **({"enum": enum} if enum is not None else {}),
+            **({"const": const} if const is not None else {}),
+        },
+        extras,
+        st.none() | types,
+        st.none() | enums,
+        st.none() | st.text(max_size=3) | st.integers(),
+    )
+    if refs:
+        leaf = leaf | st.sampled_from(refs).map(lambda name: {"$ref": f"#/$defs/{name}"})
+    return st.recursive(
+        leaf,
+        lambda inner: (
+            st.builds(
+                lambda props, required, extra: {
+                    **extra,
+                    "type": "object",
+                    "properties": props,
+                    "required": required,
+                },
+                st.dictionaries(names, inner, max_size=3),
+                st.lists(names, max_size=3),
+                extras,
+            )
+            | st.builds(lambda items: {"type": "array", "items": items}, inner)
+            | st.builds(lambda options: {"anyOf": options}, st.lists(inner, min_size=1, max_size=2))
+        ),
+        max_leaves=8,
+    )
+
+
+@st.composite
+def documents(draw) -> dict:
+    defined = draw(st.lists(names, max_size=3, unique=True))
+    definitions = {name: draw(schemas(defined)) for name in defined}
+    root = draw(schemas(defined))
+    return {**root, "$defs": definitions} if definitions else root
+
+
+def walk(node: dict, path: str = "$"):
+    yield path, node
+    for name, sub in node.get("properties", {}).items():
+        yield from walk(sub, f"{path}.{name}")
+    if isinstance(node.get("items"), dict):
+        yield from walk(node["items"], f"{path}[]")
+    for i, option in enumerate(node.get("anyOf", [])):
+        yield from walk(option, f"{path}|{i}")
+
+
+def resolved(node: dict, definitions: dict, depth: int = 0) -> dict:
+    while "$ref" in node and depth < 8:
+        target = definitions.get(node["$ref"].rsplit("/", 1)[-1], {})
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        depth += 1
+    return node
+
+
+@given(documents())
+def test_only_gemini_keywords_survive_and_the_meaning_stays(document):
+    original = copy.deepcopy(document)
+    reduced = gemini_schema(document)
+    assert document == original, "the MCP schema is not changed"
+    for path, node in walk(reduced):
+        assert set(node) <= GEMINI_KEYWORDS, path
+        if "type" in node:
+            assert node["type"] in TYPES, path
+        if "enum" in node:
+            assert node["enum"] and all(isinstance(v, str) for v in node["enum"]), path
+        assert set(node.get("required", [])) <= set(node.get("properties", {})), path
+
+
+@given(documents())
+def test_the_top_level_keeps_types_nullability_properties_and_text(document):
+    reduced = gemini_schema(document)
+    source = resolved(document, document.get("$defs", {}))
+    kind = source.get("type")
+    if isinstance(kind, list):
+        non_null = [k for k in kind if k != "null"]
+        assert reduced["type"] == (non_null[0] if non_null else "string")
+        assert reduced.get("nullable", False) == ("null" in kind)
+    elif kind is not None:
+        assert reduced["type"] == kind and "nullable" not in reduced
+    assert set(reduced.get("properties", {})) == set(source.get("properties", {}))
+    if "description" in source:
+        assert reduced["description"] == source["description"]
+    enum = source.get("enum")
+    if enum is not None and all(isinstance(v, str) for v in enum):
+        assert reduced["enum"] == enum
+    elif "const" in source and isinstance(source["const"], str):
+        assert reduced["enum"] == [source["const"]]
+
+
+def test_a_recursive_schema_is_cut_not_followed_forever():
+    tree = {
+        "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}},
+        "$ref": "#/$defs/Node",
+    }
+    reduced, depth = gemini_schema(tree), 0
+    while "child" in reduced.get("properties", {}):
+        reduced, depth = reduced["properties"]["child"], depth + 1
+    assert 1 <= depth <= 8
