@@ -1,0 +1,93 @@
+"""The 396-command Zork I walkthrough through the whole stack: wall time and score.
+
+`main()` of the app, the real OpenAI-compatible adapter against a local HTTP server speaking
+the OpenAI protocol (it answers each turn with the next walkthrough command, instantly),
+our reasoning MCP server (a fresh process every turn) and real Jericho on zork1.z3.
+
+    python -m benchmarks.full_game [--modes on,off] [--game ../shared/games/zork1.z3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from jericho.game_info import zork1
+
+from benchmarks.support import print_table
+from tests.support.llm_peers import ProviderPeer
+from zork_mcp.adapters.fake_llm import action_reply
+from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.app.cli import main as app_main
+
+WALKTHROUGH = zork1["walkthrough"].split("/")
+TOOL = "reasoning.sequentialthinking"
+
+
+def project(directory: Path) -> Path:
+    (directory / "mcp_config.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "reasoning": {
+                        "command": "python",
+                        "args": ["-m", "zork_mcp.servers.reasoning"],
+                        "env": {"DISABLE_THOUGHT_LOGGING": "true"},
+                    }
+                }
+            }
+        )
+    )
+    pyproject = directory / "pyproject.toml"
+    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\n")
+    return pyproject
+
+
+def play(mcp: bool, game: Path, directory: Path) -> list[str]:
+    peer = ProviderPeer("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
+    with peer.serve() as url:
+        started = time.perf_counter()
+        code = app_main(
+            [
+                "--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
+                "--game", str(game), "--max-turns", "400", "--plain",
+                "--config", str(project(directory)), "--log-dir", str(directory),
+                "--episode-id", "bench", "--mcp" if mcp else "--no-mcp",
+            ]
+        )  # fmt: skip
+        wall = time.perf_counter() - started
+    events = [json.loads(line) for line in (directory / "bench" / "events.jsonl").open()]
+    (end,) = [e for e in events if e["event_type"] == "episode_end"]
+    turns = end["turns"]
+    return [
+        "on" if mcp else "off",
+        str(code),
+        str(turns),
+        f"{wall:.1f}",
+        f"{1000 * wall / turns:.1f}",
+        f"{end['score']}/350",
+        str(end["moves"]),
+        end["end_reason"],
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modes", default="on,off", help="MCP modes to play: on, off or both")
+    parser.add_argument("--game", default=None, help="the zork1.z3 story file")
+    arguments = parser.parse_args()
+    game = find_game_file(arguments.game)
+    rows = []
+    for mode in arguments.modes.split(","):
+        with tempfile.TemporaryDirectory() as directory:
+            rows.append(play(mode.strip() == "on", game, Path(directory)))
+    print("the 396-command walkthrough through the whole stack (instant LLM)")
+    headers = ["MCP", "exit", "turns", "wall s", "ms/turn", "score", "moves", "end"]
+    print_table(headers, rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""Soak: 1,000 agent turns with MCP on and faults injected at random; resources must stay flat.
+
+The real agent, the real stdio adapter with the background spare, and the fault server
+(tests/support/fault_server.py, a fresh process every turn, some starts failing). Each turn
+the scripted LLM picks a fault: a good call, a failing tool, a hanging tool (timeout), the
+server dying mid-call, bad JSON, an unknown tool, a 1 MB result, an empty reply, a non-JSON
+answer, or none. Reports child processes, open file descriptors and memory at checkpoints.
+
+    python -m benchmarks.soak [--turns 1000] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from benchmarks.support import print_table
+from tests.support.processes import processes_in_groups
+from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.domain.messages import LLMRequest, LLMResponse
+from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.settings import MCPSettings
+
+FAULT_SERVER = Path(__file__).resolve().parents[1] / "tests" / "support" / "fault_server.py"
+FAULTS = {
+    "none": None,
+    "good_call": ("faults.echo", {"text": "hello"}),
+    "failing_tool": ("faults.fail", {}),
+    "hanging_tool": ("faults.slow", {"seconds": 60}),
+    "server_dies": ("faults.crash", {}),
+    "bad_json": ("faults.echo", '{"text": '),
+    "unknown_tool": ("faults.nope", {}),
+    "one_mb_result": ("faults.big", {"megabytes": 1}),
+    "empty_reply": "empty",
+    "not_json": "prose",
+}
+
+
+def children() -> int:
+    """Live (non-zombie) child processes of this process."""
+    count, me = 0, str(os.getpid())
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            count += fields[1] == me and fields[0] != "Z"
+    return count
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class FaultyLLM:
+    """Each turn, one random fault; always a valid answer when asked without tools."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.plan, self.counts = rng, "none", Counter()
+        self.llm = FunctionLLM(self.respond, model="openai/gpt-4o-mini")
+
+    def new_turn(self) -> None:
+        self.plan = self.rng.choice(list(FAULTS))
+        self.counts[self.plan] += 1
+
+    def respond(self, request: LLMRequest) -> LLMResponse:
+        first = not any(m["role"] in ("tool", "assistant") for m in request.messages)
+        fault = FAULTS[self.plan]
+        if not request.tools or not first or fault is None:
+            return action_reply(self.rng.choice(["north", "south", "look", "take lamp"]))
+        if fault == "empty":
+            return LLMResponse(None, finish_reason="length")
+        if fault == "prose":
+            return text_reply("I think going north is best.")
+        return tool_calls_reply(fault)
+
+
+def failing_starts(turns: int, rng: random.Random) -> str:
+    """About 2% of server starts fail, never two in a row (so a retry always works)."""
+    chosen: set[int] = set()
+    for start in range(3, 2 * turns):
+        if rng.random() < 0.02 and start - 1 not in chosen:
+            chosen.add(start)
+    return ",".join(map(str, sorted(chosen)))
+
+
+def checkpoint(turn: int, server: McpStdioToolServer, started: float) -> list[str]:
+    return [
+        str(turn),
+        str(children()),
+        str(server.live_processes),
+        str(open_fds()),
+        f"{rss_mb():.1f}",
+        f"{time.monotonic() - started:.0f}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--every", type=int, default=100, help="turns between checkpoints")
+    arguments = parser.parse_args()
+    rng = random.Random(arguments.seed)
+    faulty = FaultyLLM(rng)
+
+    @asynccontextmanager
+    async def llm_session():
+        yield faulty.llm
+
+    with tempfile.TemporaryDirectory() as directory:
+        env = {
+            "FAULT_STARTS": str(Path(directory) / "starts"),
+            "FAULT_FAILING_STARTS": failing_starts(arguments.turns, rng),
+        }
+        config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "flaky"), env=env)
+        server = McpStdioToolServer(
+            {"faults": config}, stderr_path=Path(directory) / "stderr.log", background_spare=True
+        )
+        telemetry = JsonlTelemetry(Path(directory) / "logs", "soak")
+        settings = MCPSettings(enabled=True, tool_call_timeout_seconds=0.5, max_tool_iterations=3)
+        agent = ZorkAgent(
+            llm_session=llm_session,
+            settings=settings,
+            telemetry=telemetry,
+            system_prompt="You play Zork.",
+            tool_server=server,
+        )
+        server.warm_up()
+        started, rows, actions = time.monotonic(), [], Counter()
+        for turn in range(1, arguments.turns + 1):
+            faulty.new_turn()
+            action = agent.get_action_with_reasoning("West of House")["action"]
+            assert action and "\n" not in action, f"turn {turn}: {action!r}"
+            actions[action] += 1
+            if turn == 1 or turn % arguments.every == 0:
+                rows.append(checkpoint(turn, server, started))
+        server.close()
+        telemetry.close()
+        leftovers = processes_in_groups(server.spawned_pids)
+        starts = len((Path(directory) / "starts").read_text().splitlines())
+        rows.append(["closed", *checkpoint(0, server, started)[1:]])
+    print(f"soak: {arguments.turns} turns, MCP on, random faults (seed {arguments.seed})")
+    print_table(["turn", "children", "live servers", "open fds", "RSS MB", "elapsed s"], rows)
+    print(f"faults injected: {dict(sorted(faulty.counts.items()))}")
+    planned = len(env["FAULT_FAILING_STARTS"].split(","))
+    print(f"server starts: {starts} (failing by design: {planned})")
+    print(
+        f"MCP disabled at the end: {agent.connection.is_disabled}; leftover processes: {leftovers}"
+    )
+    first, last = rows[0], rows[-2]
+    print(f"fds first->last turn: {first[3]} -> {last[3]}; RSS: {first[4]} -> {last[4]} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Per-turn critical-path overhead of the agent machinery, with a zero-latency scripted LLM.
+
+One turn is one `ZorkAgent.get_action_with_reasoning` (one asyncio.run): open the tool
+session, ask the LLM (instant), run its tool call on the real server, ask again, parse the
+answer, close the session. Modes: MCP off; MCP on with a fresh server process per turn,
+with and without the background spare. `--gap` adds idle seconds between turns (the game
+step and the LLM's real latency happen there in a real run), which is when the spare can
+start the next turn's server off the critical path.
+
+    python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--tool-calls 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from benchmarks.support import print_table, timing_row
+from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.domain.messages import LLMRequest
+from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.settings import MCPSettings
+
+SERVER = MCPServerConfig(
+    command="python",
+    args=("-m", "zork_mcp.servers.reasoning"),
+    env={"DISABLE_THOUGHT_LOGGING": "true"},
+)
+THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+STATE = "West of House\nYou are standing in an open field west of a white house."
+
+
+def zero_latency_llm(tool_calls: int) -> FunctionLLM:
+    """Calls the reasoning tool `tool_calls` times a turn, then answers; never waits."""
+
+    def respond(request: LLMRequest):
+        asked = sum(1 for m in request.messages if m["role"] == "tool")
+        if request.tools and asked < tool_calls:
+            return tool_calls_reply(("reasoning.sequentialthinking", THOUGHT))
+        return action_reply("north")
+
+    return FunctionLLM(respond, model="openai/gpt-4o-mini")
+
+
+def measure(mode: str, turns: int, gap: float, tool_calls: int, logs: Path) -> list[float]:
+    llm = zero_latency_llm(tool_calls)
+
+    @asynccontextmanager
+    async def llm_session():
+        yield llm
+
+    server = None
+    if mode != "off":
+        server = McpStdioToolServer(
+            {"reasoning": SERVER},
+            background_spare=mode == "on, spare",
+            stderr_path=logs / "stderr.log",
+        )
+        server.warm_up()
+        time.sleep(1.0)  # the app warms up while it loads the game
+    telemetry = JsonlTelemetry(logs / mode.replace(", ", "-"), "bench")
+    agent = ZorkAgent(
+        llm_session=llm_session,
+        settings=MCPSettings(enabled=server is not None),
+        telemetry=telemetry,
+        system_prompt=SYSTEM_PROMPT,
+        tool_server=server,
+    )
+    seconds = []
+    try:
+        for _ in range(turns):
+            started = time.perf_counter()
+            agent.get_action_with_reasoning(STATE)
+            seconds.append(time.perf_counter() - started)
+            time.sleep(gap)
+    finally:
+        telemetry.close()
+        if server is not None:
+            server.close()
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=30)
+    parser.add_argument("--gap", type=float, default=0.0, help="idle seconds between turns")
+    parser.add_argument("--tool-calls", type=int, default=1, help="tool calls per turn")
+    arguments = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        for mode in ("off", "on, spare", "on, no spare"):
+            seconds = measure(
+                mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory)
+            )
+            rows.append(timing_row(f"MCP {mode}", seconds))
+    print(
+        f"per-turn critical path, zero-latency LLM, {arguments.tool_calls} tool call(s) a turn, "
+        f"{arguments.gap:g} s between turns"
+    )
+    print_table(["mode", "turns", "median ms", "p95 ms", "max ms"], rows)
+
+
+if __name__ == "__main__":
+    main()
