@@ -29,3 +29,4 @@ def test_p02_final_output_is_always_a_game_command(script):
         assert outcome.parse_error is None
     else:
         assert action == FALLBACK_ACTION and outcome.parse_error
+        assert outcome.reasoning == f"Parse error: {outcome.parse_error}"

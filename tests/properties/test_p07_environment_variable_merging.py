@@ -6,15 +6,21 @@ from hypothesis import strategies as st
 
 from tests.conftest import assert_no_processes_left
 from tests.properties.raw_servers import raw_server
-from zork_mcp.domain.server_env import is_secret_name, server_environment
+from zork_mcp.domain.server_env import server_environment
 
 names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)
-secret_names = st.sampled_from(["OPENAI_API_KEY", "GH_TOKEN", "DB_PASSWORD", "MY_SECRET", "AUTH"])
+PLAIN = ["PATH", "HOME", "LANG", "TERM", "MODE", "TZ", "USER", "SHELL", "DEBUG_LEVEL"]
+SECRETS = ["OPENAI_API_KEY", "GH_TOKEN", "DB_PASSWORD", "MY_SECRET", "AUTH", "aws_credentials"]
+plain_names = st.sampled_from(PLAIN)
+secret_names = st.sampled_from(SECRETS)
 values = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
 environments = st.dictionaries(names | secret_names, values, max_size=8)
 
 
-@given(environments, environments)
+known = st.dictionaries(plain_names | secret_names, values, max_size=8)
+
+
+@given(known, known)
 def test_p07_environment_variable_merging(system, configured):
     """Property 7: Environment Variable Merging
 
@@ -28,8 +34,8 @@ def test_p07_environment_variable_merging(system, configured):
         assert merged[name] == value, "the server's own variables win"
     for name, value in system.items():
         if name not in configured:
-            assert merged.get(name) == (None if is_secret_name(name) else value)
-    assert set(merged) == set(configured) | {n for n in system if not is_secret_name(n)}
+            assert merged.get(name) == (None if name in SECRETS else value)
+    assert set(merged) == set(configured) | (set(system) & set(PLAIN))
 
 
 @given(st.dictionaries(names | secret_names, st.sampled_from(["1", "x y", "ü"]), max_size=3), names)

@@ -4,6 +4,7 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from tests.properties.strategies import TEXT, json_values
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -13,6 +14,11 @@ from zork_mcp.domain.tool_result import ToolCallResult
 class Room:
     name: str
     items: list
+
+
+class Item(BaseModel):
+    name: str
+    weight: float
 
 
 class Opaque:
@@ -26,6 +32,7 @@ awkward_leaves = (
     | st.binary(max_size=16)
     | st.builds(Room, st.text(TEXT, max_size=5), st.lists(st.integers(), max_size=3))
     | st.just(Opaque())
+    | st.builds(Item, name=st.text(TEXT, max_size=5), weight=st.floats(allow_nan=False))
     | st.complex_numbers(allow_nan=False, allow_infinity=False)
 )
 contents = st.recursive(
@@ -88,3 +95,13 @@ def test_p43_tool_call_result_serialization(result):
 @given(json_values)
 def test_p43_json_content_is_kept_as_it_is(value):
     assert ToolCallResult.success(value).to_dict() == {"content": value}
+
+
+@given(st.text(TEXT, max_size=5), st.floats(-1e6, 1e6), st.text(TEXT, max_size=5))
+def test_p43_objects_become_their_fields(name, weight, room):
+    content = {"item": Item(name=name, weight=weight), "room": Room(room, [1]), "x": Opaque()}
+    assert ToolCallResult.success(content).to_dict()["content"] == {
+        "item": {"name": name, "weight": weight},
+        "room": {"name": room, "items": [1]},
+        "x": "opaque",
+    }

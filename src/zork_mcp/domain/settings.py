@@ -56,10 +56,13 @@ def parse_game_setting(pyproject_text: str) -> str | None:
 
 def _mcp_table(document: dict[str, Any], source: str) -> dict[str, Any]:
     node: Any = document
+    path: list[str] = []
     for key in MCP_TABLE.split("."):
-        if not isinstance(node, dict):
-            raise ConfigurationError(f"{source}: '{key}' must be a table in [{MCP_TABLE}].")
         node = node.get(key, {})
-    if not isinstance(node, dict):
-        raise ConfigurationError(f"{source}: [{MCP_TABLE}] must be a table, not {node!r}.")
+        path.append(key)
+        if not isinstance(node, dict):
+            raise ConfigurationError(
+                f"{source}: [{'.'.join(path)}] must be a table, not {node!r}; "
+                f"the MCP settings go in [{MCP_TABLE}]."
+            )
     return node

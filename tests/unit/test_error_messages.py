@@ -1,0 +1,166 @@
+"""Every error and warning the domain raises says what was wrong, where, and how to fix it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.agent_turn import connect_tools
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.errors import (
+    MCPConfigError,
+    MCPError,
+    MCPServerStartupError,
+    MCPToolTimeoutError,
+)
+from zork_mcp.domain.events import EventType, Level
+from zork_mcp.domain.server_config import parse_mcp_config
+from zork_mcp.domain.server_env import server_environment
+from zork_mcp.domain.settings import ConfigurationError, parse_game_setting, parse_mcp_settings
+from zork_mcp.domain.status_line import strip_status_line
+from zork_mcp.domain.validation import describe_validation_error
+from zork_mcp.domain.wire_names import OPENAI_RULE, readable_wire_name
+
+
+class BrokenServer:
+    """A tool server whose every connect fails with a plain MCPError."""
+
+    def __init__(self) -> None:
+        self.attempts = 0
+
+    def open_session(self):
+        self.attempts += 1
+        raise MCPError("pipe closed")
+
+
+def connect(tracker: ConnectionTracker, telemetry: InMemoryTelemetry, turn: int):
+    async def run():
+        from contextlib import AsyncExitStack
+
+        async with AsyncExitStack() as stack:
+            return await connect_tools(BrokenServer(), tracker, stack, telemetry, turn)
+
+    return asyncio.run(run())
+
+
+def test_a_first_turn_failure_becomes_a_startup_error_that_says_so():
+    with pytest.raises(MCPServerStartupError) as caught:
+        connect(ConnectionTracker(), InMemoryTelemetry(), 1)
+    assert str(caught.value) == "MCP server failed to start on the first turn: pipe closed"
+
+
+def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
+    telemetry = InMemoryTelemetry()
+    assert connect(ConnectionTracker(ConnectionState.HEALTHY), telemetry, 7) is None
+    retry, disabled = telemetry.events
+    assert (retry.type, disabled.type) == (
+        EventType.MCP_CONNECT_RETRY,
+        EventType.MCP_DISABLED_FALLBACK,
+    )
+    for event in (retry, disabled):
+        assert event.level is Level.WARNING and event.fields == {"turn": 7, "error": "pipe closed"}
+    assert retry.message == "MCP session connect failed, retrying: pipe closed"
+    assert disabled.message == "MCP retry failed, disabling MCP for episode: pipe closed"
+
+
+def test_a_forced_final_answer_is_announced_as_a_warning():
+    from zork_mcp.adapters.fake_llm import tool_calls_reply
+    from zork_mcp.adapters.fake_tool_server import FakeToolServer
+    from zork_mcp.domain.messages import initial_messages
+    from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+
+    server = FakeToolServer("box", {"echo": lambda: "x"})
+    llm = ScriptedLLM([tool_calls_reply(("box.echo", {})), action_reply("look")])
+    telemetry = InMemoryTelemetry()
+
+    async def turn():
+        async with server.open_session() as session:
+            loop = ToolLoop(llm, session, LoopLimits(1, 1), telemetry, time.monotonic)
+            return await loop.run(initial_messages("s", "u"))
+
+    asyncio.run(turn())
+    (event,) = telemetry.of_type(EventType.MCP_NO_CONTENT)
+    assert event.level is Level.WARNING and event.fields["reason"] == "max_iterations"
+    assert event.message == (
+        "Agent exited tool loop without content after 1 iterations (max_iterations); "
+        "asking for the final answer without tools"
+    )
+
+
+def test_a_timeout_error_names_the_tool_and_the_limit():
+    error = MCPToolTimeoutError("box.slow", 2.5)
+    assert (error.tool_name, error.timeout_seconds) == ("box.slow", 2.5)
+    assert str(error) == "Tool call 'box.slow' timed out after 2.5s"
+
+
+def test_an_unset_reference_names_the_server_the_variable_and_the_fix():
+    with pytest.raises(MCPConfigError) as caught:
+        server_environment({}, {"TOKEN": "${GH_TOKEN}"}, server="github")
+    assert str(caught.value) == (
+        "mcpServers.github.env.TOKEN is '${GH_TOKEN}', but GH_TOKEN is not set in the "
+        "environment. Set GH_TOKEN, or write the value itself in the config."
+    )
+
+
+def test_settings_errors_name_the_file_the_table_and_the_valid_keys():
+    with pytest.raises(ConfigurationError) as caught:
+        parse_mcp_settings("[tool]\nzorkgpt = 3\n", source="my.toml")
+    assert str(caught.value) == (
+        "my.toml: [tool.zorkgpt] must be a table, not 3; the MCP settings go in [tool.zorkgpt.mcp]."
+    )
+    with pytest.raises(ConfigurationError, match=r"^my\.toml: \[tool\.zorkgpt\.mcp\] must be"):
+        parse_mcp_settings("[tool.zorkgpt]\nmcp = [1]\n", source="my.toml")
+    with pytest.raises(ConfigurationError) as caught:
+        parse_mcp_settings("[tool.zorkgpt.mcp]\nenable = true\n", source="my.toml")
+    message = str(caught.value)
+    assert message.startswith("my.toml [tool.zorkgpt.mcp] is invalid:\n  - enable: ")
+    assert "the documented keys are: enabled, config_file, max_tool_iterations," in message
+
+
+def test_the_game_setting_is_read_from_the_zorkgpt_table():
+    assert parse_game_setting('[tool.zorkgpt]\ngame = "games/zork1.z3"\n') == "games/zork1.z3"
+    unset = [
+        "",
+        "[tool.zorkgpt]\n",
+        '[tool.zorkgpt]\ngame = ""\n',
+        "[tool.zorkgpt]\ngame = 3\n",
+        "[tool]\nzorkgpt = 1\n",
+        '[tool.other]\ngame = "x"\n',
+    ]
+    assert [parse_game_setting(text) for text in unset] == [None] * len(unset)
+
+
+def test_a_config_of_the_wrong_shape_shows_the_expected_shape():
+    with pytest.raises(MCPConfigError) as caught:
+        parse_mcp_config('{"servers": {}}', source="mcp.json")
+    assert str(caught.value).endswith(
+        'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...], "env": {...}}}}'
+    )
+
+
+def test_validation_errors_are_one_indented_line_per_field():
+    class Shape(BaseModel):
+        a: int
+        b: str
+
+    with pytest.raises(ValidationError) as caught:
+        Shape.model_validate({"a": "x"})
+    lines = describe_validation_error(caught.value).split("\n")
+    assert lines[0].startswith("  - a: ") and lines[1] == "  - b: Field required"
+    with pytest.raises(ValidationError) as top:
+        Shape.model_validate(3)
+    assert describe_validation_error(top.value).startswith("  - (top level): ")
+
+
+def test_only_the_server_separator_becomes_a_double_underscore():
+    assert readable_wire_name("srv.tool.v2", OPENAI_RULE) == "srv__tool_v2"
+
+
+def test_the_status_line_and_surrounding_blank_lines_go():
+    text = ">  West of House     Score: 0     Moves: 1  \n\n  Welcome!  \n\n"
+    assert strip_status_line(text) == "Welcome!"
