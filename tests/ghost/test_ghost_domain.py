@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.properties.scripts import SERVER, ScriptedModel, box_server, scripts
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.ghost_result import ghost_result
+from zork_mcp.domain.ghost_result import BACKTRACKED, failed_run, ghost_result
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.recovery import BACKTRACK_PROMPT, CircuitBreaker, Recovery
 from zork_mcp.domain.tool_loop import FAILED_OUTCOMES, ExitReason, LoopLimits, ToolLoop
@@ -33,7 +33,7 @@ def run_ghost(script, recovery: Recovery):
                 session,
                 LoopLimits(script.max_iterations, 0.02),
                 InMemoryTelemetry(),
-                lambda: next(ticks) * 0.5,
+                lambda: next(ticks) * 0.1234567891,
                 policy=policy,
             )
             return await loop.run(initial_messages("s", "u"))
@@ -118,3 +118,102 @@ def test_recent_context_keeps_the_prompts_and_the_last_exchange(script):
     answered = {m["tool_call_id"] for m in trimmed if m["role"] == "tool"}
     asked = {c["id"] for m in calls for c in m["tool_calls"]}
     assert answered == asked, "no tool result without its call, no call without its result"
+
+
+def failures_before(records, index) -> int:
+    """An independent count: this tool's failed runs in a row just before call `index`."""
+    count = 0
+    for record in reversed(records[:index]):
+        if record.tool_name != records[index].tool_name or record.outcome is CallOutcome.SKIPPED:
+            continue
+        if not record.result.is_error:
+            break
+        count += 1
+    return count
+
+
+@given(scripts, recoveries)
+def test_the_result_mirrors_the_run_field_by_field(script, recovery):
+    outcome, _, _ = run_ghost(script, recovery)
+    result = ghost_result(
+        outcome,
+        tools_discovered=4,
+        servers_connected=1,
+        elapsed_seconds=1.23456789,
+        max_iterations=9,
+    )
+    records = outcome.tool_chain
+    for index, (entry, record) in enumerate(zip(result.tool_chain, records, strict=True)):
+        assert entry.tool_name == record.tool_name and entry.iteration == record.iteration
+        assert entry.arguments == dict(record.arguments or {})
+        assert entry.success is not record.result.is_error
+        assert entry.result == record.result.to_dict()["content"]
+        assert entry.error == record.result.error_message
+        assert entry.execution_time == round(record.duration_seconds, 6)
+        assert entry.reasoning == (record.reasoning or "")
+        assert entry.retry_attempt == failures_before(records, index)
+    assert [m.model_dump() for m in result.conversation_history] == [
+        {
+            "role": m["role"],
+            "content": m.get("content"),
+            "tool_calls": m.get("tool_calls"),
+            "tool_call_id": m.get("tool_call_id"),
+        }
+        for m in outcome.messages
+    ]
+    ran = [r for r in records if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN)]
+    good = sum(r.outcome is CallOutcome.SUCCEEDED for r in ran)
+    expected_rate = round(100 * good / len(ran), 2) if ran else 100.0
+    assert result.execution_metadata.success_rate == expected_rate
+    assert result.execution_metadata.total_execution_time == 1.234568
+    answer = (outcome.final_content or "").strip()
+    assert result.final_result == (answer or None)
+    assert f"in {outcome.iterations} iteration(s): {len(ran)} tool call(s)" in result.summary
+    assert result.summary.startswith("Completed" if result.success else "Ended without completing")
+    assert (f"Answer: {answer[:20]}" in result.summary) == bool(answer)
+    backtracked = {i for b in outcome.backtracks for i in b.call_ids}
+    failed = [r for r in records if r.result.is_error]
+    for error, record in zip(result.errors, failed, strict=False):
+        assert error.error == record.result.error_message
+        assert (record.call_id in backtracked) == (error.recovery_action == BACKTRACKED)
+    if outcome.exit_reason is ExitReason.MAX_ITERATIONS:
+        assert (
+            result.errors[-1].tool_name is None and "max_iterations (9)" in result.errors[-1].error
+        )
+
+
+def test_a_failed_run_says_why_and_keeps_the_prompts():
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
+    result = failed_run(
+        "server x did not start",
+        elapsed_seconds=0.5,
+        servers_connected=0,
+        conversation_so_far=messages,
+    )
+    assert result.model_dump() == {
+        "success": False,
+        "final_result": None,
+        "summary": "Failed before an answer: server x did not start",
+        "tool_chain": [],
+        "conversation_history": [
+            {"role": "system", "content": "s", "tool_calls": None, "tool_call_id": None},
+            {"role": "user", "content": "u", "tool_calls": None, "tool_call_id": None},
+        ],
+        "errors": [
+            {
+                "iteration": 0,
+                "tool_name": None,
+                "error": "server x did not start",
+                "recovery_action": None,
+            }
+        ],
+        "execution_metadata": {
+            "total_execution_time": 0.5,
+            "total_iterations": 0,
+            "tools_discovered": 0,
+            "servers_connected": 0,
+            "backtrack_count": 0,
+            "success_rate": 100.0,
+            "token_usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        },
+    }

@@ -1,4 +1,5 @@
 import dataclasses
+import datetime
 import json
 import math
 
@@ -19,6 +20,7 @@ class Room:
 class Item(BaseModel):
     name: str
     weight: float
+    found: datetime.datetime = datetime.datetime(1980, 1, 1, 12, 30)
 
 
 class Opaque:
@@ -101,7 +103,7 @@ def test_p43_json_content_is_kept_as_it_is(value):
 def test_p43_objects_become_their_fields(name, weight, room):
     content = {"item": Item(name=name, weight=weight), "room": Room(room, [1]), "x": Opaque()}
     assert ToolCallResult.success(content).to_dict()["content"] == {
-        "item": {"name": name, "weight": weight},
+        "item": {"name": name, "weight": weight, "found": "1980-01-01T12:30:00"},
         "room": {"name": room, "items": [1]},
         "x": "opaque",
     }

@@ -92,3 +92,12 @@ def test_a_bounded_result_fits_and_keeps_its_beginning(content, limit, failed):
         )
         kept, note = bounded.content.rsplit("\n[truncated: first ", 1)
         assert text.startswith(kept) and note.endswith(f"of {len(text)} characters shown]")
+
+
+def test_a_bounded_result_keeps_unicode_and_cuts_a_long_error_too():
+    content = ["é" * 10_000, {"ü": 1}]
+    bounded = ToolCallResult.failure("x" * 2000, content).bounded(4000)
+    assert bounded.content.startswith('["ééé') and len(bounded.to_json()) <= 4000
+    assert bounded.error_message == "x" * 1000 + " [truncated]"
+    short = ToolCallResult.failure("short", "y" * 10_000).bounded(4000)
+    assert short.error_message == "short"

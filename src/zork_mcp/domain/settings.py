@@ -49,7 +49,7 @@ def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:
 
 def parse_game_setting(pyproject_text: str) -> str | None:
     """`game = "path/to/zork1.z3"` in `[tool.zorkgpt]`, if set."""
-    table = tomllib.loads(pyproject_text).get("tool", {}).get("zorkgpt", {})
+    table = tomllib.loads(pyproject_text).get("tool", {}).get("zorkgpt")
     game = table.get("game") if isinstance(table, dict) else None
     return game if isinstance(game, str) and game else None
 

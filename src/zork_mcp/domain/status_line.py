@@ -32,7 +32,7 @@ def parse_status_line(observation: str) -> StatusLine | None:
 
 def strip_status_line(observation: str) -> str:
     """The observation without its status line, trimmed: the text the agent reads."""
-    return _STATUS.sub("", observation, count=1).strip()
+    return _STATUS.sub("", observation).strip()
 
 
 def is_game_over(text: str) -> bool:
