@@ -1,4 +1,7 @@
-"""Hypothesis profile for the property tests: 100 examples each unless a test says fewer."""
+"""Hypothesis profiles: 100 examples per property (the design's minimum) unless a test says
+fewer; ZORK_MCP_HYPOTHESIS_PROFILE=mutation runs 25, to keep mutation testing affordable."""
+
+import os
 
 from hypothesis import HealthCheck, settings
 
@@ -8,4 +11,5 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile("properties")
+settings.register_profile("mutation", settings.get_profile("properties"), max_examples=25)
+settings.load_profile(os.environ.get("ZORK_MCP_HYPOTHESIS_PROFILE", "properties"))

@@ -122,11 +122,11 @@ def test_the_top_level_keeps_types_nullability_properties_and_text(document):
     assert set(reduced.get("properties", {})) == set(source.get("properties", {}))
     if "description" in source:
         assert reduced["description"] == source["description"]
-    enum = source.get("enum")
-    if enum is not None and all(isinstance(v, str) for v in enum):
+    enum, const = source.get("enum"), source.get("const")
+    if isinstance(const, str):
+        assert reduced["enum"] == [const]
+    elif const is None and enum is not None and all(isinstance(v, str) for v in enum):
         assert reduced["enum"] == enum
-    elif "const" in source and isinstance(source["const"], str):
-        assert reduced["enum"] == [source["const"]]
 
 
 def test_a_recursive_schema_is_cut_not_followed_forever():

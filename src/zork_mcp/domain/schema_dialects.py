@@ -52,7 +52,8 @@ def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int)
         elif key == "const":
             result.update(_enum([value]))
         elif key == "enum":
-            result.update(_enum(value))
+            if "const" not in node:  # const is the narrower of the two
+                result.update(_enum(value))
         elif key == "properties":
             result[key] = {name: _reduce(sub, definitions, depth) for name, sub in value.items()}
         elif key == "items" and isinstance(value, Mapping):
