@@ -55,7 +55,11 @@ def test_any_text_yields_a_non_empty_single_line_command(text):
 
 
 @settings(max_examples=200)
-@given(st.text(min_size=1).filter(lambda s: s.strip()), st.text(), st.none() | st.text())
+@given(
+    st.text(min_size=1).filter(lambda s: s.replace(">", "").strip()),
+    st.text(),
+    st.none() | st.text(),
+)
 def test_round_trip_of_well_formed_answers(action, thinking, objective):
     body = json.dumps({"thinking": thinking, "action": action, "new_objective": objective})
     parsed = parse_agent_response(body)
