@@ -129,7 +129,29 @@ def test_the_top_level_keeps_types_nullability_properties_and_text(document):
         assert reduced["enum"] == enum
 
 
-def test_a_recursive_schema_is_cut_not_followed_forever():
+def test_draft_07_definitions_const_and_items_are_translated():
+    schema = {
+        "definitions": {"Kind": {"type": ["string", "null"], "const": "lamp"}},
+        "type": "object",
+        "properties": {
+            "kind": {"$ref": "#/definitions/Kind"},
+            "tags": {"type": "array", "items": {"type": ["integer", "null"]}},
+            "pick": {"enum": ["a", "b"], "const": "a"},
+            "any": {"enum": ["a", "b"]},
+        },
+    }
+    assert gemini_schema(schema) == {
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "nullable": True, "enum": ["lamp"]},
+            "tags": {"type": "array", "items": {"type": "integer", "nullable": True}},
+            "pick": {"enum": ["a"]},
+            "any": {"enum": ["a", "b"]},
+        },
+    }
+
+
+def test_a_recursive_schema_is_expanded_exactly_eight_levels():
     tree = {
         "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}},
         "$ref": "#/$defs/Node",
@@ -137,4 +159,4 @@ def test_a_recursive_schema_is_cut_not_followed_forever():
     reduced, depth = gemini_schema(tree), 0
     while "child" in reduced.get("properties", {}):
         reduced, depth = reduced["properties"]["child"], depth + 1
-    assert 1 <= depth <= 8
+    assert depth == 8 and reduced == {}

@@ -101,3 +101,8 @@ def test_a_bounded_result_keeps_unicode_and_cuts_a_long_error_too():
     assert bounded.error_message == "x" * 1000 + " [truncated]"
     short = ToolCallResult.failure("short", "y" * 10_000).bounded(4000)
     assert short.error_message == "short"
+
+
+def test_an_error_message_at_the_limit_is_kept_whole():
+    exact = ToolCallResult.failure("e" * 1000, "z" * 10_000).bounded(4000)
+    assert exact.error_message == "e" * 1000

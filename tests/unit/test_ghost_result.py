@@ -1,0 +1,118 @@
+"""MCP-Ghost's result from hand-made runs: recovery actions, errors, summary, timings."""
+
+from __future__ import annotations
+
+from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.ghost_result import (
+    BACKTRACKED,
+    CIRCUIT_OPENED,
+    RECOVERY,
+    REPORTED,
+    failed_run,
+    ghost_result,
+    recovery_action,
+)
+from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.recovery import Failure, backtrack_prompt
+from zork_mcp.domain.tool_loop import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
+from zork_mcp.domain.tool_result import ToolCallResult
+
+
+def record(call_id: str, outcome: CallOutcome, *, error: str | None = "boom", **rest):
+    result = (
+        ToolCallResult.success("ok")
+        if outcome is CallOutcome.SUCCEEDED
+        else ToolCallResult(is_error=True, error_message=error)
+    )
+    return ToolCallRecord(1, call_id, rest.pop("tool", "s.t"), {}, outcome, result, **rest)
+
+
+def run(records, *, reason=ExitReason.CONTENT, content="done", backtracks=()):
+    return LoopOutcome(
+        answer=None,
+        iterations=2,
+        llm_calls=3,
+        exit_reason=reason,
+        tool_chain=tuple(records),
+        usage=Usage(7, 3),
+        final_content=content,
+        messages=(),
+        backtracks=tuple(backtracks),
+    )
+
+
+def result_of(outcome, max_iterations=5):
+    return ghost_result(
+        outcome,
+        tools_discovered=2,
+        servers_connected=1,
+        elapsed_seconds=0.123456789,
+        max_iterations=max_iterations,
+    )
+
+
+def test_each_failure_gets_the_recovery_that_followed_it():
+    backtracked = frozenset({"b"})
+    assert recovery_action(record("b", CallOutcome.TOOL_ERROR), backtracked) == BACKTRACKED
+    opened = record("o", CallOutcome.TOOL_ERROR, opened_circuit=True)
+    assert recovery_action(opened, backtracked) == CIRCUIT_OPENED
+    for outcome, text in RECOVERY.items():
+        assert recovery_action(record("x", outcome), backtracked) == text
+    assert recovery_action(record("x", CallOutcome.UNKNOWN_TOOL), backtracked) == REPORTED
+
+
+def test_the_summary_counts_calls_tools_and_backtracks():
+    records = [
+        record("1", CallOutcome.SUCCEEDED, tool="a.x"),
+        record("2", CallOutcome.TOOL_ERROR, tool="a.y"),
+        record("3", CallOutcome.SKIPPED, tool="a.z"),
+    ]
+    result = result_of(run(records, backtracks=[Backtrack(1, ("2",), "p")]))
+    assert result.summary == (
+        "Completed in 2 iteration(s): 2 tool call(s) to 2 tool(s), 1 succeeded, 1 failed, "
+        "1 backtrack(s). Answer: done"
+    )
+    assert result.execution_metadata.total_execution_time == 0.123457
+    assert result.execution_metadata.token_usage.total_tokens == 10
+
+
+def test_a_long_answer_is_shortened_in_the_summary_only():
+    answer = "x" * 201
+    result = result_of(run([], content=answer))
+    assert result.summary.endswith("Answer: " + "x" * 197 + "...")
+    assert result.final_result == answer
+    exact = result_of(run([], content="y" * 200))
+    assert exact.summary.endswith("Answer: " + "y" * 200)
+
+
+def test_max_iterations_is_an_error_of_the_run():
+    result = result_of(run([], reason=ExitReason.MAX_ITERATIONS), max_iterations=4)
+    (error,) = result.errors
+    assert error.model_dump() == {
+        "iteration": 2,
+        "tool_name": None,
+        "error": "max_iterations (4) reached with tool calls still coming",
+        "recovery_action": "the LLM was asked for a final answer without tools",
+    }
+    assert not result.success
+    assert result.summary.startswith("Ended without completing (max_iterations) in 2 iteration(s)")
+
+
+def test_a_failure_without_a_message_still_says_it_failed():
+    result = result_of(run([record("1", CallOutcome.TOOL_ERROR, error=None)]))
+    assert result.errors[0].error == "failed"
+
+
+def test_a_failed_run_keeps_microsecond_timing():
+    result = failed_run(
+        "x", elapsed_seconds=0.123456789, servers_connected=0, conversation_so_far=[]
+    )
+    assert result.execution_metadata.total_execution_time == 0.123457
+
+
+def test_the_backtrack_prompt_lists_every_failure():
+    prompt = backtrack_prompt([Failure("a.b", "boom"), Failure("c.d", "bad input")])
+    assert prompt == (
+        "The previous approach failed. Tool a.b failed: boom; Tool c.d failed: bad input. "
+        "Please try a different approach."
+    )
