@@ -34,17 +34,18 @@ GEMINI_KEYWORDS = frozenset(
         "maxProperties",
     }
 )
-_MAX_REF_DEPTH = 8
 
 
 def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """The schema in Gemini's subset; `$ref`s into `$defs`/`definitions` are inlined."""
     definitions = {**schema.get("definitions", {}), **schema.get("$defs", {})}
-    return _reduce(schema, definitions, 0)
+    return _reduce(schema, definitions, frozenset())
 
 
-def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int) -> dict[str, Any]:
-    node, depth = _resolve(node, definitions, depth)
+def _reduce(
+    node: Mapping[str, Any], definitions: Mapping[str, Any], expanding: frozenset[str]
+) -> dict[str, Any]:
+    node, expanding = _resolve(node, definitions, expanding)
     result: dict[str, Any] = {}
     for key, value in node.items():
         if key == "type":
@@ -55,11 +56,13 @@ def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int)
             if "const" not in node:  # const is the narrower of the two
                 result.update(_enum(value))
         elif key == "properties":
-            result[key] = {name: _reduce(sub, definitions, depth) for name, sub in value.items()}
+            result[key] = {
+                name: _reduce(sub, definitions, expanding) for name, sub in value.items()
+            }
         elif key == "items" and isinstance(value, Mapping):
-            result[key] = _reduce(value, definitions, depth)
+            result[key] = _reduce(value, definitions, expanding)
         elif key == "anyOf":
-            result[key] = [_reduce(option, definitions, depth) for option in value]
+            result[key] = [_reduce(option, definitions, expanding) for option in value]
         elif key in GEMINI_KEYWORDS and key not in result:
             result[key] = value
     if "required" in result:
@@ -68,20 +71,22 @@ def _reduce(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int)
 
 
 def _resolve(
-    node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int
-) -> tuple[Mapping[str, Any], int]:
-    """The node with its `$ref` inlined, and how many refs deep that path now is.
+    node: Mapping[str, Any], definitions: Mapping[str, Any], expanding: frozenset[str]
+) -> tuple[Mapping[str, Any], frozenset[str]]:
+    """The node with its `$ref` inlined, and the definitions now expanded on this path.
 
-    A recursive schema (a tree, a linked list) is cut after _MAX_REF_DEPTH expansions.
+    A definition met again inside itself (a recursive schema: a tree, a linked list) is cut
+    there, so the result stays finite and small however the definitions branch.
     """
     reference = node.get("$ref")
     if not isinstance(reference, str):
-        return node, depth
+        return node, expanding
     rest = {key: value for key, value in node.items() if key != "$ref"}
-    target = definitions.get(reference.rsplit("/", 1)[-1])
-    if depth >= _MAX_REF_DEPTH or not isinstance(target, Mapping):
-        return rest, depth
-    return _resolve({**target, **rest}, definitions, depth + 1)
+    name = reference.rsplit("/", 1)[-1]
+    target = definitions.get(name)
+    if name in expanding or not isinstance(target, Mapping):
+        return rest, expanding
+    return _resolve({**target, **rest}, definitions, expanding | {name})
 
 
 def _single_type(value: Any) -> dict[str, Any]:
