@@ -105,6 +105,10 @@ def test_the_breaker_counts_failures_in_a_row_per_tool():
     assert breaker.record("a", succeeded=False) and not breaker.allows("a")
     assert breaker.allows("b") and not breaker.record("b", succeeded=True)
     assert CircuitBreaker(None).allows("anything")
+    reset = CircuitBreaker(2)
+    reset.record("t", succeeded=False)
+    reset.record("t", succeeded=True)
+    assert not reset.record("t", succeeded=False) and reset.allows("t"), "a success resets"
     assert "{failures}" in BACKTRACK_PROMPT
 
 
