@@ -12,6 +12,7 @@ from zork_mcp.domain.messages import Message, Usage
 from zork_mcp.domain.tool_loop import ExitReason, LoopOutcome, ToolCallRecord
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN})
+NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made
 RECOVERY = {
     CallOutcome.TIMED_OUT: "the rest of the batch was skipped; the LLM chose what next",
     CallOutcome.SESSION_BROKEN: "tool use stopped; the LLM was asked for its final answer",
@@ -167,7 +168,7 @@ def tool_chain(records: tuple[ToolCallRecord, ...]) -> list[ToolChainEntry]:
 
 
 def success_rate(records: tuple[ToolCallRecord, ...]) -> float:
-    ran = [r for r in records if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN)]
+    ran = [r for r in records if r.outcome not in NOT_RUN]
     if not ran:
         return 100.0
     succeeded = sum(r.outcome is CallOutcome.SUCCEEDED for r in ran)
@@ -227,7 +228,7 @@ def _errors(outcome: LoopOutcome, max_iterations: int) -> list[GhostError]:
 
 
 def summarise(success: bool, outcome: LoopOutcome, metadata: ExecutionMetadata, answer: str) -> str:
-    ran = [r for r in outcome.tool_chain if r.outcome is not CallOutcome.SKIPPED]
+    ran = [r for r in outcome.tool_chain if r.outcome not in NOT_RUN]
     failed = sum(r.result.is_error for r in ran)
     tools = len({r.tool_name for r in ran})
     head = "Completed" if success else f"Ended without completing ({outcome.exit_reason.value})"
