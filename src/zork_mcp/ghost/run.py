@@ -19,9 +19,10 @@ from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
 from zork_mcp.app.options import DEFAULT_MODELS, RunOptions
-from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, ZorkMcpError
+from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
 from zork_mcp.domain.ghost_result import GhostResult, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
@@ -34,10 +35,6 @@ GHOST_PROVIDERS = ("openai", "anthropic", "gemini", "openrouter")
 FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
 MAX_BACKTRACKS = 3
 BREAKER_THRESHOLD = 3
-
-
-class NestedEventLoopError(ZorkMcpError, RuntimeError):
-    """mcp_ghost_sync() was called from inside a running event loop."""
 
 
 def ghost_policy(enable_backtracking: bool) -> LoopPolicy:
