@@ -134,10 +134,12 @@ def parse_usage(usage: Mapping[str, Any] | None) -> Usage | None:
     if not usage:
         return None
     details = usage.get("prompt_tokens_details") or {}
+    cost = usage.get("cost")  # OpenRouter's usage accounting, in USD (credits)
     return Usage(
         int(usage.get("prompt_tokens") or 0),
         int(usage.get("completion_tokens") or 0),
         int(details.get("cached_tokens") or 0),
+        float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
     )
 
 

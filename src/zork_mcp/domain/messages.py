@@ -34,9 +34,12 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
+    """Token counts of one or more LLM calls, and their cost in USD where the provider says it."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    cost_usd: float | None = None  # None: the provider reported no cost
 
     @property
     def total_tokens(self) -> int:
@@ -47,7 +50,14 @@ class Usage:
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.cached_tokens + other.cached_tokens,
+            _add_costs(self.cost_usd, other.cost_usd),
         )
+
+
+def _add_costs(first: float | None, second: float | None) -> float | None:
+    if first is None:
+        return second
+    return first if second is None else first + second
 
 
 @dataclass(frozen=True)
