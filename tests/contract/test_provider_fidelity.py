@@ -7,6 +7,7 @@ silently wrong retry) against the real provider.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -207,3 +208,36 @@ async def test_retries_stop_when_the_budget_is_spent():
     with pytest.raises(LLMError, match=r"after 3 attempts.*retry budget"):
         await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))), policy)
     assert sleep.delays == [50.0, 50.0]
+
+
+# ---- default models: current, and stated in the README ------------------------------------
+
+# Shut down or retired by 2026-11-23, per the providers' deprecation pages:
+# platform.claude.com/docs/en/about-claude/model-deprecations,
+# ai.google.dev/gemini-api/docs/deprecations, developers.openai.com/api/docs/deprecations.
+RETIRED = {
+    "claude-3-5-haiku-latest",
+    "claude-3-5-haiku-20241022",
+    "gemini-2.0-flash",
+    "gpt-3.5-turbo",
+    "gpt-4",
+    "gpt-4-turbo",
+    "o3-mini",
+    "o4-mini",
+}
+# Deprecated with a shutdown date, or (Claude Haiku 4.5) legacy with a successor named.
+DEPRECATED = {"gpt-4o-mini", "gpt-4.1-mini", "gpt-5-mini", "gemini-2.5-flash", "claude-haiku-4-5"}
+
+
+@pytest.mark.parametrize("provider", sorted(DEFAULT_MODELS))
+def test_the_default_model_is_neither_retired_nor_deprecated(provider):
+    bare = DEFAULT_MODELS[provider].rsplit("/", 1)[-1]
+    assert bare not in RETIRED | DEPRECATED
+
+
+def test_the_readme_states_each_default_and_when_it_was_checked():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("### Default models", 1)[1].split("###", 1)[0]
+    assert "2026-11-23" in section
+    for provider, model in DEFAULT_MODELS.items():
+        assert f"| `{provider}` | `{model}` |" in section
