@@ -65,6 +65,16 @@ async def test_anthropic_final_call_without_tools_declares_them_and_forbids_call
     assert [tool["name"] for tool in sent["tools"]] == ["game__play"]
 
 
+async def test_anthropic_whitespace_beside_tool_calls_is_not_sent_back():
+    replies = [tool_calls_reply(("game.play", {}), preamble="\n\n"), text_reply("done")]
+    peer = ProviderPeer("anthropic", replies, NAMES)
+    first = list(initial_messages("s", "u"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    assert response.preamble == "\n\n"
+    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    assert final.content == "done" and peer.rejections == []
+
+
 # ---- cache_control: at most 4 breakpoints, on the system prompt and the latest messages ----
 
 

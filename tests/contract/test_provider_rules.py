@@ -150,8 +150,12 @@ VIOLATIONS: dict[str, Callable[[Body, dict[str, str]], None]] = {
     "anthropic.message_role": lambda b, h: _messages(b).insert(
         0, {"role": "system", "content": "You play Zork."}
     ),
-    "anthropic.non_empty_content": lambda b, h: _messages(b)[0].update(
-        content=[{"type": "text", "text": ""}]
+    "anthropic.non_empty_content": lambda b, h: _messages(b)[0].update(content=[]),
+    "anthropic.empty_text": lambda b, h: _messages(b)[0]["content"].append(
+        {"type": "text", "text": ""}
+    ),
+    "anthropic.whitespace_text": lambda b, h: _messages(b)[1]["content"].insert(
+        0, {"type": "text", "text": "\n\n"}
     ),
     "anthropic.tool_result_follows_use": lambda b, h: _messages(b)[2].update(
         content=[{"type": "text", "text": "go on"}]

@@ -249,11 +249,13 @@ def _content_blocks(index: int, message: Mapping[str, Any]) -> list[dict[str, An
     content = message.get("content")
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
-    empty_text = any(
-        block.get("type") == "text" and not block.get("text") for block in content or []
-    )
-    if not content or empty_text:
+    if not content:
         raise RULES["anthropic.non_empty_content"].violated(index=index)
+    texts = [str(block.get("text") or "") for block in content if block.get("type") == "text"]
+    if any(not text for text in texts):
+        raise RULES["anthropic.empty_text"].violated()
+    if texts and not any(text.strip() for text in texts):
+        raise RULES["anthropic.whitespace_text"].violated()
     return content
 
 

@@ -216,11 +216,28 @@ _RULES = (
     Rule(
         "anthropic.non_empty_content",
         "anthropic",
-        "every message has content, and text blocks are non-empty",
+        "every message has content",
         400,
         "messages.{index}: all messages must have non-empty content except for the optional "
         "final assistant message",
         "https://github.com/anthropics/anthropic-sdk-python/issues/461",
+    ),
+    Rule(
+        "anthropic.empty_text",
+        "anthropic",
+        "no text block is empty",
+        400,
+        "messages: text content blocks must be non-empty",
+        "https://github.com/anthropics/claude-code/issues/59812",
+    ),
+    Rule(
+        "anthropic.whitespace_text",
+        "anthropic",
+        "a message whose text blocks are all whitespace is refused (a model's '\\n' beside "
+        "its tool calls, sent back)",
+        400,
+        "messages: text content blocks must contain non-whitespace text",
+        "https://github.com/LibreChat-AI/agents/pull/124",
     ),
     Rule(
         "anthropic.tool_result_follows_use",

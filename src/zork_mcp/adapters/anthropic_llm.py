@@ -150,7 +150,10 @@ def _turn(message: Message, names: WireNameMap) -> tuple[str, list[dict[str, Any
             }
         ]
     if role == "assistant":
-        blocks = [{"type": "text", "text": message["content"]}] if message.get("content") else []
+        # Anthropic refuses a message whose only text is whitespace (a model's "\n" beside
+        # its tool calls, sent back); such text says nothing, so it stays out.
+        text = message.get("content") or ""
+        blocks = [{"type": "text", "text": text}] if text.strip() else []
         for call in message.get("tool_calls") or ():
             blocks.append(
                 {
