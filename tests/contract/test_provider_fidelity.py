@@ -251,3 +251,13 @@ def test_the_readme_states_each_default_and_when_it_was_checked():
     assert "2026-11-23" in section
     for provider, model in DEFAULT_MODELS.items():
         assert f"| `{provider}` | `{model}` |" in section
+
+
+# ---- an empty system prompt (MCP-Ghost accepts one) ----------------------------------------
+
+
+@pytest.mark.parametrize("protocol", ["openai", "anthropic", "gemini"])
+async def test_an_empty_system_prompt_is_left_out_not_sent_empty(protocol):
+    peer = ProviderPeer(protocol, [text_reply("ok")])
+    response = await _complete(peer, LLMRequest(tuple(initial_messages("", "West of House"))))
+    assert response.content == "ok" and peer.rejections == []

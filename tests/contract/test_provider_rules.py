@@ -175,6 +175,7 @@ VIOLATIONS: dict[str, Callable[[Body, dict[str, str]], None]] = {
     "anthropic.cache_breakpoints": lambda b, h: _anthropic_cache(b),
     "gemini.api_key": lambda b, h: h.update({"x-goog-api-key": "wrong"}),
     "gemini.content_role": lambda b, h: b["contents"][0].update(role="assistant"),
+    "gemini.empty_text": lambda b, h: b.update(systemInstruction={"parts": [{"text": ""}]}),
     "gemini.call_turn_order": lambda b, h: b["contents"].pop(0),
     "gemini.response_count": lambda b, h: b["contents"][2]["parts"].append(
         {"functionResponse": {"name": "play", "id": "c1", "response": {}}}

@@ -181,6 +181,11 @@ def check_anthropic(
     tools = body.get("tools") or []
     _anthropic_tools(tools)
     _anthropic_tool_choice(body.get("tool_choice"), tools)
+    system = body.get("system")
+    if system == "" or any(
+        not block.get("text") for block in system or [] if isinstance(system, list)
+    ):
+        raise RULES["anthropic.empty_text"].violated(where="system")
     messages = body["messages"]
     _anthropic_history(messages)
     if not tools and any(
@@ -253,7 +258,7 @@ def _content_blocks(index: int, message: Mapping[str, Any]) -> list[dict[str, An
         raise RULES["anthropic.non_empty_content"].violated(index=index)
     texts = [str(block.get("text") or "") for block in content if block.get("type") == "text"]
     if any(not text for text in texts):
-        raise RULES["anthropic.empty_text"].violated()
+        raise RULES["anthropic.empty_text"].violated(where="messages")
     if texts and not any(text.strip() for text in texts):
         raise RULES["anthropic.whitespace_text"].violated()
     return content
@@ -307,6 +312,10 @@ def check_gemini(
     schema = (body.get("generationConfig") or {}).get("responseSchema")
     if schema is not None:
         _gemini_schema(schema, "generation_config.response_schema")
+    system = (body.get("systemInstruction") or {}).get("parts") or []
+    parts = [p for content in body.get("contents") or [] for p in content.get("parts") or []]
+    if any("text" in part and not part["text"] for part in [*system, *parts]):
+        raise RULES["gemini.empty_text"].violated()
     _gemini_history(body.get("contents") or [], signatures)
 
 

@@ -225,9 +225,9 @@ _RULES = (
     Rule(
         "anthropic.empty_text",
         "anthropic",
-        "no text block is empty",
+        "no text block (system or messages) is empty",
         400,
-        "messages: text content blocks must be non-empty",
+        "{where}: text content blocks must be non-empty",
         "https://github.com/anthropics/claude-code/issues/59812",
     ),
     Rule(
@@ -325,6 +325,15 @@ _RULES = (
         400,
         "Please use a valid role: user, model. (contents[{index}])",
         GEMINI_CONTENT,
+    ),
+    Rule(
+        "gemini.empty_text",
+        "gemini",
+        "no text part (in contents or systemInstruction) is empty",
+        400,
+        "Unable to submit request because it has an empty text parameter. Add a value to the "
+        "parameter and try again.",
+        "https://github.com/google-gemini/deprecated-generative-ai-python/issues/697",
     ),
     Rule(
         "gemini.call_turn_order",

@@ -70,7 +70,9 @@ class AnthropicLLM:
         return parse_message(data, names, forced=request.response_format is not None)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
-        system = [_text_block(m) for m in request.messages if m["role"] == "system"]
+        system = [
+            _text_block(m) for m in request.messages if m["role"] == "system" and m["content"]
+        ]
         turns = merge_turns([_turn(m, names) for m in request.messages if m["role"] != "system"])
         body: dict[str, Any] = {
             "model": self._model,

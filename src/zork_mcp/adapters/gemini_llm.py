@@ -62,7 +62,11 @@ class GeminiLLM:
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
         called = call_names(request.messages)
-        system = [{"text": m["content"]} for m in request.messages if m["role"] == "system"]
+        system = [
+            {"text": m["content"]}
+            for m in request.messages
+            if m["role"] == "system" and m["content"]  # an empty text part is refused
+        ]
         turns = merge_turns(
             [_turn(m, names, called) for m in request.messages if m["role"] != "system"]
         )
