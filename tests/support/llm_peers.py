@@ -1,10 +1,13 @@
 """Local stand-ins for LLM providers that speak each provider's wire protocol.
 
-A peer checks every request the way the real service does and answers 400 (or 401) with
-the provider's error shape when a rule is broken; otherwise it answers the next scripted
-reply. Replies are domain LLMResponses (rendered into the provider's format, tool names
-taken from the request's own offered tools) or HttpFault for error answers. The same peer
-serves an `httpx.MockTransport` and a real HTTP server on 127.0.0.1.
+A peer checks every request against its provider's rules (provider_rules.py, enforced by
+peer_checks.py) and answers a broken rule with the provider's own status, message and error
+shape, recording the rule's id in `broken_rules`; otherwise it answers the next scripted
+reply. The Gemini peer signs the first functionCall of each step with a thoughtSignature,
+as Gemini 3 does, and refuses a later request that sends the call back without it.
+Replies are domain LLMResponses (rendered into the provider's format, tool names taken
+from the request's own offered tools) or HttpFault for error answers. The same peer serves
+an `httpx.MockTransport` and a real HTTP server on 127.0.0.1.
 """
 
 from __future__ import annotations
