@@ -133,7 +133,7 @@ _RULES = (
         400,
         "Additional properties are not allowed ('{field}' was unexpected) - "
         "'messages.{index}.tool_calls.{call}'",
-        OPENAI_CHAT,
+        "https://github.com/openai/openai-node/issues/1161",
     ),
     Rule(
         "openai.tool_calls_answered",
