@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -123,3 +124,26 @@ def otlp_receiver() -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class Exported:
+    langfuse: Receiver
+    otlp: Receiver
+    secrets: tuple[str, ...]
+
+
+@contextmanager
+def receivers(monkeypatch: Any, *, langfuse: bool = True, otlp: bool = True) -> Iterator[Exported]:
+    """Langfuse and a plain OTLP backend, each at its own receiver, set up in the environment."""
+    secret = f"sk-lf-sentinel-{uuid.uuid4().hex}"
+    header = f"otlp-sentinel-{uuid.uuid4().hex}"
+    with otlp_receiver() as lf, otlp_receiver() as ot:
+        if langfuse:
+            monkeypatch.setenv("LANGFUSE_PUBLIC_KEY", f"pk-lf-{uuid.uuid4().hex}")
+            monkeypatch.setenv("LANGFUSE_SECRET_KEY", secret)
+            monkeypatch.setenv("LANGFUSE_BASE_URL", lf.url)
+        if otlp:
+            monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", ot.url)
+            monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", f"authorization=Bearer {header}")
+        yield Exported(lf, ot, (secret, header))

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
 
 import pytest
 
-from tests.support.otlp_receiver import STATUS_ERROR, Receiver, otlp_receiver
+from tests.support.otlp_receiver import STATUS_ERROR, receivers
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
@@ -55,28 +53,6 @@ def broken(thought: str) -> str:
 async def slow(thought: str) -> str:
     await asyncio.sleep(5)
     return thought
-
-
-@dataclass
-class Exported:
-    langfuse: Receiver
-    otlp: Receiver
-    secrets: tuple[str, ...]
-
-
-@contextmanager
-def receivers(monkeypatch, *, langfuse: bool = True, otlp: bool = True):
-    secret = f"sk-lf-sentinel-{uuid.uuid4().hex}"
-    header = f"otlp-sentinel-{uuid.uuid4().hex}"
-    with otlp_receiver() as lf, otlp_receiver() as ot:
-        if langfuse:
-            monkeypatch.setenv("LANGFUSE_PUBLIC_KEY", f"pk-lf-{uuid.uuid4().hex}")
-            monkeypatch.setenv("LANGFUSE_SECRET_KEY", secret)
-            monkeypatch.setenv("LANGFUSE_BASE_URL", lf.url)
-        if otlp:
-            monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", ot.url)
-            monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", f"authorization=Bearer {header}")
-        yield Exported(lf, ot, (secret, header))
 
 
 def play_two_turns(tmp_path, llm) -> None:

@@ -94,7 +94,7 @@ class LangfuseTelemetry:
             observation = stack.enter_context(
                 self.client.start_as_current_observation(
                     name=name,
-                    as_type=_observation_type(name, kind),
+                    as_type=self._observation_type(name, kind),
                     input=jsonable(input),
                     metadata=jsonable(facts),
                     **self._generation_fields(kind, facts),
@@ -119,16 +119,16 @@ class LangfuseTelemetry:
             metadata=self.identity.metadata(),
         )
 
+    def _observation_type(self, name: str, kind: SpanKind) -> str:
+        if kind is SpanKind.GENERATION or name == LLM_GENERATION:
+            return "generation"
+        if name.startswith(ts.TOOL_SPAN_PREFIX):
+            return "tool"
+        agents = (SESSION_SPAN, self.identity.name if self.identity else SESSION_SPAN)
+        return "agent" if name in agents else "span"
+
     def _generation_fields(self, kind: SpanKind, metadata: Mapping[str, Any]) -> dict[str, Any]:
         if kind is not SpanKind.GENERATION:
             return {}
         model = metadata.get("model") or (self.identity.model if self.identity else None)
         return {"model": model, "model_parameters": ts.model_parameters(metadata)}
-
-
-def _observation_type(name: str, kind: SpanKind) -> str:
-    if kind is SpanKind.GENERATION or name == LLM_GENERATION:
-        return "generation"
-    if name.startswith(ts.TOOL_SPAN_PREFIX):
-        return "tool"
-    return "agent" if name == SESSION_SPAN else "span"
