@@ -100,7 +100,11 @@ class LangfuseTelemetry:
                     **self._generation_fields(kind, facts),
                 )
             )
-            yield _Observation(observation, name)
+            try:
+                yield _Observation(observation, name)
+            except Exception as error:
+                observation.update(level="ERROR", status_message=f"{type(error).__name__}: {error}")
+                raise
 
     def flush(self) -> None:
         self.client.flush()

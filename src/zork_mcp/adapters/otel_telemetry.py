@@ -102,7 +102,7 @@ class OtelTelemetry:
         token = self._current.set(span)
         try:
             yield _Span(span, name)
-        except BaseException as error:
+        except Exception as error:
             span.set_attribute("error.type", type(error).__name__)
             span.set_status(StatusCode.ERROR, f"{type(error).__name__}: {error}")
             raise
@@ -116,10 +116,12 @@ class OtelTelemetry:
 
 
 def otlp_telemetry(
-    identity: ts.RunIdentity | None = None, exporter: SpanExporter | None = None
+    identity: ts.RunIdentity | None = None,
+    exporter: SpanExporter | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> OtelTelemetry:
     """Spans batched to the OTLP/HTTP endpoint the OTEL_EXPORTER_OTLP_* variables name."""
-    _check_protocol(os.environ)
+    _check_protocol(os.environ if environ is None else environ)
     provider = TracerProvider(resource=_resource())
     provider.add_span_processor(BatchSpanProcessor(exporter or OTLPSpanExporter()))
     return OtelTelemetry(provider, identity)

@@ -47,7 +47,7 @@ def tracing_backends(
         if langfuse_configured(env):
             backends.append(_langfuse(identity))
         if otlp_configured(env):
-            backends.append(_otlp(identity))
+            backends.append(_otlp(identity, env))
         yield backends
     finally:
         for backend in backends:
@@ -79,7 +79,7 @@ def _langfuse(identity: RunIdentity) -> TracingBackend:
     return LangfuseTelemetry(Langfuse(), identity)
 
 
-def _otlp(identity: RunIdentity) -> TracingBackend:
+def _otlp(identity: RunIdentity, environ: Mapping[str, str]) -> TracingBackend:
     try:
         from zork_mcp.adapters.otel_telemetry import otlp_telemetry
     except ImportError as e:
@@ -87,4 +87,4 @@ def _otlp(identity: RunIdentity) -> TracingBackend:
             "OTEL_EXPORTER_OTLP_ENDPOINT is set but the OpenTelemetry SDK is not installed: "
             "`pip install 'zork-mcp[otel]'`, or unset that variable."
         ) from e
-    return otlp_telemetry(identity)
+    return otlp_telemetry(identity, environ=environ)
