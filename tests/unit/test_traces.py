@@ -161,6 +161,7 @@ def test_episode_start_and_end_are_in_the_session(exported):
     result = json.loads(end.get("langfuse.observation.output"))
     assert result["end_reason"] == "turn_limit" and result["moves"] == 2
     assert result["score"] == 0 and result["turns"] == 2
+    assert result["cost_usd"] == pytest.approx(0.0065) and result["cached_tokens"] == 500
 
 
 def test_otlp_spans_follow_the_genai_conventions(exported):
@@ -213,6 +214,8 @@ def test_otlp_episode_start_and_end_carry_the_result(exported):
     assert start.get("session.id") == end.get("session.id") == EPISODE
     assert (end.get("zork_mcp.end_reason"), end.get("zork_mcp.moves")) == ("turn_limit", 2)
     assert end.get("zork_mcp.score") == 0
+    assert end.get("zork_mcp.cost_usd") == pytest.approx(0.0065)
+    assert end.get("zork_mcp.prompt_tokens") == 600
 
 
 def test_langfuse_and_otlp_keep_their_own_trees(exported):
