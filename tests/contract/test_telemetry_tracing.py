@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -83,3 +85,18 @@ class TestOtelTelemetry(TelemetryContract):
         assert (
             span.events[0].attributes["zork_mcp.nan"] != span.events[0].attributes["zork_mcp.nan"]
         )
+
+    def test_message_content_only_when_asked(self, exporter):
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        for capture in (False, True):
+            exporter.clear()
+            self.test_spans_nest_update_and_close(OtelTelemetry(provider, IDENTITY, capture))
+            spans = {s.name: s.attributes for s in exporter.get_finished_spans()}
+            chat, tool = spans["chat claude-x"], spans["execute_tool box.think"]
+            if not capture:
+                assert not any(k.startswith("gen_ai.input") for k in {*chat, *tool})
+                continue
+            assert json.loads(chat["gen_ai.output.messages"]) == {"content": "x"}
+            assert json.loads(tool["gen_ai.tool.call.arguments"]) == {"thought": "t"}
+            assert json.loads(tool["gen_ai.tool.call.result"]) == {"content": 1}

@@ -180,6 +180,7 @@ def test_otlp_spans_follow_the_genai_conventions(exported):
         assert chat.get("gen_ai.usage.cache_read.input_tokens") == 100
         assert chat.get("gen_ai.conversation.id") == EPISODE
         assert otlp.parent_of(chat).name == "invoke_agent zork-episode"
+        assert "gen_ai.input.messages" not in chat.attributes, "content is opt-in"
     assert sorted(c.get("gen_ai.usage.cost") for c in chats) == [
         0.0011, 0.0012, 0.0013, 0.0014, 0.0015
     ]  # fmt: skip

@@ -9,6 +9,7 @@ too) and this exporter can run together without adopting each other's spans.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -28,15 +29,18 @@ from zork_mcp.adapters import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, SpanKind
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.tool_result import jsonable
 
 SERVICE_NAME = "zork-mcp"
 PROTOCOL_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL")
 SCALARS = (str, bool, int, float)
+CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 
 class _Span:
-    def __init__(self, span: OtelSpan, name: str) -> None:
+    def __init__(self, span: OtelSpan, name: str, capture: bool) -> None:
         self._span, self._name = span, name
+        self._content = ts.content_keys(name) if capture else None
 
     def update(
         self,
@@ -46,6 +50,8 @@ class _Span:
         usage: Usage | None = None,
     ) -> None:
         facts = dict(metadata or {})
+        if self._content and output is not None:
+            self._span.set_attribute(self._content[1], _json(output))
         self._span.set_attributes(ts.genai_result(facts, output))
         if usage is not None:
             self._span.set_attributes(ts.genai_usage(usage))
@@ -57,8 +63,13 @@ class _Span:
 
 
 class OtelTelemetry:
-    def __init__(self, provider: TracerProvider, identity: ts.RunIdentity | None = None) -> None:
-        self.provider, self.identity = provider, identity
+    def __init__(
+        self,
+        provider: TracerProvider,
+        identity: ts.RunIdentity | None = None,
+        capture_content: bool = False,
+    ) -> None:
+        self.provider, self.identity, self.capture_content = provider, identity, capture_content
         self._tracer = provider.get_tracer("zork_mcp")
         self._current: ContextVar[OtelSpan | None] = ContextVar("otel_span", default=None)
 
@@ -99,9 +110,12 @@ class OtelTelemetry:
             kind=trace.SpanKind.CLIENT if kind is SpanKind.GENERATION else trace.SpanKind.INTERNAL,
             attributes={**attributes, **_scalars(facts)},
         )
+        content = ts.content_keys(name) if self.capture_content else None
+        if content and input is not None:
+            span.set_attribute(content[0], _json(input))
         token = self._current.set(span)
         try:
-            yield _Span(span, name)
+            yield _Span(span, name, self.capture_content)
         except Exception as error:
             span.set_attribute("error.type", type(error).__name__)
             span.set_status(StatusCode.ERROR, f"{type(error).__name__}: {error}")
@@ -121,10 +135,12 @@ def otlp_telemetry(
     environ: Mapping[str, str] | None = None,
 ) -> OtelTelemetry:
     """Spans batched to the OTLP/HTTP endpoint the OTEL_EXPORTER_OTLP_* variables name."""
-    _check_protocol(os.environ if environ is None else environ)
+    env = os.environ if environ is None else environ
+    _check_protocol(env)
     provider = TracerProvider(resource=_resource())
     provider.add_span_processor(BatchSpanProcessor(exporter or OTLPSpanExporter()))
-    return OtelTelemetry(provider, identity)
+    capture = env.get(CAPTURE_CONTENT, "").strip().lower() == "true"
+    return OtelTelemetry(provider, identity, capture_content=capture)
 
 
 def _resource() -> Resource:
@@ -142,6 +158,10 @@ def _check_protocol(environ: Mapping[str, str]) -> None:
             "with protobuf. Set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf and point "
             "OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)."
         )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(jsonable(value), ensure_ascii=False)
 
 
 def _scalars(facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -154,5 +154,14 @@ def genai_result(metadata: Mapping[str, Any], output: Any) -> dict[str, Any]:
     return attributes
 
 
+def content_keys(span_name: str) -> tuple[str, str] | None:
+    """Where a span's input and output go when content capture is on (opt-in by convention)."""
+    if span_name == LLM_GENERATION:
+        return "gen_ai.input.messages", "gen_ai.output.messages"
+    if span_name.startswith(TOOL_SPAN_PREFIX):
+        return "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
+    return None
+
+
 def _present(attributes: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in attributes.items() if value is not None}
