@@ -112,6 +112,10 @@ def test_every_turn_is_a_named_trace_in_the_episode_session(exported):
         f"episode {EPISODE} turn 2",
     ]
     assert len({s.trace_id for s in turns}) == 2, "one trace per turn"
+    shown = [json.loads(s.get("langfuse.observation.input"))["content"] for s in turns]
+    assert "Location: West of House" in shown[0] and "Score: 0" in shown[1]
+    outputs = [s.get("langfuse.observation.output") for s in turns]
+    assert outputs == ["north", "east"]
     assert {s.get("session.id") for s in spans} == {EPISODE}, "every span is in the session"
     for turn in turns:
         assert set(turn.get("langfuse.trace.tags")) == {
