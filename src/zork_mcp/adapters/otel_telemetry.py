@@ -52,7 +52,7 @@ class _Span:
         facts = dict(metadata or {})
         if self._content and output is not None:
             self._span.set_attribute(self._content[1], _json(output))
-        self._span.set_attributes(ts.genai_result(facts, output))
+        self._span.set_attributes({**_scalars(facts), **ts.genai_result(facts, output)})
         if usage is not None:
             self._span.set_attributes(ts.genai_usage(usage))
         status = ts.tool_status(facts, output) if ts.tool_name(self._name, facts) else None
