@@ -163,6 +163,8 @@ def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
         "tool_calls": summary.tool_calls,
         "prompt_tokens": summary.usage.prompt_tokens,
         "completion_tokens": summary.usage.completion_tokens,
+        "cached_tokens": summary.usage.cached_tokens,
+        "cost_usd": summary.usage.cost_usd,
         "end_reason": summary.end_reason,
         "seconds": round(summary.seconds, 3),
     }
