@@ -26,7 +26,7 @@ commands = st.one_of(
 def test_what_reaches_the_game_is_one_printable_ascii_line_within_the_buffer(raw):
     verdict = safe_command(raw)
     if verdict.command is not None:
-        assert all(" " <= ch <= "~" for ch in verdict.command)
+        assert all(" " <= ch <= "~" and ch != "\\" for ch in verdict.command)
         assert len(verdict.command.encode()) <= MAX_COMMAND_BYTES
         assert verdict.command == verdict.command.strip()
 
@@ -71,6 +71,11 @@ def test_control_characters_and_non_ascii_are_replaced_and_said():
     verdict = safe_command("caf\u00e9 \u4e2d\x00north")
     assert verdict.command == "cafe north"
     assert "printable ASCII" in verdict.notice and "'cafe north'" in verdict.notice
+
+
+def test_backslashes_never_reach_dumb_frotz_which_reads_them_as_escapes():
+    assert safe_command("\\help").command == "help"
+    assert safe_command("take \\o lamp").command == "take o lamp"
 
 
 def test_only_the_first_line_is_used():

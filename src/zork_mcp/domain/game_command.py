@@ -1,7 +1,8 @@
 """The one place where a command from an LLM becomes safe to type into the Z-machine.
 
 A model's command is untrusted input. What the interpreter receives is one line of printable
-ASCII (accented letters lose their accents; other characters become spaces), at most
+ASCII without backslashes, which dumb-frotz reads as its own escape commands (accented letters
+lose their accents; other characters become spaces), at most
 `MAX_COMMAND_BYTES` long (the interpreter's input buffer), with no meta-command that would
 touch files or end the game. Whatever was changed is said back to the agent.
 """
@@ -16,7 +17,7 @@ MAX_COMMAND_BYTES = 198  # Jericho's INPUT_BUFFER_SIZE (200 - 2); longer input i
 FILE_VERBS = frozenset({"save", "restore", "script", "unscript"})
 GAME_ENDING_VERBS = frozenset({"quit", "q", "restart"})
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\bthen\b", re.IGNORECASE)
-_NOT_PRINTABLE = re.compile(r"[^\x20-\x7e]")
+_NOT_PRINTABLE = re.compile(r"[^\x20-\x5b\x5d-\x7e]")  # printable ASCII but the backslash
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def _changes(raw: str, lines: list[str], printable: str, command: str) -> list[s
     if printable != first:
         notes.append(
             f"Your command was changed to printable ASCII: {printable!r} "
-            "(the game reads letters, digits and punctuation only)."
+            "(the game reads letters, digits and punctuation other than backslash only)."
         )
     if command != printable:
         notes.append(
