@@ -15,6 +15,8 @@ from zork_mcp.app.options import DEFAULT_MODELS, PROVIDERS, RunOptions
 from zork_mcp.app.progress import print_summary
 from zork_mcp.domain.errors import ZorkMcpError
 
+EXIT_CODES = {"interrupted": 130, "emulator_halted": 1}
+
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zork-mcp", description=__doc__.split("\n")[0].split(": ")[1])
@@ -44,6 +46,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--episode-id", default=None, help="default: a timestamp")
     p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
+    p.add_argument(
+        "--allow-quit-restart",
+        action="store_true",
+        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    )
     return p
 
 
@@ -62,6 +69,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         seed=args.seed,
         episode_id=episode,
         plain=args.plain,
+        allow_quit_restart=args.allow_quit_restart,
     )
 
 
@@ -78,7 +86,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     finally:
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
-    return 130 if summary.end_reason == "interrupted" else 0
+    return EXIT_CODES.get(summary.end_reason, 0)
 
 
 def run() -> None:

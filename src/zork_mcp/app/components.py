@@ -109,7 +109,11 @@ def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdio
 def game(options: RunOptions) -> Iterator[JerichoGameEnv]:
     text = _pyproject_text(options)
     configured = parse_game_setting(text) if text else None
-    env = JerichoGameEnv(find_game_file(options.game, configured=configured), seed=options.seed)
+    env = JerichoGameEnv(
+        find_game_file(options.game, configured=configured),
+        seed=options.seed,
+        allow_quit_restart=options.allow_quit_restart,
+    )
     try:
         yield env
     finally:

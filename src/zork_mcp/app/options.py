@@ -38,6 +38,7 @@ class RunOptions:
     seed: int = 12
     episode_id: str = "episode"
     plain: bool = False
+    allow_quit_restart: bool = False
 
     @property
     def model_name(self) -> str:

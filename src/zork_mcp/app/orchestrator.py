@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.domain.errors import GameHaltedError, LLMError, MCPServerStartupError
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_peek import peek
@@ -43,6 +44,7 @@ class EpisodeSummary:
     usage: Usage = field(default_factory=Usage)
     end_reason: str = "running"
     seconds: float = 0.0
+    error: str | None = None  # what ended the episode, when an error did
 
 
 class Orchestrator:
@@ -76,12 +78,18 @@ class Orchestrator:
             observation = self._play(observation)
         except KeyboardInterrupt:
             self.summary.end_reason = "interrupted"
+        except GameHaltedError as error:
+            self._end_on_error("emulator_halted", error)
+        except BaseException as error:
+            self._end_on_error(_end_reason_of(error), error)
+            raise
         finally:
             self.summary.seconds = self._clock() - started
             self._emit(
                 "episode_end",
                 f"Episode ended ({self.summary.end_reason}): score "
                 f"{self.summary.score} in {self.summary.moves} moves",
+                level=Level.ERROR if self.summary.error else Level.INFO,
                 **_summary_fields(self.summary),
             )
         return self.summary
@@ -150,8 +158,14 @@ class Orchestrator:
     def _inventory(self) -> str:
         return " ".join(peek(self._game, "inventory").text.split()) or "unknown"
 
-    def _emit(self, kind: str, message: str, **fields: object) -> None:
-        self._telemetry.emit(Event(kind, message, Level.INFO, fields))
+    def _end_on_error(self, reason: str, error: BaseException) -> None:
+        self.summary.end_reason = reason
+        self.summary.error = f"{type(error).__name__}: {error}"
+
+    def _emit(
+        self, kind: str, message: str, *, level: Level = Level.INFO, **fields: object
+    ) -> None:
+        self._telemetry.emit(Event(kind, message, level, fields))
 
 
 def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
@@ -166,5 +180,14 @@ def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
         "cached_tokens": summary.usage.cached_tokens,
         "cost_usd": summary.usage.cost_usd,
         "end_reason": summary.end_reason,
+        "error": summary.error,
         "seconds": round(summary.seconds, 3),
     }
+
+
+def _end_reason_of(error: BaseException) -> str:
+    if isinstance(error, MCPServerStartupError):
+        return "mcp_startup_failed"
+    if isinstance(error, LLMError):
+        return "llm_error"
+    return "error"
