@@ -17,7 +17,12 @@ from zork_mcp.domain.errors import ZorkMcpError
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="zork-mcp", description=__doc__.split("\n")[0].split(": ")[1])
+    p = argparse.ArgumentParser(
+        prog="zork-mcp",
+        description=__doc__.split("\n")[0].split(": ")[1],
+        epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
+        "turn: `zork-mcp show EPISODE_DIR`.",
+    )
     p.add_argument(
         "--game",
         help="Zork I story file (else $ZORK_MCP_GAME, [tool.zorkgpt] "
@@ -66,6 +71,11 @@ def options_from(args: argparse.Namespace) -> RunOptions:
 
 
 def main(argv: Sequence[str] | None = None, container: Container | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] in (["eval"], ["show"]):
+        from zork_mcp.app.eval.cli import main as eval_main  # numpy etc. only for sweeps
+
+        return eval_main(argv)
     options = options_from(parser().parse_args(argv))
     container = container or Container()
     container.options.override(options)
