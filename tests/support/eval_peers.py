@@ -6,7 +6,7 @@ Its memory is its own objective, which the orchestrator shows it next turn
 ("Current objective: wt 3 ep 1"): the walkthrough step and the episode's random stream.
 Episodes of one (model, tools) pair get streams 0, 1, 2, ... in the order they start, so
 the set of a cell's outcomes is the same whatever the scheduling. Every 4th step with tools
-it first calls the reasoning server's tool. Each reply reports a cost, as OpenRouter does.
+it first calls a tool (the reasoning server's, unless told another). Each reply reports a cost, as OpenRouter does.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ TOOL = "reasoning.sequentialthinking"
 MODEL = re.compile(r"^p(?P<p>[0-9.]+)-q(?P<q>[0-9.]+)$")
 MEMORY = re.compile(r"Current objective: wt (?P<step>\d+) ep (?P<stream>\d+) turn (?P<turn>\d+)")
 COST_PER_TOKEN = 1e-6
+THOUGHT = {"thought": "plan", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
 
 def uniform(*parts: object) -> float:
@@ -41,6 +42,8 @@ class WalkthroughPeer(ProviderPeer):
     replies: list = field(default_factory=list)
     canonical_tools: tuple[str, ...] = (TOOL,)
     api_key: str | None = None
+    tool: str = TOOL
+    tool_arguments: dict[str, Any] = field(default_factory=lambda: dict(THOUGHT))
     streams: Counter[tuple[str, bool]] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -59,9 +62,7 @@ class WalkthroughPeer(ProviderPeer):
         state = next(m["content"] for m in body["messages"] if m["role"] == "user")
         step, stream, turn = self._memory(state, body["model"], tools)
         if tools and step % 4 == 0 and body["messages"][-1]["role"] != "tool":
-            thought = {"thought": "plan", "thoughtNumber": 1, "totalThoughts": 1,
-                       "nextThoughtNeeded": False}  # fmt: skip
-            return tool_calls_reply((TOOL, thought))
+            return tool_calls_reply((self.tool, self.tool_arguments))
         p, q = (float(x) for x in MODEL.match(body["model"]).groups())  # type: ignore[union-attr]
         follows = uniform(body["model"], tools, stream, turn) < (p if tools else q)
         action = WALKTHROUGH[step % len(WALKTHROUGH)] if follows else "look"

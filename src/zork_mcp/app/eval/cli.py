@@ -174,8 +174,14 @@ def _integers(text: str, flag: str) -> list[int]:
         raise ConfigurationError(f"{flag}: expected whole numbers, got '{text}'.") from e
 
 
-def _report_sweep(store: SqliteResultStore, name: str, out: Path, state: SweepState) -> None:
+def _report_console() -> Console:
+    """Report tables are wide: off a terminal, do not squeeze them into 80 columns."""
     console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+def _report_sweep(store: SqliteResultStore, name: str, out: Path, state: SweepState) -> None:
+    console = _report_console()
     if state.stopped:
         console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
     records = store.episodes(name)
@@ -187,7 +193,7 @@ def _report_sweep(store: SqliteResultStore, name: str, out: Path, state: SweepSt
 def report(args: argparse.Namespace) -> int:
     store = SqliteResultStore.existing(args.results)
     names = [args.sweep] if args.sweep else store.sweeps()
-    console = Console()
+    console = _report_console()
     for name in names:
         records = store.episodes(name)
         if not records:
