@@ -82,8 +82,9 @@ def stored(results: Path) -> dict[str, tuple]:
 
 def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, zork_game):
     killed, clean = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite"
-    spec = ["--name", "resume", "--model", "local:p1-q1", "--model", "local:p1-q0",
-            "--mcp", "off", "--episodes", "8", "--max-turns", "25", "--game", str(zork_game)]  # fmt: skip
+    models = ["--model", "local:p1-q1", "--model", "local:p1-q0"]
+    spec = ["--name", "resume", *models, "--mcp", "off", "--episodes", "8", "--max-turns", "25",
+            "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
         command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, killed, *spec)]
         sweep = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,

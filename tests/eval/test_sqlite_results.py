@@ -15,7 +15,7 @@ from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
 points = st.lists(
     st.builds(
         TurnPoint, st.integers(1, 500), st.integers(0, 350), st.integers(0, 999), st.integers(0, 20)
-    ),  # fmt: skip
+    ),
     max_size=8,
 ).map(lambda ps: tuple(TurnPoint(i + 1, p.score, p.moves, p.tool_calls) for i, p in enumerate(ps)))
 records = st.builds(

@@ -18,7 +18,7 @@ def test_a_model_is_provider_colon_model_and_the_model_may_hold_slashes_and_colo
     assert parse_model("local:qwen:7b").model == "qwen:7b"
     with pytest.raises(ConfigurationError, match="provider:model"):
         parse_model("gpt-4o")
-    with pytest.raises(ConfigurationError, match="Unknown provider 'openia'.*openrouter"):
+    with pytest.raises(ConfigurationError, match=r"Unknown provider 'openia'.*openrouter"):
         parse_model("openia:gpt-4o")
 
 

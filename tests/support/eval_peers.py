@@ -6,7 +6,8 @@ Its memory is its own objective, which the orchestrator shows it next turn
 ("Current objective: wt 3 ep 1"): the walkthrough step and the episode's random stream.
 Episodes of one (model, tools) pair get streams 0, 1, 2, ... in the order they start, so
 the set of a cell's outcomes is the same whatever the scheduling. Every 4th step with tools
-it first calls a tool (the reasoning server's, unless told another). Each reply reports a cost, as OpenRouter does.
+it first calls a tool (the reasoning server's, unless told another). Each reply reports a
+cost, as OpenRouter does.
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def main(argv: Sequence[str]) -> int:
             return report(report_parser().parse_args(rest[1:]))
         return sweep(sweep_parser().parse_args(rest))
     except ZorkMcpError as error:
-        console.print(f"[bold red]error:[/] {error}", highlight=False)
+        console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
         return 2
 
 
