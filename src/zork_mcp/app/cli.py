@@ -49,10 +49,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--episode-id", default=None, help="default: a timestamp")
     p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
+    )
     return p
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:
+    if args.resume and not args.episode_id:
+        parser().error(
+            "--resume continues an earlier episode: name it with --episode-id "
+            "(its folder under --log-dir, e.g. logs/episode-20261123-081500)"
+        )
     episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
     return RunOptions(
         provider=args.provider,
@@ -67,6 +77,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         seed=args.seed,
         episode_id=episode,
         plain=args.plain,
+        resume=args.resume,
     )
 
 

@@ -19,6 +19,7 @@ from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.app.agent import LLMSession
+from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
@@ -123,6 +124,10 @@ def telemetry(options: RunOptions) -> Iterator[Telemetry]:
         if langfuse is not None:
             langfuse.flush()
         local.close()
+
+
+def checkpoints(options: RunOptions) -> CheckpointFile:
+    return CheckpointFile(episode_dir(options))
 
 
 def episode_dir(options: RunOptions) -> Path:

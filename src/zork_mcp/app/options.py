@@ -36,6 +36,7 @@ class RunOptions:
     seed: int = 12
     episode_id: str = "episode"
     plain: bool = False
+    resume: bool = False  # continue the episode from its last checkpoint
 
     @property
     def model_name(self) -> str:
