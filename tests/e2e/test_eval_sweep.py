@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.support.eval_peers import WalkthroughPeer
+from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
+from tests.support.llm_peers import HttpFault, ProviderPeer
+from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
 from zork_mcp.app.eval.report import cell_stats, mcp_differences
@@ -116,3 +118,28 @@ def wait_for_rows(results: Path, process: subprocess.Popen, timeout: float = 120
                         return count
         time.sleep(0.02)
     raise AssertionError(f"no episode stored within {timeout}s (exit {process.poll()})")
+
+
+def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoint(
+    tmp_path, zork_game
+):
+    results = tmp_path / "results.sqlite"
+    replies = [action_reply(c, new_objective=f"step {i}") for i, c in enumerate(WALKTHROUGH[:10])]
+    spec = ["--model", "local:walkthrough", "--mcp", "off", "--episodes", "1", "--max-turns",
+            "10", "--parallel", "1", "--game", str(zork_game)]  # fmt: skip
+    with ProviderPeer("openai", [*replies[:6], HttpFault(400, "no")], api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, results, *spec)) == 1
+    [failed] = SqliteResultStore(results).episodes()
+    assert failed.failed and "LLMError" in (failed.error or "") and failed.turns == 6
+    with ProviderPeer("openai", replies[6:], api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, results, *spec)) == 0  # a failure is a result
+        assert SqliteResultStore(results).episodes() == [failed]
+        assert main(sweep_args(url, tmp_path, results, *spec, "--resume")) == 0
+    [resumed] = SqliteResultStore(results).episodes()
+    assert not resumed.failed and (resumed.turns, resumed.score, resumed.end_reason) == (
+        10,
+        15,
+        "turn_limit",
+    )
+    assert [p.turn for p in resumed.trajectory] == list(range(1, 11))
+    assert resumed.prompt_tokens == 100

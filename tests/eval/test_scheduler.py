@@ -119,3 +119,13 @@ def test_ctrl_c_keeps_finished_episodes_stops_running_ones_and_a_rerun_completes
     assert 3 <= len(stored) < 24 and state.done == len(stored)
     rerun = Scheduler(ThreadBackend(), store, 2, {}).run(tasks())
     assert rerun.skipped == len(stored) and len(store.episodes("s")) == 24
+
+
+def test_failed_episodes_are_kept_on_a_rerun_and_played_again_when_asked(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(fail_seeds=frozenset({12})), store, 2, {}).run(tasks(2))
+    kept = Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2))
+    assert (kept.skipped, kept.done) == (8, 0)
+    redone = Scheduler(ThreadBackend(), store, 2, {}, redo_failed=True).run(tasks(2))
+    assert (redone.skipped, redone.done) == (4, 4)
+    assert not any(r.failed for r in store.episodes("s"))

@@ -54,10 +54,13 @@ class SqliteResultStore:
             db.execute("PRAGMA synchronous=NORMAL")  # in WAL: durable against a killed process
             yield db
 
-    def finished_keys(self, sweep: str) -> set[str]:
+    def finished_keys(self, sweep: str, *, failed: bool = True) -> set[str]:
+        """Keys of the stored episodes; with failed=False, only those that did not fail."""
+        query = "SELECT key FROM episodes WHERE sweep = ?" + (
+            "" if failed else " AND status = 'done'"
+        )
         with self._connect() as db:
-            rows = db.execute("SELECT key FROM episodes WHERE sweep = ?", (sweep,))
-            return {key for (key,) in rows}
+            return {key for (key,) in db.execute(query, (sweep,))}
 
     def record(self, episode: EpisodeRecord) -> None:
         """The episode and its trajectory in one transaction; a replayed one replaces the old."""

@@ -66,6 +66,10 @@ def sweep_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", type=Path, default=Path("pyproject.toml"))
     p.add_argument("--game", help="Zork I story file (as for a single episode)")
     p.add_argument("--plain", action="store_true", help="plain progress lines")
+    p.add_argument(
+        "--resume", action="store_true",
+        help="play failed and interrupted episodes again, on from their last checkpoint",
+    )  # fmt: skip
     return p
 
 
@@ -104,12 +108,12 @@ def sweep(args: argparse.Namespace) -> int:
     store = SqliteResultStore(args.results)
     log_root = args.log_dir or args.results.parent / "logs"
     tasks = [
-        EpisodeTask(episode, log_root.resolve(), args.config.resolve(), args.game)
+        EpisodeTask(episode, log_root.resolve(), args.config.resolve(), args.game, args.resume)
         for episode in spec.episodes_to_play()
     ]
     with sweep_progress(args.plain) as progress:
         scheduler = Scheduler(
-            _backend(args, parallel), store, parallel, spec.provider_limits, progress
+            _backend(args, parallel), store, parallel, spec.provider_limits, progress, args.resume
         )
         state = scheduler.run(tasks)
     _report_sweep(store, spec.name, args.out or args.results.parent, state)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from dependency_injector import providers
 
+from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.container import Container
 from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
@@ -26,6 +28,7 @@ class EpisodeTask:
     log_root: Path
     config: Path
     game: str | None = None
+    resume: bool = False  # continue from the episode's checkpoint if it has one
 
 
 class EpisodeInterrupted(Exception):
@@ -72,12 +75,21 @@ def run_options(task: EpisodeTask) -> RunOptions:
 
 
 def play_episode(task: EpisodeTask) -> EpisodeRecord:
-    """Play the episode from a fresh log folder; a failure is a record, Ctrl-C is raised."""
+    """Play the episode (from a fresh log folder, or on from its checkpoint with resume);
+    a failure is a record, Ctrl-C is raised."""
     options = run_options(task)
-    shutil.rmtree(options.log_dir / options.episode_id, ignore_errors=True)
+    directory = options.log_dir / options.episode_id
+    checkpoint = CheckpointFile(directory)
+    earlier: list[TurnPoint] = []
+    if task.resume and checkpoint.exists():
+        options = replace(options, resume=True)
+        earlier = played_turns(directory, checkpoint.load().turn)
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
     container = Container()
     container.options.override(options)
     recorder = TrajectoryRecorder(container)
+    recorder.points.extend(earlier)
     container.progress.override(providers.Object(recorder))
     orchestrator, error = None, None
     try:
@@ -93,6 +105,18 @@ def play_episode(task: EpisodeTask) -> EpisodeRecord:
     if summary is not None and summary.end_reason == "interrupted":
         raise EpisodeInterrupted(task.spec.key)
     return _record(task, options, summary, recorder, error)
+
+
+def played_turns(directory: Path, through: int) -> list[TurnPoint]:
+    """The trajectory up to a checkpoint, from the episode's events log."""
+    points = {}
+    with (directory / "events.jsonl").open(encoding="utf-8") as events:
+        for line in events:
+            event = json.loads(line)
+            if event.get("event_type") == "turn_complete" and event["turn"] <= through:
+                turn = event["turn"]
+                points[turn] = TurnPoint(turn, event["score"], event["moves"], event["tool_calls"])
+    return [points[turn] for turn in sorted(points)]
 
 
 def _shutdown(container: Container) -> None:

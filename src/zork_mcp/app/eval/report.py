@@ -170,7 +170,8 @@ def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]
         axes.plot(turns, [e.value for e in curve], label=cell)
         axes.fill_between(turns, [e.low for e in curve], [e.high for e in curve], alpha=0.2)
     axes.set(xlabel="turn", ylabel="mean score", title="Mean score over turns (95% CI)")
-    axes.legend(fontsize="small")
+    if cells:
+        axes.legend(fontsize="small")
     figure.tight_layout()
     figure.savefig(curves)
     plt.close(figure)

@@ -46,9 +46,11 @@ class Scheduler:
     parallel: int
     provider_limits: Mapping[str, int]
     observer: SweepObserver | None = None
+    redo_failed: bool = False
 
     def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
-        finished = self.store.finished_keys(tasks[0].spec.sweep) if tasks else set()
+        sweep = tasks[0].spec.sweep if tasks else ""
+        finished = self.store.finished_keys(sweep, failed=not self.redo_failed)
         pending = [t for t in tasks if t.spec.key not in finished]
         state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}

@@ -6,7 +6,7 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from zork_mcp.app.options import PROVIDERS
@@ -51,9 +51,10 @@ class EpisodeSpec:
 
     @property
     def key(self) -> str:
-        """Stable identity: the same episode of the same sweep always has the same key."""
+        """Stable identity: the same episode of the same sweep always has the same key
+        (a model's base URL is left out, so a local server may come back on another port)."""
         body = json.dumps(
-            {"cell": asdict(self.cell), "i": self.index, "seed": self.seed, "t": self.max_turns},
+            {"cell": self.cell.label, "i": self.index, "seed": self.seed, "t": self.max_turns},
             sort_keys=True,
         )
         return hashlib.sha256(body.encode()).hexdigest()[:16]
