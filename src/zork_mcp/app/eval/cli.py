@@ -67,6 +67,11 @@ def sweep_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="Zork I story file (as for a single episode)")
     p.add_argument("--plain", action="store_true", help="plain progress lines")
     p.add_argument(
+        "--backend", choices=("local", "ray"), default="local",
+        help="local worker processes (default) or Ray tasks (pip install 'zork-mcp[ray]')",
+    )  # fmt: skip
+    p.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
+    p.add_argument(
         "--resume", action="store_true",
         help="play failed and interrupted episodes again, on from their last checkpoint",
     )  # fmt: skip
@@ -121,6 +126,12 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def _backend(args: argparse.Namespace, parallel: int) -> Backend:
+    if args.backend == "ray":
+        from zork_mcp.app.eval.ray_backend import RayBackend
+
+        return RayBackend(parallel, args.address)
+    if args.address:
+        raise ConfigurationError("--address is for --backend ray.")
     return LocalBackend(parallel)
 
 
