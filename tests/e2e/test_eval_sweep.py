@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
 from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.processes import processes_with_environment
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
@@ -107,14 +109,16 @@ def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, 
     assert scores["local:p1-q1 mcp=off"] > scores["local:p1-q0 mcp=off"] == 0
 
 
-def wait_for_rows(results: Path, process: subprocess.Popen, timeout: float = 120) -> int:
+def wait_for_rows(
+    results: Path, process: subprocess.Popen, timeout: float = 120, at_least: int = 2
+) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and process.poll() is None:
         if results.is_file():
             with sqlite3.connect(results) as db:
                 if db.execute("SELECT name FROM sqlite_master WHERE name = 'episodes'").fetchone():
                     count = db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
-                    if count >= 2:
+                    if count >= at_least:
                         return count
         time.sleep(0.02)
     raise AssertionError(f"no episode stored within {timeout}s (exit {process.poll()})")
@@ -143,3 +147,21 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     )
     assert [p.turn for p in resumed.trajectory] == list(range(1, 11))
     assert resumed.prompt_tokens == 100
+
+
+def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tmp_path, zork_game):
+    results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
+    spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "6", "--max-turns", "6",
+            "--game", str(zork_game)]  # fmt: skip
+    with peer().serve() as url:
+        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec)]
+        sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        kept = wait_for_rows(results, sweep, at_least=1)
+        sweep.send_signal(signal.SIGINT)
+        _, errors = sweep.communicate(timeout=120)
+    assert sweep.returncode == 130, errors.decode()[-2000:]
+    assert processes_with_environment("EVAL_MARKER", marker) == []
+    records = SqliteResultStore(results).episodes()
+    assert kept <= len(records) < 6 and not any(r.failed for r in records)
+    assert all(r.turns == 6 for r in records)
