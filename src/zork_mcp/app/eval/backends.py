@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
 from zork_mcp.app.eval.episode import EpisodeTask, play_episode
@@ -47,14 +48,24 @@ class LocalBackend:
     """Spawned worker processes, reused from episode to episode."""
 
     def __init__(self, workers: int) -> None:
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
+        self._workers = workers
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self._workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
         )
 
     def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
-        return self._pool.submit(_play_in_worker, task)
+        """A worker that died (its episodes are recorded as failed) is replaced by a new pool."""
+        try:
+            return self._pool.submit(_play_in_worker, task)
+        except BrokenProcessPool:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = self._new_pool()
+            return self._pool.submit(_play_in_worker, task)
 
     def interrupt(self) -> None:
         for child in multiprocessing.active_children():
