@@ -55,7 +55,7 @@ def cell_stats(records: Sequence[EpisodeRecord]) -> list[CellStats]:
 
 
 def _one_cell(group: list[EpisodeRecord]) -> CellStats:
-    done = _done(group) or []
+    done = _done(group)
     scores = [r.score for r in done]
     costs = [r.cost_usd for r in done if r.cost_usd is not None]
     turns = sum(r.turns for r in done)
