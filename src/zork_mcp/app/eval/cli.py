@@ -38,7 +38,7 @@ def sweep_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp eval",
         description="Play many episodes per configuration (models x MCP modes) in parallel, "
-        "store one row per episode in SQLite, and report mean scores with 95%% bootstrap "
+        "store one row per episode in SQLite, and report mean scores with 95% bootstrap "
         "CIs and the MCP on minus off difference. `zork-mcp eval report RESULTS` reports "
         "on stored results. Flags override the --sweep file.",
     )
