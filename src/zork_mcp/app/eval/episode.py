@@ -102,6 +102,7 @@ def play_episode(task: EpisodeTask) -> EpisodeRecord:
     finally:
         _shutdown(container)
     summary = orchestrator.summary if orchestrator is not None else None
+    error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
     if summary is not None and summary.end_reason == "interrupted":
         raise EpisodeInterrupted(task.spec.key)
     return _record(task, options, summary, recorder, error)
@@ -155,7 +156,7 @@ def _record(
             "score": summary.score,
             "moves": summary.moves,
             "turns": summary.turns,
-            "end_reason": "error" if error else summary.end_reason,
+            "end_reason": "error" if summary.end_reason == "running" else summary.end_reason,
             "prompt_tokens": summary.usage.prompt_tokens,
             "completion_tokens": summary.usage.completion_tokens,
             "cached_tokens": summary.usage.cached_tokens,
