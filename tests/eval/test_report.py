@@ -60,3 +60,19 @@ def test_csv_has_one_row_per_episode_and_per_cell_and_plots_are_pngs(tmp_path):
     assert math.isclose(float(cell_rows[0]["mean_score"]), 25)
     for png in write_plots(RECORDS, tmp_path):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size < 100_000
+
+
+def test_eval_report_reads_a_results_file_and_writes_csv_and_plots_per_sweep(tmp_path, capsys):
+    from zork_mcp.adapters.sqlite_results import SqliteResultStore
+    from zork_mcp.app.cli import main
+
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    for record in RECORDS:
+        store.record(record)
+    assert main(["eval", "report", str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "o")]) == 0
+    assert "MCP on minus off" in capsys.readouterr().out
+    assert {p.name for p in (tmp_path / "o" / "s").iterdir()} == {
+        "episodes.csv", "cells.csv", "score_over_turns.png", "final_scores.png",
+    }  # fmt: skip
+    assert main(["eval", "report", str(tmp_path / "none.sqlite")]) == 2
+    assert "run `zork-mcp eval --results" in capsys.readouterr().err
