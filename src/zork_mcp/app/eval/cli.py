@@ -112,8 +112,9 @@ def sweep(args: argparse.Namespace) -> int:
     spec, parallel = sweep_spec(args)
     store = SqliteResultStore(args.results)
     log_root = args.log_dir or args.results.parent / "logs"
+    config = args.config.resolve() if args.config.is_file() else args.config  # none: defaults
     tasks = [
-        EpisodeTask(episode, log_root.resolve(), args.config.resolve(), args.game, args.resume)
+        EpisodeTask(episode, log_root.resolve(), config, args.game, args.resume)
         for episode in spec.episodes_to_play()
     ]
     with sweep_progress(args.plain) as progress:
