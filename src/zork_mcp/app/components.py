@@ -20,6 +20,7 @@ from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
+from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
 from zork_mcp.app.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
@@ -128,6 +129,10 @@ def telemetry(options: RunOptions, settings: MCPSettings) -> Iterator[Telemetry]
             yield FanoutTelemetry(local, *backends) if backends else local
     finally:
         local.close()
+
+
+def checkpoints(options: RunOptions) -> CheckpointFile:
+    return CheckpointFile(episode_dir(options))
 
 
 def episode_dir(options: RunOptions) -> Path:

@@ -19,6 +19,7 @@ class Container(containers.DeclarativeContainer):
     game = providers.Resource(components.game, options)
     tool_server = providers.Resource(components.tool_server, options, settings)
     progress = providers.Resource(progress, options.provided.plain)
+    checkpoints = providers.Singleton(components.checkpoints, options)
 
     agent = providers.Singleton(
         ZorkAgent,
@@ -36,4 +37,6 @@ class Container(containers.DeclarativeContainer):
         episode_id=options.provided.episode_id,
         max_turns=options.provided.max_turns,
         progress=progress,
+        checkpoints=checkpoints,
+        resume=options.provided.resume,
     )

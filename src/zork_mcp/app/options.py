@@ -39,6 +39,7 @@ class RunOptions:
     episode_id: str = "episode"
     plain: bool = False
     allow_quit_restart: bool = False
+    resume: bool = False  # continue the episode from its last checkpoint
 
     @property
     def model_name(self) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.checkpoint import Checkpoint, CheckpointFile
 from zork_mcp.domain.errors import GameHaltedError, LLMError, MCPServerStartupError
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.game import GameObservation
@@ -58,16 +59,19 @@ class Orchestrator:
         max_turns: int,
         progress: Progress | None = None,
         clock: Callable[[], float] = time.monotonic,
+        checkpoints: CheckpointFile | None = None,
+        resume: bool = False,
     ) -> None:
         self._game, self._agent, self._telemetry = game, agent, telemetry
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self.summary = EpisodeSummary(episode_id)
         self._recent: deque[tuple[str, str]] = deque(maxlen=RECENT_ACTIONS)
         self._objective: str | None = None
+        self._checkpoints, self._resume = checkpoints, resume
 
     def run(self) -> EpisodeSummary:
         started = self._clock()
-        observation = self._game.reset()
+        observation = self._restore() if self._resume else self._game.reset()
         self._emit(
             "episode_start",
             f"Episode {self.summary.episode_id} started",
@@ -84,7 +88,7 @@ class Orchestrator:
             self._end_on_error(_end_reason_of(error), error)
             raise
         finally:
-            self.summary.seconds = self._clock() - started
+            self.summary.seconds += self._clock() - started
             self._emit(
                 "episode_end",
                 f"Episode ended ({self.summary.end_reason}): score "
@@ -110,9 +114,32 @@ class Orchestrator:
         after = self._game.step(action)
         self._recent.append((action, after.text))
         report = self._record(action, decision.get("reasoning") or "", after)
+        if self._checkpoints is not None:
+            self._checkpoints.save(self.checkpoint())
         if self._progress is not None:
             self._progress.turn(report, self.summary)
         return after
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            self.summary.turns,
+            self._game.save_state(),
+            self._objective,
+            tuple(self._recent),
+            replace(self.summary),
+        )
+
+    def _restore(self) -> GameObservation:
+        """Continue from the episode's last checkpoint (`--resume`)."""
+        assert self._checkpoints is not None
+        saved = self._checkpoints.load()
+        self._game.reset()
+        observation = self._game.restore_state(saved.game_state)
+        self._objective = saved.objective
+        self._recent.extend(saved.recent)
+        self.summary = replace(saved.summary, end_reason="running", error=None)
+        self._emit("episode_resumed", f"Resumed after turn {saved.turn}", turn=saved.turn)
+        return observation
 
     def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
         outcome = self._agent.last_outcome
