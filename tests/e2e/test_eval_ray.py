@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+import ray  # in the dev extra, so CI always runs this test
 
 from tests.e2e.test_eval_sweep import peer, stored, sweep_args
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
-ray = pytest.importorskip("ray", reason="Ray is the optional extra [ray]")
 
 
 def test_the_ray_backend_stores_the_same_results_as_the_local_pool(tmp_path, zork_game):
