@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import sys
 import uuid
 
@@ -62,10 +64,14 @@ async def test_a_chain_runs_and_every_server_process_is_gone_after():
     assert [e.result for e in result.tool_chain] == ["echo: one", "echo: two"]
     usage = result.execution_metadata.token_usage
     assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (30, 15, 45)
-    assert set(result.model_dump()) == {
+    assert set(result) == set(result.model_dump()) == {
         "success", "final_result", "summary", "tool_chain",
         "conversation_history", "errors", "execution_metadata",
     }  # fmt: skip
+    assert isinstance(result, dict) and result["success"] is True
+    assert [entry["tool_name"] for entry in result["tool_chain"]] == ["faults.echo"] * 2
+    assert result["execution_metadata"]["token_usage"]["total_tokens"] == 45
+    assert json.loads(json.dumps(result)) == result.typed.model_dump()
     assert processes_with_environment("MARK", mark) == []
 
 
@@ -216,3 +222,51 @@ def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
             mcp_ghost_sync(**arguments)
 
     asyncio.run(inside())
+
+
+async def test_the_documented_defaults_namespace_timeout_iterations_and_memory(caplog):
+    """Spec 004: namespace "mcp_ghost", timeout 30.0, max_iterations 10, conversation_memory."""
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(2)],
+            text_reply("ok"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker())
+    assert result["success"]
+    events = [r for r in caplog.records if r.name == "mcp_ghost" and hasattr(r, "event_type")]
+    by_type = {r.event_type: r.fields for r in events}
+    assert by_type["mcp_iteration_start"]["max_iterations"] == 10
+    assert by_type["mcp_tool_result"]["timeout_seconds"] == 30.0
+    assert [len(r["messages"]) for r in peer.requests] == [2, 4, 6], "the whole history is sent"
+
+
+async def test_a_run_that_fails_after_tools_ran_keeps_what_it_did():
+    """Spec 004 partial-success handling: the chain, iterations and usage survive the failure."""
+    peer = ProviderPeer(
+        "openai", [tool_calls_reply(("faults.echo", {"text": "a"})), HttpFault(400)], FAULT_TOOLS
+    )
+    result = await ghost(peer, marker())
+    assert not result["success"] and "HTTP 400" in result["errors"][-1]["error"]
+    assert [(e.tool_name, e.result) for e in result.tool_chain] == [("faults.echo", "echo: a")]
+    meta = result.execution_metadata
+    assert (meta.total_iterations, meta.tools_discovered, meta.servers_connected) == (2, 5, 1)
+    assert meta.token_usage.total_tokens == 15
+    assert "after 1 tool call(s) in 2 iteration(s)" in result.summary
+
+
+async def test_a_call_with_arguments_that_are_not_json_is_logged_with_its_text(caplog):
+    """P28: every tool call is logged with its arguments, even ones that do not parse."""
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    raw = '{"text": "unclosed'
+    peer = ProviderPeer(
+        "openai", [tool_calls_reply(("faults.echo", raw)), text_reply("sorry")], FAULT_TOOLS
+    )
+    result = await ghost(peer, marker(), enable_backtracking=False)
+    calls = [r.fields for r in caplog.records if getattr(r, "event_type", "") == "mcp_tool_call"]
+    assert [(c["tool_name"], c["arguments"]) for c in calls] == [("faults.echo", raw)]
+    assert "arguments_error" in calls[0]
+    assert "invalid JSON arguments" in result.tool_chain[0].error

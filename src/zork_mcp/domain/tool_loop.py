@@ -10,7 +10,7 @@ are recovered from (backtracking, circuit breaker).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -84,6 +84,7 @@ class ExitReason(Enum):
     MAX_ITERATIONS = "max_iterations"
     UNEXPECTED_STATE = "unexpected_state"
     SESSION_BROKEN = "session_broken"
+    FAILED = "failed"  # an error (the LLM's, the session's) ended the run: see so_far()
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,13 @@ class ToolLoop:
         try:
             arguments = parse_arguments(call.function.arguments)
         except ValueError as e:
+            self._emit(
+                EventType.MCP_TOOL_CALL,
+                f"Agent calling tool {name} with arguments that are not valid JSON",
+                tool_name=name,
+                arguments=call.function.arguments,
+                arguments_error=str(e),
+            )
             result = error_result(name, f"invalid JSON arguments: {e}")
             return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
         self._emit(
@@ -429,17 +437,26 @@ class ToolLoop:
                 outcome=record.outcome.value,
             )
 
-    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        outcome = LoopOutcome(
-            answer=self._read_answer(content) if self._policy.agent_answer else None,
+    def so_far(self) -> LoopOutcome:
+        """What the run did before an error ended it: its chain, iterations, usage, messages."""
+        return LoopOutcome(
+            answer=None,
             iterations=self._iterations,
             llm_calls=self._llm_calls,
-            exit_reason=reason,
+            exit_reason=ExitReason.FAILED,
             tool_chain=tuple(self._chain),
             usage=self._usage,
-            final_content=content,
+            final_content=None,
             messages=tuple(self._messages),
             backtracks=tuple(self._backtracks),
+        )
+
+    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
+        outcome = replace(
+            self.so_far(),
+            answer=self._read_answer(content) if self._policy.agent_answer else None,
+            exit_reason=reason,
+            final_content=content,
         )
         if self._tools:
             used = sorted(

@@ -23,7 +23,7 @@ from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
 from zork_mcp.app.options import DEFAULT_MODELS, RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
-from zork_mcp.domain.ghost_result import GhostResult, failed_run, ghost_result
+from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
@@ -63,7 +63,7 @@ async def mcp_ghost(
     *,
     http_client: httpx.AsyncClient | None = None,
     startup_timeout: float = 10.0,
-) -> GhostResult:
+) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
     Bad arguments raise ConfigurationError at once; a server that does not start or a
@@ -90,8 +90,10 @@ async def mcp_ghost(
             config.mcpServers, startup_timeout_seconds=startup_timeout, background_spare=False
         )
         stack.callback(tool_server.close)
+        loop: ToolLoop | None = None
         try:
             async with tool_server.open_session() as session:
+                discovered = len(session.tools)
                 loop = ToolLoop(
                     llm,
                     session,
@@ -101,25 +103,30 @@ async def mcp_ghost(
                     policy=ghost_policy(enable_backtracking),
                 )
                 outcome = await loop.run(messages)
-                discovered = len(session.tools)
         except (MCPError, LLMError) as error:
             telemetry.logger.warning("mcp_ghost run failed: %s", error)
-            return failed_run(
-                str(error),
-                elapsed_seconds=time.monotonic() - started,
-                servers_connected=0 if isinstance(error, MCPError) else servers,
-                conversation_so_far=messages,
+            return GhostResultDict(
+                failed_run(
+                    str(error),
+                    elapsed_seconds=time.monotonic() - started,
+                    servers_connected=servers if loop else 0,
+                    conversation_so_far=messages,
+                    tools_discovered=discovered if loop else 0,
+                    partial=loop.so_far() if loop else None,
+                )
             )
-    return ghost_result(
-        outcome,
-        tools_discovered=discovered,
-        servers_connected=servers,
-        elapsed_seconds=time.monotonic() - started,
-        max_iterations=max_iterations,
+    return GhostResultDict(
+        ghost_result(
+            outcome,
+            tools_discovered=discovered,
+            servers_connected=servers,
+            elapsed_seconds=time.monotonic() - started,
+            max_iterations=max_iterations,
+        )
     )
 
 
-def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResult:
+def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
     """mcp_ghost() for synchronous code: one asyncio.run, never inside a running loop."""
     try:
         asyncio.get_running_loop()
