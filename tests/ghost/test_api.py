@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 import uuid
 
@@ -270,3 +271,15 @@ async def test_a_call_with_arguments_that_are_not_json_is_logged_with_its_text(c
     assert [(c["tool_name"], c["arguments"]) for c in calls] == [("faults.echo", raw)]
     assert "arguments_error" in calls[0]
     assert "invalid JSON arguments" in result.tool_chain[0].error
+
+
+async def test_without_an_api_key_the_working_directory_env_file_gives_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.chdir(tmp_path)
+    peer = ProviderPeer("openai", [text_reply("hello")], FAULT_TOOLS)
+    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={peer.api_key}\n")
+    async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
+        result = await mcp_ghost(servers(marker()), "s", "openai", None, "u", http_client=client)
+    assert peer.rejections == [] and result["final_result"] == "hello"
+    assert "OPENAI_API_KEY" not in os.environ, "the library reads .env without changing os.environ"

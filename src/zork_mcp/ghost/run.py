@@ -21,7 +21,8 @@ from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
-from zork_mcp.app.options import DEFAULT_MODELS, RunOptions
+from zork_mcp.app.env_file import environment_with_env_file
+from zork_mcp.app.options import DEFAULT_MODELS, KEY_VARIABLES, RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
 from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
@@ -51,7 +52,7 @@ async def mcp_ghost(
     server_config: Mapping[str, Any],
     system_prompt: str,
     provider: str,
-    api_key: str,
+    api_key: str | None,
     user_prompt: str,
     model: str | None = None,
     namespace: str = "mcp_ghost",
@@ -66,12 +67,15 @@ async def mcp_ghost(
 ) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
-    Bad arguments raise ConfigurationError at once; a server that does not start or a
+    `api_key=None` takes the provider's key variable (e.g. OPENAI_API_KEY) from the
+    environment, else from the working directory's `.env`. Bad arguments raise
+    ConfigurationError at once; a server that does not start or a
     provider that fails ends the run with `success=False` and the error in `errors`.
     Every server process is closed before this returns, raises or is cancelled.
     """
     config = _server_config(server_config)
-    _check_arguments(provider, api_key, timeout, max_iterations)
+    _check_arguments(provider, timeout, max_iterations)
+    api_key = _api_key(provider, api_key)
     options = RunOptions(
         provider=provider, model=model or DEFAULT_MODELS[provider], base_url=base_url
     )
@@ -150,14 +154,25 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
     return config
 
 
-def _check_arguments(provider: str, api_key: str, timeout: float, max_iterations: int) -> None:
+def _check_arguments(provider: str, timeout: float, max_iterations: int) -> None:
     if provider not in GHOST_PROVIDERS:
         raise ConfigurationError(
             f"provider {provider!r} is not supported; use one of: {', '.join(GHOST_PROVIDERS)}."
         )
-    if not api_key or not api_key.strip():
-        raise ConfigurationError(f"api_key is empty: pass the {provider} API key.")
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
     if max_iterations < 1:
         raise ConfigurationError(f"max_iterations must be at least 1, got {max_iterations}.")
+
+
+def _api_key(provider: str, given: str | None) -> str:
+    names = KEY_VARIABLES[provider]
+    if given is None:
+        environ = environment_with_env_file()
+        given = next((environ[name] for name in names if environ.get(name)), None)
+    if not given or not given.strip():
+        raise ConfigurationError(
+            f"api_key is empty: pass the {provider} API key, or pass api_key=None and set "
+            f"{' or '.join(names)} (in the environment or in ./.env)."
+        )
+    return given
