@@ -24,6 +24,7 @@ from zork_mcp.domain.batch_policy import (
     skip_result,
     timeout_result,
 )
+from zork_mcp.domain.context_budget import ContextBudget, compact
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
 from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
 from zork_mcp.domain.messages import (
@@ -54,6 +55,7 @@ class LoopLimits:
     max_iterations: int = 20
     tool_timeout_seconds: float = 30.0
     max_result_chars: int = 50_000  # a tool message's JSON text, at most
+    context_budget: ContextBudget = field(default_factory=ContextBudget)
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,7 @@ class ToolLoop:
         return content
 
     async def _complete(self, request: LLMRequest) -> LLMResponse:
+        request = self._within_budget(request)
         metadata = {
             "tools": len(request.tools or ()),
             "forced_final": bool(request.response_format),
@@ -258,6 +261,24 @@ class ToolLoop:
         self._llm_calls += 1
         self._usage = self._usage + (response.usage or Usage())
         return response
+
+    def _within_budget(self, request: LLMRequest) -> LLMRequest:
+        """Over the context budget, send older steps condensed; the history itself stays whole."""
+        compaction = compact(request.messages, self._limits.context_budget)
+        if compaction is None:
+            return request
+        self._emit(
+            EventType.MCP_CONTEXT_COMPACTED,
+            f"Context over budget (~{compaction.tokens_before} tokens): "
+            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
+            f"tokens sent",
+            tokens_before=compaction.tokens_before,
+            tokens_after=compaction.tokens_after,
+            max_tokens=self._limits.context_budget.max_tokens,
+            steps_condensed=compaction.steps_condensed,
+            critical_kept=compaction.critical_kept,
+        )
+        return replace(request, messages=compaction.messages)
 
     async def _run_batch(self, response: LLMResponse) -> BatchStep:
         step, records = BatchStep.NEXT_CALL, []
