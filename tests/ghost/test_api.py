@@ -190,6 +190,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
         ({"server_config": {"mcpServers": {"a.b": {"command": "x"}}}}, "contain no '.'"),
         ({"timeout": 0}, "timeout must be more than 0"),
         ({"max_iterations": 0}, "max_iterations must be at least 1"),
+        ({"context_budget_tokens": 0}, "context_budget_tokens must be at least 1"),
     ],
 )
 async def test_bad_arguments_fail_at_once_and_say_what_to_fix(change, message):
@@ -283,3 +284,26 @@ async def test_without_an_api_key_the_working_directory_env_file_gives_it(tmp_pa
         result = await mcp_ghost(servers(marker()), "s", "openai", None, "u", http_client=client)
     assert peer.rejections == [] and result["final_result"] == "hello"
     assert "OPENAI_API_KEY" not in os.environ, "the library reads .env without changing os.environ"
+
+
+async def test_a_long_run_is_sent_condensed_past_the_context_budget(caplog):
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    long = "word " * 400
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.echo", {"text": f"{i} {long}"})) for i in range(5)],
+            text_reply("ok"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), context_budget_tokens=1500)
+    assert result["success"] and len(result["conversation_history"]) == 2 + 5 * 2 + 1
+    sizes = [len(r["messages"]) for r in peer.requests]
+    assert sizes[:3] == [2, 4, 6] and max(sizes) < 2 + 5 * 2, "later requests are condensed"
+    summary = peer.requests[-1]["messages"][2]["content"]
+    assert summary.startswith("Summary of") and "faults.echo" in summary
+    compacted = [
+        r for r in caplog.records if getattr(r, "event_type", "") == "mcp_context_compacted"
+    ]
+    assert compacted and compacted[-1].fields["max_tokens"] == 1500

@@ -23,6 +23,7 @@ from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
 from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.options import DEFAULT_MODELS, KEY_VARIABLES, RunOptions
+from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
 from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
@@ -64,6 +65,7 @@ async def mcp_ghost(
     *,
     http_client: httpx.AsyncClient | None = None,
     startup_timeout: float = 10.0,
+    context_budget_tokens: int = ContextBudget.max_tokens,
 ) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
@@ -71,10 +73,12 @@ async def mcp_ghost(
     environment, else from the working directory's `.env`. Bad arguments raise
     ConfigurationError at once; a server that does not start or a
     provider that fails ends the run with `success=False` and the error in `errors`.
-    Every server process is closed before this returns, raises or is cancelled.
+    Past `context_budget_tokens` (estimated) older steps are sent condensed; see
+    zork_mcp.domain.context_budget. Every server process is closed before this returns,
+    raises or is cancelled.
     """
     config = _server_config(server_config)
-    _check_arguments(provider, timeout, max_iterations)
+    _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
     api_key = _api_key(provider, api_key)
     options = RunOptions(
         provider=provider, model=model or DEFAULT_MODELS[provider], base_url=base_url
@@ -101,7 +105,11 @@ async def mcp_ghost(
                 loop = ToolLoop(
                     llm,
                     session,
-                    LoopLimits(max_iterations, timeout),
+                    LoopLimits(
+                        max_iterations,
+                        timeout,
+                        context_budget=ContextBudget(max_tokens=context_budget_tokens),
+                    ),
                     telemetry,
                     time.monotonic,
                     policy=ghost_policy(enable_backtracking),
@@ -154,7 +162,9 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
     return config
 
 
-def _check_arguments(provider: str, timeout: float, max_iterations: int) -> None:
+def _check_arguments(
+    provider: str, timeout: float, max_iterations: int, context_budget_tokens: int
+) -> None:
     if provider not in GHOST_PROVIDERS:
         raise ConfigurationError(
             f"provider {provider!r} is not supported; use one of: {', '.join(GHOST_PROVIDERS)}."
@@ -163,6 +173,10 @@ def _check_arguments(provider: str, timeout: float, max_iterations: int) -> None
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
     if max_iterations < 1:
         raise ConfigurationError(f"max_iterations must be at least 1, got {max_iterations}.")
+    if context_budget_tokens < 1:
+        raise ConfigurationError(
+            f"context_budget_tokens must be at least 1, got {context_budget_tokens}."
+        )
 
 
 def _api_key(provider: str, given: str | None) -> str:
