@@ -82,6 +82,10 @@ def test_the_summary_counts_calls_tools_and_backtracks():
     )
     assert result.execution_metadata.total_execution_time == 0.123457
     assert result.execution_metadata.token_usage.total_tokens == 10
+    assert (
+        result.execution_metadata.tools_discovered,
+        result.execution_metadata.servers_connected,
+    ) == (2, 1)
 
 
 def test_a_long_answer_is_shortened_in_the_summary_only():
