@@ -38,3 +38,23 @@ class GameEnvContract:
         env.reset()
         assert env.step("xyzzy plugh").text
         assert env.step("").text is not None
+
+    @pytest.mark.parametrize("command", ["save", "restore", "script", "quit", "restart", "n. q"])
+    def test_meta_commands_are_refused_and_leave_the_game_as_it_was(self, env, command):
+        env.reset()
+        before = env.step("north")
+        refused = env.step(command)
+        after = env.step("south")
+        assert refused.text.startswith("[The command") and "not available" in refused.text
+        assert (refused.room, refused.moves, refused.score) == (
+            before.room,
+            before.moves,
+            before.score,
+        )
+        assert after.moves == before.moves + 1
+
+    def test_an_unsafe_command_is_cleaned_and_the_agent_told(self, env):
+        env.reset()
+        observation = env.step("north\x00\u4e2d\nquit")
+        assert observation.text.startswith("[Only the first line")
+        assert "printable ASCII" in observation.text and observation.moves >= 1

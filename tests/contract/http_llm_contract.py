@@ -52,9 +52,9 @@ def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str,
         )
     if protocol == "anthropic":
         return AnthropicLLM(
-            client, model="claude-3-5-haiku-latest", api_key=key, base_url=base, retry=retry
+            client, model="claude-haiku-5-5", api_key=key, base_url=base, retry=retry
         )
-    return GeminiLLM(client, model="gemini-2.0-flash", api_key=key, base_url=base, retry=retry)
+    return GeminiLLM(client, model="gemini-3.5-flash-lite", api_key=key, base_url=base, retry=retry)
 
 
 class HttpLLMContract(LLMContract):

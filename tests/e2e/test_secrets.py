@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.e2e.test_full_game import TOOL, WALKTHROUGH, project, thought
+from tests.support import otlp_receiver as otlp
 from tests.support.llm_peers import HttpFault, ProviderPeer
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
@@ -53,6 +54,7 @@ def otlp_receiver():
 def test_no_key_reaches_logs_events_spans_or_the_terminal(tmp_path, zork_game, capfd, monkeypatch):
     sentinel = f"sk-sentinel-{uuid.uuid4().hex}"
     langfuse_secret = f"sk-lf-sentinel-{uuid.uuid4().hex}"
+    otlp_header = f"otlp-sentinel-{uuid.uuid4().hex}"
     replies = [
         HttpFault(500, f"upstream rejected key {sentinel}"),
         action_reply(WALKTHROUGH[0], thinking="first"),
@@ -61,7 +63,13 @@ def test_no_key_reaches_logs_events_spans_or_the_terminal(tmp_path, zork_game, c
         HttpFault(401, f"Incorrect API key provided: {sentinel}"),
     ]
     peer = ProviderPeer("openai", replies, [TOOL], api_key=sentinel)
-    with otlp_receiver() as (langfuse_url, exported), peer.serve() as url:
+    with (
+        otlp_receiver() as (langfuse_url, exported),
+        otlp.otlp_receiver() as collector,
+        peer.serve() as url,
+    ):
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.url)
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", f"authorization=Bearer {otlp_header}")
         monkeypatch.setenv("OPENAI_API_KEY", sentinel)
         monkeypatch.setenv("LANGFUSE_PUBLIC_KEY", f"pk-lf-{uuid.uuid4().hex}")
         monkeypatch.setenv("LANGFUSE_SECRET_KEY", langfuse_secret)
@@ -83,7 +91,9 @@ def test_no_key_reaches_logs_events_spans_or_the_terminal(tmp_path, zork_game, c
     assert exported, "Langfuse exported spans to the local receiver"
     events = [json.loads(line) for line in (tmp_path / "logs/secrets/events.jsonl").open()]
     assert any(e["event_type"] == "mcp_tool_result" for e in events)
-    for secret in (sentinel, langfuse_secret):
+    assert collector.starting("chat "), "OTLP exported the LLM calls"
+    exported += collector.bodies
+    for secret in (sentinel, langfuse_secret, otlp_header):
         for path in files:
             assert secret.encode() not in path.read_bytes(), f"{secret[:12]}... in {path.name}"
         assert secret not in output.out + output.err

@@ -9,6 +9,7 @@ import pytest
 
 from tests.support.golden_scenarios import GOLDENS, PROVIDERS, SCENARIOS, discover_tools
 from tests.support.llm_peers import ProviderPeer
+from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
 from zork_mcp.ghost.__main__ import main as ghost_cli
 from zork_mcp.ghost.goldens import GoldenMismatch, load_golden, record, replay, stable_view
 
@@ -70,6 +71,37 @@ async def test_a_changed_run_is_caught_not_silently_replayed():
     golden["input"] = {**golden["input"], "max_iterations": 2}
     with pytest.raises(GoldenMismatch, match="differs from the recording"):
         await replay(golden)
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_recorded_request_keeps_the_providers_rules(path: Path):
+    """A golden must not preserve a request the real provider would answer with a 400."""
+    golden = load_golden(path)
+    provider = golden["input"]["provider"]
+    check, headers = STRICT_CHECKS[provider]
+    signatures: dict[str, str] = {}
+    for exchange in golden["provider_responses"]:
+        if provider == "gemini":
+            check(headers, exchange["request"], "key", signatures)
+            signatures.update(_signatures(exchange["response"]))
+        else:
+            check(headers, exchange["request"], "key")
+
+
+def _signatures(response: dict) -> dict[str, str]:
+    parts = [p for c in response.get("candidates", []) for p in c["content"]["parts"]]
+    return {
+        p["functionCall"]["id"]: p["thoughtSignature"]
+        for p in parts
+        if "functionCall" in p and "thoughtSignature" in p
+    }
+
+
+STRICT_CHECKS = {
+    "openai": (check_openai, {"authorization": "Bearer key"}),
+    "anthropic": (check_anthropic, {"x-api-key": "key", "anthropic-version": "2023-06-01"}),
+    "gemini": (check_gemini, {"x-goog-api-key": "key"}),
+}
 
 
 def test_goldens_hold_no_key_and_no_headers():

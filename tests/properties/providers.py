@@ -17,11 +17,11 @@ PROTOCOLS = ("openai", "anthropic", "gemini")
 
 
 def exchange(
-    protocol: str, request: LLMRequest, replies: Sequence[LLMResponse]
+    protocol: str, request: LLMRequest, replies: Sequence[LLMResponse], **peer_options: Any
 ) -> tuple[LLMResponse, ProviderPeer]:
     """Send one request through the real adapter; the peer checks it and renders the reply."""
     offered = [tool["function"]["name"] for tool in request.tools or ()]
-    peer = ProviderPeer(protocol, list(replies), offered)
+    peer = ProviderPeer(protocol, list(replies), offered, **peer_options)
 
     async def run() -> LLMResponse:
         async with httpx.AsyncClient(transport=peer.mock_transport()) as client:

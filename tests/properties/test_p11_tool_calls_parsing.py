@@ -47,3 +47,17 @@ def test_p11_tool_calls_parsing(protocol, case):
     for parsed, (name, arguments) in zip(response.tool_calls, calls, strict=True):
         assert parsed.function.name == name
         assert json.loads(parsed.function.arguments) == arguments
+
+
+@settings(max_examples=30)
+@given(offered_and_called())
+def test_p11_tool_calls_without_ids_are_told_apart(case):
+    """Property 11 for OpenAI-compatible servers that send tool calls without `id`: each call
+    still gets its own non-empty id, so every result can answer its call."""
+    specs, calls = case
+    request = LLMRequest(
+        tuple(initial_messages("s", "u")), tools=tuple(to_openai_tools(specs)), tool_choice="auto"
+    )
+    response, _ = exchange("openai", request, [tool_calls_reply(*calls)], call_ids=False)
+    ids = [call.id for call in response.tool_calls]
+    assert all(ids) and len(set(ids)) == len(calls)

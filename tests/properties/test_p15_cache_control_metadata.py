@@ -1,9 +1,14 @@
-from hypothesis import given
+import json
+
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties.providers import exchange
 from tests.properties.scripts import play, scripts
 from tests.properties.strategies import TEXT
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.adapters.fake_llm import text_reply
+from zork_mcp.domain.messages import LLMRequest, initial_messages, user_message
 
 
 @given(scripts)
@@ -29,3 +34,16 @@ def test_p15_every_turn_starts_with_cacheable_messages(system, state, memories):
     assert [m["role"] for m in messages] == ["system", "user"]
     assert all(m["cache_control"] == {"type": "ephemeral"} for m in messages)
     assert messages[0]["content"] == system and messages[1]["content"].startswith(state)
+
+
+@pytest.mark.parametrize("protocol", ["openai", "anthropic"])
+@settings(max_examples=25)
+@given(st.lists(st.text(TEXT, min_size=1).filter(str.strip), max_size=8))
+def test_p15_every_marked_message_fits_the_providers_breakpoint_limit(protocol, prompts):
+    """Property 15 on the wire: the domain marks every system and user message, and the
+    adapter sends at most the 4 breakpoints Anthropic (also through OpenRouter) accepts: on
+    the system prompt and the latest messages."""
+    messages = [*initial_messages("system", "state"), *map(user_message, prompts)]
+    _, peer = exchange(protocol, LLMRequest(tuple(messages)), [text_reply("ok")])
+    body = json.dumps(peer.requests[0])
+    assert body.count("cache_control") == min(4, len(messages))

@@ -1,14 +1,18 @@
 """Local stand-ins for LLM providers that speak each provider's wire protocol.
 
-A peer checks every request the way the real service does and answers 400 (or 401) with
-the provider's error shape when a rule is broken; otherwise it answers the next scripted
-reply. Replies are domain LLMResponses (rendered into the provider's format, tool names
-taken from the request's own offered tools) or HttpFault for error answers. The same peer
-serves an `httpx.MockTransport` and a real HTTP server on 127.0.0.1.
+A peer checks every request against its provider's rules (provider_rules.py, enforced by
+peer_checks.py) and answers a broken rule with the provider's own status, message and error
+shape, recording the rule's id in `broken_rules`; otherwise it answers the next scripted
+reply. The Gemini peer signs the first functionCall of each step with a thoughtSignature,
+as Gemini 3 does, and refuses a later request that sends the call back without it.
+Replies are domain LLMResponses (rendered into the provider's format, tool names taken
+from the request's own offered tools) or HttpFault for error answers. The same peer serves
+an `httpx.MockTransport` and a real HTTP server on 127.0.0.1.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -20,32 +24,27 @@ from typing import Any
 
 import httpx
 
+from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
+from tests.support.provider_rules import Rejected
 from zork_mcp.domain.messages import LLMResponse
 
-OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
-GEMINI_REJECTS = frozenset(
-    {
-        "$schema",
-        "additionalProperties",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "propertyNames",
-        "uniqueItems",
-        "$ref",
-        "$defs",
-        "const",
-        "title",
-        "default",
-    }
-)
-
-
-class Rejected(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+ANTHROPIC_ERROR_TYPES = {
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+GEMINI_STATUSES = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+}
 
 
 @dataclass
@@ -64,8 +63,12 @@ class ProviderPeer:
     replies: list[Reply]
     canonical_tools: Sequence[str] = ()  # canonical names, in the order requests offer them
     api_key: str | None = "test-key-0123456789"
+    call_ids: bool = True  # False: tool calls come without `id`, as some local servers send
     requests: list[dict[str, Any]] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
+    broken_rules: list[str] = field(default_factory=list)  # ids from provider_rules.RULES
+    signatures: dict[str, str] = field(default_factory=dict)  # Gemini: call id -> signature
+    _signature_numbers: Iterator[int] = field(default_factory=itertools.count, repr=False)
 
     def handle(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict, bytes]:
         headers = {key.lower(): value for key, value in headers.items()}
@@ -81,6 +84,8 @@ class ProviderPeer:
             return self._answer(body)
         except Rejected as e:
             self.rejections.append(str(e))
+            if e.rule:
+                self.broken_rules.append(e.rule)
             return e.status, {}, json.dumps(self._error_body(e.status, str(e))).encode()
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict, bytes]:
@@ -101,10 +106,13 @@ class ProviderPeer:
         return 200, {}, json.dumps(render(reply, body)).encode()
 
     def _error_body(self, status: int, message: str) -> dict[str, Any]:
+        """The provider's own error shape (OpenAI, Anthropic and Gemini error docs)."""
         if self.protocol == "anthropic":
-            return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+            kind = ANTHROPIC_ERROR_TYPES.get(status, "invalid_request_error")
+            return {"type": "error", "error": {"type": kind, "message": message}}
         if self.protocol == "gemini":
-            return {"error": {"code": status, "message": message, "status": "INVALID_ARGUMENT"}}
+            state = GEMINI_STATUSES.get(status, "INVALID_ARGUMENT")
+            return {"error": {"code": status, "message": message, "status": state}}
         return {"error": {"message": message, "type": "invalid_request_error", "code": status}}
 
     def _wire_name(self, canonical: str, offered: list[str]) -> str:
@@ -119,18 +127,7 @@ class ProviderPeer:
     def _openai(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
         if not path.endswith("/chat/completions"):
             raise Rejected(404, f"no route {path}")
-        if self.api_key and headers.get("authorization") != f"Bearer {self.api_key}":
-            raise Rejected(401, "Incorrect API key provided")
-        if not isinstance(body.get("model"), str) or not body.get("messages"):
-            raise Rejected(400, "model and messages are required")
-        tools = body.get("tools") or []
-        for tool in tools:
-            _check_name(OPENAI_NAME, tool["function"]["name"], "tools[].function.name")
-        if "tool_choice" in body and not tools:
-            raise Rejected(400, "tool_choice is only allowed when tools are specified")
-        _check_openai_history(body["messages"])
-        if "response_format" in body:
-            _check_response_format(body["response_format"])
+        check_openai(headers, body, self.api_key)
 
     def _render_openai(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
         offered = [tool["function"]["name"] for tool in body.get("tools") or []]
@@ -148,6 +145,9 @@ class ProviderPeer:
                 }
                 for call in reply.tool_calls
             ]
+            if not self.call_ids:
+                for call in message["tool_calls"]:
+                    del call["id"]
         usage = reply.usage
         return {
             "id": "chatcmpl-peer",
@@ -172,19 +172,7 @@ class ProviderPeer:
     def _anthropic(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
         if path != "/v1/messages":
             raise Rejected(404, f"no route {path}")
-        if headers.get("x-api-key") != self.api_key:
-            raise Rejected(401, "invalid x-api-key")
-        if not headers.get("anthropic-version"):
-            raise Rejected(400, "anthropic-version header is required")
-        if not isinstance(body.get("max_tokens"), int) or body["max_tokens"] < 1:
-            raise Rejected(400, "max_tokens: Field required")
-        tools = body.get("tools") or []
-        for tool in tools:
-            _check_name(ANTHROPIC_NAME, tool["name"], "tools.name")
-        choice = body.get("tool_choice") or {}
-        if choice.get("type") == "tool" and choice.get("name") not in {t["name"] for t in tools}:
-            raise Rejected(400, "tool_choice names a tool that is not defined")
-        _check_anthropic_history(body.get("messages") or [])
+        check_anthropic(headers, body, self.api_key)
 
     def _render_anthropic(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
         offered = [tool["name"] for tool in body.get("tools") or []]
@@ -234,18 +222,7 @@ class ProviderPeer:
     def _gemini(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
         if not re.fullmatch(r"/v1beta/models/[^/:]+:generateContent", path):
             raise Rejected(404, f"no route {path}")
-        if headers.get("x-goog-api-key") != self.api_key:
-            raise Rejected(400, "API key not valid. Please pass a valid API key.")
-        declarations = [
-            d for tool in body.get("tools") or [] for d in tool.get("functionDeclarations") or []
-        ]
-        for declaration in declarations:
-            _check_name(GEMINI_NAME, declaration["name"], "function_declarations.name")
-            _check_gemini_schema(declaration.get("parameters") or {})
-        schema = (body.get("generationConfig") or {}).get("responseSchema")
-        if schema is not None:
-            _check_gemini_schema(schema)
-        _check_gemini_history(body.get("contents") or [])
+        check_gemini(headers, body, self.api_key, self.signatures)
 
     def _render_gemini(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
         offered = [
@@ -267,6 +244,7 @@ class ProviderPeer:
                 }
                 for call in reply.tool_calls
             ]
+            self._sign(parts)
         elif reply.content is not None:
             parts = [{"text": reply.content}]
         usage = reply.usage
@@ -278,6 +256,13 @@ class ProviderPeer:
             },
             "modelVersion": "gemini-peer",
         }
+
+    def _sign(self, parts: list[dict[str, Any]]) -> None:
+        """Gemini 3 signs the first functionCall part of each step (thought-signatures docs)."""
+        first = next(part for part in parts if "functionCall" in part)
+        signature = f"peer-signature-{next(self._signature_numbers)}"
+        first["thoughtSignature"] = signature
+        self.signatures[first["functionCall"]["id"]] = signature
 
     # ---- transports --------------------------------------------------------------------
 
@@ -320,117 +305,3 @@ class ProviderPeer:
             server.shutdown()
             server.server_close()
             thread.join()
-
-
-def _check_name(pattern: re.Pattern[str], name: str, where: str) -> None:
-    if not isinstance(name, str) or not pattern.match(name):
-        raise Rejected(400, f"Invalid '{where}': string does not match pattern {pattern.pattern}")
-
-
-def _check_openai_history(messages: list[dict[str, Any]]) -> None:
-    pending: list[str] = []
-    for index, message in enumerate(messages):
-        role = message.get("role")
-        if role not in ("system", "user", "assistant", "tool"):
-            raise Rejected(400, f"messages[{index}].role is invalid: {role!r}")
-        if role == "tool":
-            if message.get("tool_call_id") not in pending:
-                raise Rejected(400, f"messages[{index}]: tool message answers no pending call")
-            pending.remove(message["tool_call_id"])
-            continue
-        if pending:
-            raise Rejected(
-                400,
-                "An assistant message with 'tool_calls' must be followed by tool "
-                "messages responding to each 'tool_call_id'. The following "
-                f"tool_call_ids did not have response messages: {pending}",
-            )
-        for call in message.get("tool_calls") or []:
-            _check_name(OPENAI_NAME, call["function"]["name"], f"messages[{index}].tool_calls")
-            pending.append(call["id"])
-    if pending:
-        raise Rejected(400, f"tool_call_ids did not have response messages: {pending}")
-
-
-def _check_response_format(response_format: dict[str, Any]) -> None:
-    if response_format.get("type") != "json_schema":
-        raise Rejected(400, "response_format.type must be json_schema")
-    spec = response_format.get("json_schema") or {}
-    _check_name(OPENAI_NAME, spec.get("name", ""), "response_format.json_schema.name")
-    schema = spec.get("schema")
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        raise Rejected(400, "response_format.json_schema.schema must be an object schema")
-    if spec.get("strict"):
-        _check_strict(schema, "schema")
-
-
-def _check_strict(node: dict[str, Any], where: str) -> None:
-    if node.get("type") == "object" or "properties" in node:
-        properties = node.get("properties") or {}
-        if node.get("additionalProperties") is not False:
-            raise Rejected(400, f"Invalid schema: {where} must set additionalProperties: false")
-        if sorted(node.get("required") or []) != sorted(properties):
-            raise Rejected(400, f"Invalid schema: {where}.required must list every property")
-        for name, sub in properties.items():
-            _check_strict(sub, f"{where}.properties.{name}")
-
-
-def _check_anthropic_history(messages: list[dict[str, Any]]) -> None:
-    if not messages or messages[0]["role"] != "user":
-        raise Rejected(400, "messages: the first message must use the user role")
-    pending: set[str] = set()
-    for index, message in enumerate(messages):
-        expected = "user" if index % 2 == 0 else "assistant"
-        if message["role"] != expected:
-            raise Rejected(400, "messages: roles must alternate between user and assistant")
-        blocks = message["content"] if isinstance(message["content"], list) else []
-        results = {b["tool_use_id"] for b in blocks if b.get("type") == "tool_result"}
-        if results - pending or (pending and message["role"] == "user" and pending - results):
-            raise Rejected(
-                400,
-                f"messages.{index}: tool_use ids were found without "
-                f"tool_result blocks immediately after: {sorted(pending)}",
-            )
-        pending = {b["id"] for b in blocks if b.get("type") == "tool_use"}
-        for block in blocks:
-            if block.get("type") == "tool_use":
-                _check_name(ANTHROPIC_NAME, block["name"], f"messages.{index}.content.name")
-    if pending:
-        raise Rejected(400, "the last assistant tool_use blocks have no tool_result")
-
-
-def _check_gemini_schema(schema: Any, where: str = "parameters") -> None:
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key in GEMINI_REJECTS:
-                raise Rejected(
-                    400,
-                    f'Invalid JSON payload received. Unknown name "{key}" '
-                    f"at '{where}': Cannot find field.",
-                )
-            _check_gemini_schema(value, f"{where}.{key}")
-        if isinstance(schema.get("type"), list):
-            raise Rejected(400, f"Invalid value at '{where}.type': a list is not a Type")
-    elif isinstance(schema, list):
-        for item in schema:
-            _check_gemini_schema(item, where)
-
-
-def _check_gemini_history(contents: list[dict[str, Any]]) -> None:
-    called: list[str] = []
-    for index, content in enumerate(contents):
-        if content.get("role") not in ("user", "model") or not content.get("parts"):
-            raise Rejected(400, f"contents[{index}] needs a role (user or model) and parts")
-        responses = [
-            p["functionResponse"]["name"] for p in content["parts"] if "functionResponse" in p
-        ]
-        if sorted(responses) != sorted(called) and (responses or content["role"] == "user"):
-            raise Rejected(
-                400,
-                "Please ensure that the number of function response parts is "
-                "equal to the number of function call parts of the function "
-                "call turn.",
-            )
-        called = [p["functionCall"]["name"] for p in content["parts"] if "functionCall" in p]
-        for name in called:
-            _check_name(GEMINI_NAME, name, f"contents[{index}].parts.functionCall.name")

@@ -64,10 +64,25 @@ def test_inventory_spends_no_move():
     assert game.take_action("look").endswith("Moves: 2]")
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "north\nsouth", "x" * 201])
-def test_invalid_actions_are_tool_errors(bad):
+@pytest.mark.parametrize("bad", ["", "   ", "\n\t"])
+def test_empty_actions_are_tool_errors(bad):
     with pytest.raises(ToolError):
         session().take_action(bad)
+
+
+@pytest.mark.parametrize(
+    ("action", "notice"),
+    [("north\nsouth", "[Only the first line"), ("north " + "x" * 250, "[Your command was cut")],
+)
+def test_unsafe_actions_are_played_as_the_agent_would_and_said(action, notice):
+    report = session().take_action(action)
+    assert report.startswith(notice) and "North of House" in report
+
+
+def test_meta_commands_are_refused_without_a_move():
+    game = session()
+    assert "not available" in game.take_action("save")
+    assert game.take_action("look").endswith("Moves: 1]")
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,10 @@ import httpx
 from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.provider_messages import (
     arguments_object,
+    call_names,
     canonical_names,
     is_error_payload,
+    limit_cache_markers,
     merge_turns,
     tool_payload,
 )
@@ -26,6 +28,7 @@ from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Mess
 from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap
 
 API_VERSION = "2023-06-01"
+MAX_BREAKPOINTS = 4  # blocks with cache_control per request (prompt-caching docs)
 STOP_REASONS = {
     "end_turn": "stop",
     "tool_use": "tool_calls",
@@ -67,7 +70,9 @@ class AnthropicLLM:
         return parse_message(data, names, forced=request.response_format is not None)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
-        system = [_text_block(m) for m in request.messages if m["role"] == "system"]
+        system = [
+            _text_block(m) for m in request.messages if m["role"] == "system" and m["content"]
+        ]
         turns = merge_turns([_turn(m, names) for m in request.messages if m["role"] != "system"])
         body: dict[str, Any] = {
             "model": self._model,
@@ -79,6 +84,12 @@ class AnthropicLLM:
         if request.tools:
             body["tools"] = [_tool(tool["function"], names) for tool in request.tools]
             body["tool_choice"] = {"type": "auto"}
+        elif request.response_format is None and _holds_tool_blocks(turns):
+            # Anthropic refuses tool_use/tool_result blocks in a request without tools; the
+            # tools the history used are declared again, and not to be called.
+            used = dict.fromkeys(call_names(request.messages).values())
+            body["tools"] = [_declared_only(names.to_wire(name)) for name in used]
+            body["tool_choice"] = {"type": "none"}
         if request.response_format is not None:
             answer = request.response_format
             body["tools"] = [
@@ -89,6 +100,7 @@ class AnthropicLLM:
                 }
             ]
             body["tool_choice"] = {"type": "tool", "name": answer.name}
+        limit_cache_markers([*system, *(b for _, blocks in turns for b in blocks)], MAX_BREAKPOINTS)
         return body
 
 
@@ -110,6 +122,18 @@ def parse_message(data: Mapping[str, Any], names: WireNameMap, *, forced: bool) 
     return LLMResponse.of(text, calls, model=model, usage=usage, finish_reason=reason)
 
 
+def _holds_tool_blocks(turns: list[tuple[str, list[dict[str, Any]]]]) -> bool:
+    return any(b["type"] in ("tool_use", "tool_result") for _, blocks in turns for b in blocks)
+
+
+def _declared_only(wire_name: str) -> dict[str, Any]:
+    return {
+        "name": wire_name,
+        "description": "A tool used earlier in this conversation; not available now.",
+        "input_schema": {"type": "object"},
+    }
+
+
 def _canonical(block: Mapping[str, Any], names: WireNameMap) -> str:
     wire = str(block.get("name") or "")
     return names.to_canonical(wire) or wire
@@ -128,7 +152,10 @@ def _turn(message: Message, names: WireNameMap) -> tuple[str, list[dict[str, Any
             }
         ]
     if role == "assistant":
-        blocks = [{"type": "text", "text": message["content"]}] if message.get("content") else []
+        # Anthropic refuses a message whose only text is whitespace (a model's "\n" beside
+        # its tool calls, sent back); such text says nothing, so it stays out.
+        text = message.get("content") or ""
+        blocks = [{"type": "text", "text": text}] if text.strip() else []
         for call in message.get("tool_calls") or ():
             blocks.append(
                 {

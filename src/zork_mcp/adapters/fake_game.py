@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game_command import notice_text, safe_command
 
 _ROOMS = {
     "West of House": {"north": "North of House", "south": "South of House"},
@@ -38,12 +39,15 @@ class FakeGameEnv:
         return self._observe(self._describe())
 
     def step(self, action: str) -> GameObservation:
-        verb, _, noun = " ".join(action.lower().split()).partition(" ")
+        verdict = safe_command(action)
+        if verdict.command is None:
+            return self._observe(f"[{verdict.notice}]")
+        verb, _, noun = verdict.command.lower().partition(" ")
         if verb == "go" and noun:
             verb, noun = noun, ""
         self._state = replace(self._state, moves=self._state.moves + 1)
         text = self._act(_DIRECTIONS.get(verb, verb), noun)
-        return self._observe(text)
+        return self._observe(notice_text(verdict, text))
 
     def save_state(self) -> object:
         return self._state

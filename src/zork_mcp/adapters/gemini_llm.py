@@ -28,6 +28,7 @@ from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Mess
 from zork_mcp.domain.schema_dialects import gemini_schema
 from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap
 
+SIGNATURE = "thoughtSignature"
 FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
 
 
@@ -61,7 +62,11 @@ class GeminiLLM:
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
         called = call_names(request.messages)
-        system = [{"text": m["content"]} for m in request.messages if m["role"] == "system"]
+        system = [
+            {"text": m["content"]}
+            for m in request.messages
+            if m["role"] == "system" and m["content"]  # an empty text part is refused
+        ]
         turns = merge_turns(
             [_turn(m, names, called) for m in request.messages if m["role"] != "system"]
         )
@@ -87,7 +92,7 @@ class GeminiLLM:
         candidate = candidates[0]
         parts = (candidate.get("content") or {}).get("parts") or []
         text = "".join(p["text"] for p in parts if "text" in p and not p.get("thought")) or None
-        calls = [self._call(p["functionCall"], names) for p in parts if "functionCall" in p]
+        calls = [self._call(p, names) for p in parts if "functionCall" in p]
         reason = FINISH_REASONS.get(
             str(candidate.get("finishReason")), candidate.get("finishReason")
         )
@@ -99,11 +104,17 @@ class GeminiLLM:
             finish_reason="tool_calls" if calls else reason,
         )
 
-    def _call(self, call: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+    def _call(self, part: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+        call = part["functionCall"]
         wire = str(call.get("name") or "")
         call_id = str(call.get("id") or f"gemini_call_{next(self._ids)}")
         arguments = json.dumps(call.get("args") or {})
-        return ToolCall(call_id, FunctionCall(names.to_canonical(wire) or wire, arguments))
+        signature = part.get("thoughtSignature")
+        return ToolCall(
+            call_id,
+            FunctionCall(names.to_canonical(wire) or wire, arguments),
+            provider_data={SIGNATURE: signature} if isinstance(signature, str) else None,
+        )
 
 
 def _turn(message: Message, names: WireNameMap, called: Mapping[str, str]) -> tuple[str, list]:
@@ -116,26 +127,36 @@ def _turn(message: Message, names: WireNameMap, called: Mapping[str, str]) -> tu
         parts: list[dict[str, Any]] = (
             [{"text": message["content"]}] if message.get("content") else []
         )
-        for call in message.get("tool_calls") or ():
-            parts.append(
-                {
-                    "functionCall": {
-                        "name": names.to_wire(call["function"]["name"]),
-                        "id": call["id"],
-                        "args": arguments_object(call["function"]["arguments"]),
-                    }
-                }
-            )
+        parts += [_call_part(call, names) for call in message.get("tool_calls") or ()]
         return "model", parts
     return "user", [{"text": message["content"]}]
 
 
+def _call_part(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    """A functionCall part, with the thoughtSignature it came with (Gemini 3 requires it)."""
+    part: dict[str, Any] = {
+        "functionCall": {
+            "name": names.to_wire(call["function"]["name"]),
+            "id": call["id"],
+            "args": arguments_object(call["function"]["arguments"]),
+        }
+    }
+    signature = (call.get("provider_data") or {}).get(SIGNATURE)
+    if signature:
+        part[SIGNATURE] = signature
+    return part
+
+
 def _declaration(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
-    return {
+    """A tool without parameters has none: Gemini rejects an OBJECT with empty properties."""
+    declaration = {
         "name": names.to_wire(function["name"]),
         "description": function.get("description", ""),
-        "parameters": gemini_schema(function.get("parameters") or {"type": "object"}),
     }
+    parameters = gemini_schema(function.get("parameters") or {"type": "object"})
+    if parameters.get("properties"):
+        declaration["parameters"] = parameters
+    return declaration
 
 
 def _usage(usage: Mapping[str, Any] | None) -> Usage | None:

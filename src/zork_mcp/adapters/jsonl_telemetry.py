@@ -2,17 +2,20 @@
 
 The human log follows the specification's examples, e.g.
 `[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
+Each line reaches the file in one unbuffered write, so a killed process loses nothing it
+logged and never leaves half a line.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from zork_mcp.adapters.memory_telemetry import RecordedSpan
 from zork_mcp.domain.events import Event, EventType, Level, SpanKind
@@ -42,8 +45,8 @@ class JsonlTelemetry:
         self.events_path = directory / "events.jsonl"
         self.log_path = directory / "episode.log"
         self.episode_id = episode_id
-        self._events: IO[str] = self.events_path.open("a", encoding="utf-8")
-        self._log: IO[str] = self.log_path.open("a", encoding="utf-8")
+        self._events = _LineFile(self.events_path)
+        self._log = _LineFile(self.log_path)
         self._wall, self._monotonic = wall_clock, monotonic
         self._lock = threading.Lock()
 
@@ -106,16 +109,29 @@ class JsonlTelemetry:
             self._events.write(json_line(record))
 
     def flush(self) -> None:
-        with self._lock:
-            self._events.flush()
-            self._log.flush()
+        """Nothing to do: every line is written through when it is emitted."""
 
     def close(self) -> None:
         with self._lock:
-            for handle in (self._events, self._log):
-                if not handle.closed:
-                    handle.flush()
-                    handle.close()
+            self._events.close()
+            self._log.close()
+
+
+class _LineFile:
+    """An append-only text file written a whole line per system call, without a buffer."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def write(self, line: str) -> None:
+        data = memoryview(line.encode("utf-8"))
+        while data:
+            data = data[os.write(self._fd, data) :]
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
 def human_line(event: Event) -> str:

@@ -1,8 +1,10 @@
 """What every LLM adapter shares: a JSON POST with bounded retries, and safe error text.
 
 Retries (tenacity) cover 408, 429 and 5xx answers and connect/read timeouts, waiting as the
-provider's Retry-After says, else exponentially with jitter. Every message that leaves
-here has the API key removed, whatever the provider echoed back.
+provider says (OpenAI's retry-after-ms, else Retry-After, however long), else exponentially
+with jitter, within a budget: at most `attempts` tries and `budget` seconds of waiting in
+all. A wait that would overrun the budget is not started; the error says so. Every message
+that leaves here has the API key removed, whatever the provider echoed back.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 import httpx
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+from tenacity.stop import stop_base
 from tenacity.wait import wait_base, wait_exponential_jitter
 
 from zork_mcp.domain.errors import LLMError
@@ -36,8 +39,12 @@ REDACTED = "[REDACTED]"
 class RetryPolicy:
     attempts: int = 4
     initial_delay: float = 1.0
-    max_delay: float = 30.0
+    max_delay: float = 30.0  # cap of our own backoff; a provider's stated wait is kept
+    budget: float = 120.0  # seconds of waiting between attempts, in all
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
+
+    def describe(self) -> str:
+        return f"retry budget: {self.attempts} attempts, {self.budget:g} s of waiting"
 
 
 class _RetryableAnswer(Exception):
@@ -56,8 +63,18 @@ class _RetryAfterOrBackoff(wait_base):
     def __call__(self, retry_state: Any) -> float:
         error = retry_state.outcome.exception() if retry_state.outcome else None
         if isinstance(error, _RetryableAnswer) and error.retry_after is not None:
-            return min(error.retry_after, self._policy.max_delay)
+            return error.retry_after
         return self._backoff(retry_state)
+
+
+class _BudgetSpent(stop_base):
+    """Stop before a wait that would take the waiting past the policy's budget."""
+
+    def __init__(self, budget: float) -> None:
+        self._budget = budget
+
+    def __call__(self, retry_state: Any) -> bool:
+        return retry_state.idle_for + (retry_state.upcoming_sleep or 0.0) > self._budget
 
 
 @dataclass(frozen=True)
@@ -73,7 +90,7 @@ class JsonEndpoint:
         self, client: httpx.AsyncClient, body: Mapping[str, Any], policy: RetryPolicy
     ) -> dict[str, Any]:
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(policy.attempts),
+            stop=stop_after_attempt(policy.attempts) | _BudgetSpent(policy.budget),
             wait=_RetryAfterOrBackoff(policy),
             retry=retry_if_exception_type((_RetryableAnswer, *RETRYABLE_TRANSPORT)),
             sleep=policy.sleep,
@@ -84,10 +101,14 @@ class JsonEndpoint:
                 with attempt:
                     return await self._post_once(client, body)
         except _RetryableAnswer as e:
-            raise self._error(e.status, e.message, policy.attempts) from None
+            attempts = retrying.statistics.get("attempt_number", policy.attempts)
+            message = e.message + _gave_up(e.retry_after, attempts, policy)
+            raise self._error(e.status, message, attempts) from None
         except httpx.HTTPError as e:
+            attempts = retrying.statistics.get("attempt_number", policy.attempts)
             reason = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-            raise self._error(None, f"could not be reached ({reason})", policy.attempts) from None
+            message = f"could not be reached ({reason})" + _gave_up(None, attempts, policy)
+            raise self._error(None, message, attempts) from None
         raise AssertionError("unreachable: tenacity re-raises the last error")
 
     async def _post_once(
@@ -108,6 +129,17 @@ class JsonEndpoint:
         what = f"answered HTTP {status}" if status else "failed"
         text = f"{self.provider} {what}{after}: {message} (POST {_safe_url(self.url)})"
         return LLMError(redact(text, self.secrets), provider=self.provider, status=status)
+
+
+def _gave_up(asked: float | None, attempts: int, policy: RetryPolicy) -> str:
+    if attempts < 2 and policy.attempts < 2:
+        return ""
+    wait = (
+        f"; it asked to wait {asked:g} s more"
+        if asked is not None and attempts < policy.attempts
+        else ""
+    )
+    return f"{wait} ({policy.describe()})"
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
@@ -143,6 +175,13 @@ def _effective_status(status: int, data: Any) -> int:
 
 
 def _retry_after(response: httpx.Response) -> float | None:
+    """Seconds the provider asks to wait: OpenAI's retry-after-ms first, then Retry-After."""
+    milliseconds = response.headers.get("retry-after-ms")
+    if milliseconds is not None:
+        try:
+            return max(0.0, float(milliseconds) / 1000)
+        except ValueError:
+            pass
     value = response.headers.get("retry-after")
     if value is None:
         return None

@@ -10,14 +10,16 @@ out where the provider caches prefixes by itself (OpenAI, local servers).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
-from zork_mcp.adapters.provider_messages import canonical_names
+from zork_mcp.adapters.provider_messages import canonical_names, limit_cache_markers
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     FunctionCall,
@@ -41,6 +43,13 @@ class OpenAIFlavor:
     cache_markers: bool
 
 
+# OpenAI's GPT-5.4 and later take function tools in chat completions only with reasoning
+# off: "Function tools with reasoning_effort are not supported for gpt-5.6-luna in
+# /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort
+# to 'none'." (https://community.openai.com/t/gpt-5-6-chat-completion-reasoning-effort-bug-behavior-change/1386454)
+TOOLS_WITHOUT_REASONING = re.compile(r"^gpt-(5\.[4-9]|[6-9])")
+# OpenRouter passes cache_control to Anthropic, which takes at most 4 (prompt-caching docs).
+MAX_CACHE_BREAKPOINTS = 4
 OPENROUTER = OpenAIFlavor("openrouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True)
 OPENAI = OpenAIFlavor("openai", "https://api.openai.com/v1", "OPENAI_API_KEY", False)
 LOCAL = OpenAIFlavor("local", "http://127.0.0.1:8080/v1", None, False)
@@ -81,13 +90,15 @@ class OpenAICompatibleLLM:
         return parse_completion(data, names, self._flavor.name)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self._model,
-            "messages": [self._wire_message(m, names) for m in request.messages],
-        }
+        messages = [self._wire_message(m, names) for m in request.messages]
+        parts = [p for m in messages if isinstance(m.get("content"), list) for p in m["content"]]
+        limit_cache_markers(parts, MAX_CACHE_BREAKPOINTS)
+        body: dict[str, Any] = {"model": self._model, "messages": messages}
         if request.tools:
             body["tools"] = [_wire_tool(tool, names) for tool in request.tools]
             body["tool_choice"] = request.tool_choice or "auto"
+            if self._flavor.name == "openai" and TOOLS_WITHOUT_REASONING.match(self._model):
+                body["reasoning_effort"] = "none"
         if request.response_format is not None:
             body["response_format"] = json_schema_format(request.response_format)
         body.update({key: value for key, value in self._options.items() if value is not None})
@@ -114,13 +125,20 @@ def json_schema_format(response_format: ResponseFormat) -> dict[str, Any]:
     }
 
 
-def parse_completion(data: Mapping[str, Any], names: WireNameMap, provider: str) -> LLMResponse:
+def parse_completion(
+    data: Mapping[str, Any],
+    names: WireNameMap,
+    provider: str,
+    new_id: Callable[[], str] = lambda: f"call_{uuid.uuid4().hex[:24]}",
+) -> LLMResponse:
+    """The answer in domain terms; a tool call without an id gets a fresh one from `new_id`
+    (some local servers send none, and the history needs every call told apart)."""
     choices = data.get("choices") or []
     if not choices:
         raise LLMError(f"{provider} answered without choices", provider=provider)
     choice = choices[0]
     message = choice.get("message") or {}
-    calls = [_domain_call(call, names) for call in message.get("tool_calls") or []]
+    calls = [_domain_call(call, names, new_id) for call in message.get("tool_calls") or []]
     return LLMResponse.of(
         _text_of(message.get("content")),
         calls,
@@ -150,17 +168,24 @@ def _wire_tool(tool: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
 
 
 def _wire_call(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
-    function = {**call["function"], "name": names.to_wire(call["function"]["name"])}
-    return {**call, "function": function}
+    """Only the fields OpenAI accepts; another provider's data stays out."""
+    function = {
+        "name": names.to_wire(call["function"]["name"]),
+        "arguments": call["function"]["arguments"],
+    }
+    return {"id": call["id"], "type": call.get("type", "function"), "function": function}
 
 
-def _domain_call(call: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+def _domain_call(
+    call: Mapping[str, Any], names: WireNameMap, new_id: Callable[[], str]
+) -> ToolCall:
     function = call.get("function") or {}
     wire = str(function.get("name") or "")
     arguments = function.get("arguments")
     text = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
     canonical = names.to_canonical(wire) or wire  # an unknown name reaches the loop as is
-    return ToolCall(str(call.get("id") or ""), FunctionCall(canonical, text))
+    call_id = call.get("id")
+    return ToolCall(str(call_id) if call_id else new_id(), FunctionCall(canonical, text))
 
 
 def _text_of(content: Any) -> str | None:

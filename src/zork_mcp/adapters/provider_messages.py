@@ -55,3 +55,20 @@ def merge_turns(turns: Sequence[tuple[str, list[Any]]]) -> list[tuple[str, list[
         else:
             merged.append((role, list(parts)))
     return merged
+
+
+def limit_cache_markers(blocks: Sequence[dict[str, Any]], limit: int) -> None:
+    """Keep `cache_control` on at most `limit` of `blocks` (in request order), where it pays.
+
+    The domain marks every system and user message (requirement 4.7), but Anthropic (also
+    through OpenRouter) takes at most 4 breakpoints. A breakpoint caches the whole prefix up
+    to it, so the first (the system prompt, stable across turns) and the latest ones (the
+    longest prefix of a growing conversation) stay; the markers between them go.
+    """
+    marked = [block for block in blocks if "cache_control" in block]
+    if len(marked) <= limit:
+        return
+    keep = [marked[0], *marked[len(marked) - (limit - 1) :]] if limit > 1 else marked[:limit]
+    for block in marked:
+        if not any(block is kept for kept in keep):
+            del block["cache_control"]

@@ -16,9 +16,16 @@ from zork_mcp.app.options import DEFAULT_MODELS, PROVIDERS, RunOptions
 from zork_mcp.app.progress import print_summary
 from zork_mcp.domain.errors import ZorkMcpError
 
+EXIT_CODES = {"interrupted": 130, "emulator_halted": 1}
+
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="zork-mcp", description=__doc__.split("\n")[0].split(": ")[1])
+    p = argparse.ArgumentParser(
+        prog="zork-mcp",
+        description=__doc__.split("\n")[0].split(": ")[1],
+        epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
+        "turn: `zork-mcp show EPISODE_DIR`.",
+    )
     p.add_argument(
         "--game",
         help="Zork I story file (else $ZORK_MCP_GAME, [tool.zorkgpt] "
@@ -45,10 +52,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--episode-id", default=None, help="default: a timestamp")
     p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
+    p.add_argument(
+        "--allow-quit-restart",
+        action="store_true",
+        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
+    )
     return p
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:
+    if args.resume and not args.episode_id:
+        parser().error(
+            "--resume continues an earlier episode: name it with --episode-id "
+            "(its folder under --log-dir, e.g. logs/episode-20261123-081500)"
+        )
     episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
     return RunOptions(
         provider=args.provider,
@@ -63,10 +85,17 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         seed=args.seed,
         episode_id=episode,
         plain=args.plain,
+        allow_quit_restart=args.allow_quit_restart,
+        resume=args.resume,
     )
 
 
 def main(argv: Sequence[str] | None = None, container: Container | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] in (["eval"], ["show"]):
+        from zork_mcp.app.eval.cli import main as eval_main  # numpy etc. only for sweeps
+
+        return eval_main(argv)
     options = options_from(parser().parse_args(argv))
     load_env_file()
     container = container or Container()
@@ -80,7 +109,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     finally:
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
-    return 130 if summary.end_reason == "interrupted" else 0
+    return EXIT_CODES.get(summary.end_reason, 0)
 
 
 def run() -> None:

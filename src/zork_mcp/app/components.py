@@ -18,8 +18,11 @@ from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
+from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
+from zork_mcp.app.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
 from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_settings
@@ -107,42 +110,40 @@ def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdio
 def game(options: RunOptions) -> Iterator[JerichoGameEnv]:
     text = _pyproject_text(options)
     configured = parse_game_setting(text) if text else None
-    env = JerichoGameEnv(find_game_file(options.game, configured=configured), seed=options.seed)
+    env = JerichoGameEnv(
+        find_game_file(options.game, configured=configured),
+        seed=options.seed,
+        allow_quit_restart=options.allow_quit_restart,
+    )
     try:
         yield env
     finally:
         env.close()
 
 
-def telemetry(options: RunOptions) -> Iterator[Telemetry]:
+def telemetry(options: RunOptions, settings: MCPSettings) -> Iterator[Telemetry]:
+    """The episode's local logs, plus Langfuse and/or OTLP when the environment asks."""
     local = JsonlTelemetry(episode_dir(options), options.episode_id)
-    langfuse = _langfuse()
     try:
-        yield FanoutTelemetry(local, langfuse) if langfuse else local
+        with tracing_backends(run_identity(options, settings)) as backends:
+            yield FanoutTelemetry(local, *backends) if backends else local
     finally:
-        if langfuse is not None:
-            langfuse.flush()
         local.close()
+
+
+def checkpoints(options: RunOptions) -> CheckpointFile:
+    return CheckpointFile(episode_dir(options))
 
 
 def episode_dir(options: RunOptions) -> Path:
     return options.log_dir / options.episode_id
 
 
-def _langfuse() -> Telemetry | None:
-    """Langfuse spans when its keys are set; the SDK is imported only then."""
-    if not (os.environ.get("LANGFUSE_PUBLIC_KEY") and os.environ.get("LANGFUSE_SECRET_KEY")):
-        return None
-    try:
-        from langfuse import Langfuse
-
-        from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
-    except ImportError as e:
-        raise ConfigurationError(
-            "LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY are set but the Langfuse SDK is not "
-            "installed: `pip install 'zork-mcp[langfuse]'`, or unset those variables."
-        ) from e
-    return LangfuseTelemetry(Langfuse())
+def run_identity(options: RunOptions, settings: MCPSettings) -> RunIdentity:
+    mcp = "off"
+    if settings.enabled:
+        mcp = (options.mcp_config or Path(settings.config_file)).name
+    return RunIdentity(options.provider, options.model_name, options.episode_id, mcp, options.seed)
 
 
 def _pyproject_text(options: RunOptions) -> str | None:

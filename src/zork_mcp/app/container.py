@@ -15,10 +15,11 @@ class Container(containers.DeclarativeContainer):
     settings = providers.Singleton(components.load_settings, options)
     api_key = providers.Singleton(components.api_key, options)
     llm_session = providers.Singleton(components.llm_session, options, api_key)
-    telemetry = providers.Resource(components.telemetry, options)
+    telemetry = providers.Resource(components.telemetry, options, settings)
     game = providers.Resource(components.game, options)
     tool_server = providers.Resource(components.tool_server, options, settings)
     progress = providers.Resource(progress, options.provided.plain)
+    checkpoints = providers.Singleton(components.checkpoints, options)
 
     agent = providers.Singleton(
         ZorkAgent,
@@ -36,4 +37,6 @@ class Container(containers.DeclarativeContainer):
         episode_id=options.provided.episode_id,
         max_turns=options.provided.max_turns,
         progress=progress,
+        checkpoints=checkpoints,
+        resume=options.provided.resume,
     )

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROVIDERS = ("openrouter", "openai", "anthropic", "gemini", "local")
+# Current, cheap, tool-capable models, checked against each provider's model and
+# deprecation pages on 2026-11-23 (README: "Default models").
 DEFAULT_MODELS = {
-    "openrouter": "openai/gpt-4o-mini",
-    "openai": "gpt-4o-mini",
-    "anthropic": "claude-3-5-haiku-latest",
-    "gemini": "gemini-2.0-flash",
+    "openrouter": "anthropic/claude-haiku-5.5",
+    "openai": "gpt-6-luna",
+    "anthropic": "claude-haiku-5-5",
+    "gemini": "gemini-3.5-flash-lite",
     "local": "local-model",
 }
 KEY_VARIABLES = {
@@ -36,6 +38,8 @@ class RunOptions:
     seed: int = 12
     episode_id: str = "episode"
     plain: bool = False
+    allow_quit_restart: bool = False
+    resume: bool = False  # continue the episode from its last checkpoint
 
     @property
     def model_name(self) -> str:

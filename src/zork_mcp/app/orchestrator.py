@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.checkpoint import Checkpoint, CheckpointFile
+from zork_mcp.domain.errors import GameHaltedError, LLMError, MCPServerStartupError
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_peek import peek
@@ -43,6 +45,7 @@ class EpisodeSummary:
     usage: Usage = field(default_factory=Usage)
     end_reason: str = "running"
     seconds: float = 0.0
+    error: str | None = None  # what ended the episode, when an error did
 
 
 class Orchestrator:
@@ -56,16 +59,19 @@ class Orchestrator:
         max_turns: int,
         progress: Progress | None = None,
         clock: Callable[[], float] = time.monotonic,
+        checkpoints: CheckpointFile | None = None,
+        resume: bool = False,
     ) -> None:
         self._game, self._agent, self._telemetry = game, agent, telemetry
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self.summary = EpisodeSummary(episode_id)
         self._recent: deque[tuple[str, str]] = deque(maxlen=RECENT_ACTIONS)
         self._objective: str | None = None
+        self._checkpoints, self._resume = checkpoints, resume
 
     def run(self) -> EpisodeSummary:
         started = self._clock()
-        observation = self._game.reset()
+        observation = self._restore() if self._resume else self._game.reset()
         self._emit(
             "episode_start",
             f"Episode {self.summary.episode_id} started",
@@ -76,12 +82,18 @@ class Orchestrator:
             observation = self._play(observation)
         except KeyboardInterrupt:
             self.summary.end_reason = "interrupted"
+        except GameHaltedError as error:
+            self._end_on_error("emulator_halted", error)
+        except BaseException as error:
+            self._end_on_error(_end_reason_of(error), error)
+            raise
         finally:
-            self.summary.seconds = self._clock() - started
+            self.summary.seconds += self._clock() - started
             self._emit(
                 "episode_end",
                 f"Episode ended ({self.summary.end_reason}): score "
                 f"{self.summary.score} in {self.summary.moves} moves",
+                level=Level.ERROR if self.summary.error else Level.INFO,
                 **_summary_fields(self.summary),
             )
         return self.summary
@@ -102,9 +114,32 @@ class Orchestrator:
         after = self._game.step(action)
         self._recent.append((action, after.text))
         report = self._record(action, decision.get("reasoning") or "", after)
+        if self._checkpoints is not None:
+            self._checkpoints.save(self.checkpoint())
         if self._progress is not None:
             self._progress.turn(report, self.summary)
         return after
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            self.summary.turns,
+            self._game.save_state(),
+            self._objective,
+            tuple(self._recent),
+            replace(self.summary),
+        )
+
+    def _restore(self) -> GameObservation:
+        """Continue from the episode's last checkpoint (`--resume`)."""
+        assert self._checkpoints is not None
+        saved = self._checkpoints.load()
+        self._game.reset()
+        observation = self._game.restore_state(saved.game_state)
+        self._objective = saved.objective
+        self._recent.extend(saved.recent)
+        self.summary = replace(saved.summary, end_reason="running", error=None)
+        self._emit("episode_resumed", f"Resumed after turn {saved.turn}", turn=saved.turn)
+        return observation
 
     def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
         outcome = self._agent.last_outcome
@@ -150,8 +185,14 @@ class Orchestrator:
     def _inventory(self) -> str:
         return " ".join(peek(self._game, "inventory").text.split()) or "unknown"
 
-    def _emit(self, kind: str, message: str, **fields: object) -> None:
-        self._telemetry.emit(Event(kind, message, Level.INFO, fields))
+    def _end_on_error(self, reason: str, error: BaseException) -> None:
+        self.summary.end_reason = reason
+        self.summary.error = f"{type(error).__name__}: {error}"
+
+    def _emit(
+        self, kind: str, message: str, *, level: Level = Level.INFO, **fields: object
+    ) -> None:
+        self._telemetry.emit(Event(kind, message, level, fields))
 
 
 def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
@@ -163,6 +204,17 @@ def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
         "tool_calls": summary.tool_calls,
         "prompt_tokens": summary.usage.prompt_tokens,
         "completion_tokens": summary.usage.completion_tokens,
+        "cached_tokens": summary.usage.cached_tokens,
+        "cost_usd": summary.usage.cost_usd,
         "end_reason": summary.end_reason,
+        "error": summary.error,
         "seconds": round(summary.seconds, 3),
     }
+
+
+def _end_reason_of(error: BaseException) -> str:
+    if isinstance(error, MCPServerStartupError):
+        return "mcp_startup_failed"
+    if isinstance(error, LLMError):
+        return "llm_error"
+    return "error"

@@ -43,7 +43,8 @@ async def decide_action(
         "max_iterations": limits.max_iterations,
         "turn": turn,
     }
-    with telemetry.span(SESSION_SPAN, metadata=metadata) as span:
+    state = messages[-1] if messages else None  # what the agent was shown this turn
+    with telemetry.span(SESSION_SPAN, input=state, metadata=metadata) as span:
         async with AsyncExitStack() as stack:
             session = None
             if tool_server is not None and tracker.may_connect:

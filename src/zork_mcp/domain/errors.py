@@ -45,3 +45,7 @@ class LLMError(ZorkMcpError):
         super().__init__(message)
         self.provider = provider
         self.status = status
+
+
+class GameHaltedError(ZorkMcpError):
+    """The Z-machine stopped with a runtime error; the episode cannot go on."""

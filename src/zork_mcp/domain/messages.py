@@ -30,6 +30,9 @@ class ToolCall:
     id: str
     function: FunctionCall
     type: str = "function"
+    # What the provider needs back with this call in later requests and no one else reads
+    # (Gemini's thoughtSignature); it rides in the history's tool call as `provider_data`.
+    provider_data: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -132,19 +135,22 @@ def initial_messages(
 
 
 def assistant_tool_calls_message(response: LLMResponse) -> Message:
-    message: Message = {
+    return {
         "role": "assistant",
         "content": response.preamble,
-        "tool_calls": [
-            {
-                "id": call.id,
-                "type": call.type,
-                "function": {"name": call.function.name, "arguments": call.function.arguments},
-            }
-            for call in response.tool_calls or ()
-        ],
+        "tool_calls": [_history_call(call) for call in response.tool_calls or ()],
     }
-    return message
+
+
+def _history_call(call: ToolCall) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": call.id,
+        "type": call.type,
+        "function": {"name": call.function.name, "arguments": call.function.arguments},
+    }
+    if call.provider_data:
+        entry["provider_data"] = dict(call.provider_data)
+    return entry
 
 
 def assistant_content_message(content: str) -> Message:

@@ -247,7 +247,9 @@ class ToolLoop:
     async def _complete(self, request: LLMRequest) -> LLMResponse:
         request = self._within_budget(request)
         metadata = {
+            "model": self._llm.model,
             "tools": len(request.tools or ()),
+            "tool_choice": request.tool_choice,
             "forced_final": bool(request.response_format),
         }
         with self._telemetry.span(
@@ -257,7 +259,11 @@ class ToolLoop:
             metadata=metadata,
         ) as span:
             response = await self._llm.complete(request)
-            span.update(output=_response_summary(response), usage=response.usage)
+            span.update(
+                output=_response_summary(response),
+                metadata={"response_model": response.model},
+                usage=response.usage,
+            )
         self._llm_calls += 1
         self._usage = self._usage + (response.usage or Usage())
         return response
@@ -343,9 +349,8 @@ class ToolLoop:
             result = error_result(name, reason)
             return self._reported(call, arguments, CallOutcome.CIRCUIT_OPEN, result, 0.0, reasoning)
         started = self._clock()
-        with self._telemetry.span(
-            tool_span_name(name), input=arguments, metadata=self._tool_metadata(name)
-        ) as span:
+        metadata = {**self._tool_metadata(name), "tool_name": name, "call_id": call.id}
+        with self._telemetry.span(tool_span_name(name), input=arguments, metadata=metadata) as span:
             outcome, result = await self._invoke(name, arguments)
             duration = self._clock() - started
             span.update(

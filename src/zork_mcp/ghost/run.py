@@ -19,10 +19,12 @@ from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
 from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.options import DEFAULT_MODELS, KEY_VARIABLES, RunOptions
+from zork_mcp.app.tracing import traced_call
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
 from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
@@ -88,6 +90,10 @@ async def mcp_ghost(
     started = time.monotonic()
     servers = len(config.mcpServers)
     async with AsyncExitStack() as stack:
+        identity = RunIdentity(
+            provider, options.model_name, mcp_config=",".join(config.mcpServers), name="mcp-ghost"
+        )
+        traced = stack.enter_context(traced_call(telemetry, identity, input=user_prompt))
         client = http_client or await stack.enter_async_context(
             httpx.AsyncClient(timeout=HTTP_TIMEOUT)
         )
@@ -110,7 +116,7 @@ async def mcp_ghost(
                         timeout,
                         context_budget=ContextBudget(max_tokens=context_budget_tokens),
                     ),
-                    telemetry,
+                    traced,
                     time.monotonic,
                     policy=ghost_policy(enable_backtracking),
                 )

@@ -1,0 +1,114 @@
+"""Sweep results in SQLite (WAL): one row per finished episode and its per-turn scores.
+
+Each finished episode is written in one transaction, so a killed sweep leaves only whole
+episodes behind; an episode without a row was interrupted and is played again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.evaluation.records import COLUMNS, EpisodeRecord, TurnPoint
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS episodes (
+    sweep TEXT NOT NULL, key TEXT NOT NULL, cell TEXT NOT NULL, model TEXT NOT NULL,
+    mcp TEXT NOT NULL, seed INTEGER NOT NULL, "index" INTEGER NOT NULL, status TEXT NOT NULL,
+    score INTEGER, moves INTEGER, turns INTEGER, end_reason TEXT, error TEXT,
+    prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER, cost_usd REAL,
+    tool_calls INTEGER, tool_errors INTEGER, mcp_disabled INTEGER, seconds REAL,
+    log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
+    PRIMARY KEY (sweep, key)
+);
+CREATE TABLE IF NOT EXISTS turns (
+    sweep TEXT NOT NULL, key TEXT NOT NULL, turn INTEGER NOT NULL, score INTEGER NOT NULL,
+    moves INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
+    PRIMARY KEY (sweep, key, turn)
+);
+"""
+
+
+class SqliteResultStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+
+    @classmethod
+    def existing(cls, path: Path) -> SqliteResultStore:
+        if not path.is_file():
+            raise ConfigurationError(
+                f"No results at {path}: run `zork-mcp eval --results {path} ...` first."
+            )
+        return cls(path)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+            db.execute("PRAGMA synchronous=NORMAL")  # in WAL: durable against a killed process
+            yield db
+
+    def finished_keys(self, sweep: str, *, failed: bool = True) -> set[str]:
+        """Keys of the stored episodes; with failed=False, only those that did not fail."""
+        query = "SELECT key FROM episodes WHERE sweep = ?" + (
+            "" if failed else " AND status = 'done'"
+        )
+        with self._connect() as db:
+            return {key for (key,) in db.execute(query, (sweep,))}
+
+    def record(self, episode: EpisodeRecord) -> None:
+        """The episode and its trajectory in one transaction; a replayed one replaces the old."""
+        names = ", ".join(f'"{c}"' for c in COLUMNS)
+        marks = ", ".join("?" for _ in COLUMNS)
+        values = [getattr(episode, c) for c in COLUMNS]
+        with self._connect() as db:
+            db.execute(
+                "DELETE FROM turns WHERE sweep = ? AND key = ?", (episode.sweep, episode.key)
+            )
+            db.execute(f"INSERT OR REPLACE INTO episodes ({names}) VALUES ({marks})", values)
+            db.executemany(
+                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (episode.sweep, episode.key, p.turn, p.score, p.moves, p.tool_calls)
+                    for p in episode.trajectory
+                ],
+            )
+
+    def sweeps(self) -> list[str]:
+        with self._connect() as db:
+            return [s for (s,) in db.execute("SELECT DISTINCT sweep FROM episodes ORDER BY sweep")]
+
+    def episodes(self, sweep: str | None = None) -> list[EpisodeRecord]:
+        names = ", ".join(f'"{c}"' for c in COLUMNS)
+        where, args = ("WHERE sweep = ?", (sweep,)) if sweep else ("", ())
+        with self._connect() as db:
+            rows = db.execute(
+                f'SELECT {names} FROM episodes {where} ORDER BY sweep, cell, "index"', args
+            ).fetchall()
+            points = self._trajectories(db, sweep)
+        records = []
+        for row in rows:
+            values = dict(zip(COLUMNS, row, strict=True))
+            values["mcp_disabled"] = bool(values["mcp_disabled"])
+            trajectory = tuple(points.get((values["sweep"], values["key"]), []))
+            records.append(EpisodeRecord(**values, trajectory=trajectory))
+        return records
+
+    @staticmethod
+    def _trajectories(
+        db: sqlite3.Connection, sweep: str | None
+    ) -> dict[tuple[str, str], list[TurnPoint]]:
+        where, args = ("WHERE sweep = ?", (sweep,)) if sweep else ("", ())
+        points: dict[tuple[str, str], list[TurnPoint]] = {}
+        query = (
+            f"SELECT sweep, key, turn, score, moves, tool_calls FROM turns {where} ORDER BY turn"
+        )
+        for s, key, turn, score, moves, calls in db.execute(query, args):
+            points.setdefault((s, key), []).append(TurnPoint(turn, score, moves, calls))
+        return points

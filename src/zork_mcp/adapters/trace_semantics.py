@@ -1,0 +1,167 @@
+"""What a trace says, whichever backend gets it: the run it belongs to, names, levels, GenAI keys.
+
+The domain opens spans named `agent-tool-calling-session`, `agent-llm-call` and
+`mcp-tool-<name>` and puts the facts in their metadata; this module reads them once for the
+Langfuse and the OpenTelemetry adapters (the OpenTelemetry GenAI semantic conventions,
+https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, Level
+from zork_mcp.domain.messages import Usage
+
+TOOL_SPAN_PREFIX = "mcp-tool-"
+EPISODE_EVENTS = ("episode_start", "episode_end")
+PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values
+TOOL_OUTCOME_LEVELS = {
+    "timed_out": Level.WARNING,
+    "tool_error": Level.ERROR,
+    "session_broken": Level.ERROR,
+}
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """Whose traces these are: one episode (a session) or one MCP-Ghost call."""
+
+    provider: str
+    model: str
+    session_id: str | None = None
+    mcp_config: str | None = None
+    seed: int | None = None
+    name: str = "zork-episode"
+
+    def tags(self) -> list[str]:
+        tags = [f"provider:{self.provider}", f"model:{self.model}"]
+        return [*tags, f"mcp:{self.mcp_config}"] if self.mcp_config else tags
+
+    def metadata(self) -> dict[str, str]:
+        values = {
+            "provider": self.provider,
+            "model": self.model,
+            "mcp_config": self.mcp_config,
+            "seed": self.seed,
+        }
+        return {key: str(value) for key, value in values.items() if value is not None}
+
+    def trace_name(self, span_name: str, metadata: Mapping[str, Any]) -> str:
+        if self.session_id is None:
+            return self.name
+        if span_name == SESSION_SPAN and metadata.get("turn") is not None:
+            return f"episode {self.session_id} turn {metadata['turn']}"
+        return f"episode {self.session_id} {span_name}"
+
+    @property
+    def provider_name(self) -> str:
+        return PROVIDER_NAMES.get(self.provider, self.provider)
+
+
+@dataclass(frozen=True)
+class Status:
+    level: Level
+    message: str
+
+
+def tool_name(span_name: str, metadata: Mapping[str, Any]) -> str | None:
+    if not span_name.startswith(TOOL_SPAN_PREFIX):
+        return None
+    return str(metadata.get("tool_name") or span_name.removeprefix(TOOL_SPAN_PREFIX))
+
+
+def tool_status(metadata: Mapping[str, Any], output: Any) -> Status | None:
+    """ERROR for a failed tool call, WARNING for a timeout, None for a success."""
+    outcome = metadata.get("outcome")
+    level = TOOL_OUTCOME_LEVELS.get(str(outcome))
+    if level is None:
+        return None
+    error = output.get("error") if isinstance(output, Mapping) else None
+    return Status(level, str(error or f"tool call {outcome}"))
+
+
+def model_parameters(metadata: Mapping[str, Any]) -> dict[str, str | int | bool]:
+    """The request settings of one LLM call that change what it can answer."""
+    names = ("tools", "tool_choice", "forced_final")
+    return {name: metadata[name] for name in names if metadata.get(name) is not None}
+
+
+def langfuse_usage(usage: Usage) -> dict[str, int]:
+    """Langfuse's usage keys: `input` without the cached part, priced apart."""
+    return {
+        "input": max(0, usage.prompt_tokens - usage.cached_tokens),
+        "input_cached_tokens": usage.cached_tokens,
+        "output": usage.completion_tokens,
+    }
+
+
+def langfuse_cost(usage: Usage) -> dict[str, float] | None:
+    return None if usage.cost_usd is None else {"total": usage.cost_usd}
+
+
+def genai_start(
+    name: str, metadata: Mapping[str, Any], identity: RunIdentity | None
+) -> tuple[str, dict[str, Any]]:
+    """The OpenTelemetry span name and GenAI attributes known when a span opens."""
+    attributes: dict[str, Any] = {}
+    if identity is not None:
+        attributes["gen_ai.provider.name"] = identity.provider_name
+        if identity.session_id is not None:
+            attributes["gen_ai.conversation.id"] = identity.session_id
+            attributes["session.id"] = identity.session_id
+    tool = tool_name(name, metadata)
+    if name == LLM_GENERATION:
+        model = metadata.get("model") or (identity.model if identity else None)
+        attributes.update({"gen_ai.operation.name": "chat", "gen_ai.request.model": model})
+        return (f"chat {model}" if model else "chat"), _present(attributes)
+    if tool is not None:
+        attributes.update(
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": tool,
+                "gen_ai.tool.call.id": metadata.get("call_id"),
+                "gen_ai.tool.type": "extension",
+                "zork_mcp.mcp.server": metadata.get("server_name"),
+            }
+        )
+        return f"execute_tool {tool}", _present(attributes)
+    agent = identity.name if identity else "zork-agent"
+    attributes.update({"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent})
+    return f"invoke_agent {agent}", _present(attributes)
+
+
+def genai_usage(usage: Usage) -> dict[str, Any]:
+    attributes: dict[str, Any] = {
+        "gen_ai.usage.input_tokens": usage.prompt_tokens,
+        "gen_ai.usage.output_tokens": usage.completion_tokens,
+        "gen_ai.usage.cache_read.input_tokens": usage.cached_tokens,
+    }
+    if usage.cost_usd is not None:
+        attributes["gen_ai.usage.cost"] = usage.cost_usd
+    return attributes
+
+
+def genai_result(metadata: Mapping[str, Any], output: Any) -> dict[str, Any]:
+    """GenAI attributes known when a span ends: the model that answered, why it stopped."""
+    attributes: dict[str, Any] = {}
+    if metadata.get("response_model"):
+        attributes["gen_ai.response.model"] = str(metadata["response_model"])
+    if isinstance(output, Mapping) and output.get("finish_reason"):
+        attributes["gen_ai.response.finish_reasons"] = [str(output["finish_reason"])]
+    return attributes
+
+
+def content_keys(span_name: str) -> tuple[str, str] | None:
+    """Where a span's input and output go when content capture is on (opt-in by convention)."""
+    if span_name == LLM_GENERATION:
+        return "gen_ai.input.messages", "gen_ai.output.messages"
+    if span_name.startswith(TOOL_SPAN_PREFIX):
+        return "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
+    return None
+
+
+def _present(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in attributes.items() if value is not None}

@@ -1,0 +1,1 @@
+"""`zork-mcp eval`: parallel, resumable sweeps of episodes, their results and report."""

@@ -1,0 +1,170 @@
+"""One episode of a sweep, played through the same container and orchestrator as a single run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from dependency_injector import providers
+
+from zork_mcp.app.checkpoint import CheckpointFile
+from zork_mcp.app.container import Container
+from zork_mcp.app.eval.sweep import EpisodeSpec
+from zork_mcp.app.options import RunOptions
+from zork_mcp.app.orchestrator import EpisodeSummary, TurnReport
+from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+
+
+@dataclass(frozen=True)
+class EpisodeTask:
+    """Everything a worker needs to play one episode (picklable)."""
+
+    spec: EpisodeSpec
+    log_root: Path
+    config: Path
+    game: str | None = None
+    resume: bool = False  # continue from the episode's checkpoint if it has one
+
+
+class EpisodeInterrupted(Exception):
+    """The episode was stopped by Ctrl-C: it has no result and is played again next time."""
+
+
+class TrajectoryRecorder:
+    """The orchestrator's progress observer: the score and tool use of every turn."""
+
+    def __init__(self, container: Container) -> None:
+        self._container = container
+        self.points: list[TurnPoint] = []
+        self.tool_errors = 0
+        self.mcp_disabled = False
+
+    def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
+        observation = report.observation
+        self.points.append(
+            TurnPoint(report.turn, observation.score, observation.moves, report.tool_calls)
+        )
+        agent = self._container.agent()  # built before the first turn, so never built here
+        self.mcp_disabled = agent.connection.is_disabled
+        if agent.last_outcome is not None:
+            self.tool_errors += sum(1 for r in agent.last_outcome.tool_chain if r.result.is_error)
+
+
+def run_options(task: EpisodeTask) -> RunOptions:
+    cell = task.spec.cell
+    mcp_config = None if cell.mcp in ("on", "off") else Path(cell.mcp)
+    return RunOptions(
+        provider=cell.model.provider,
+        model=cell.model.model,
+        base_url=cell.model.base_url,
+        game=task.game,
+        max_turns=task.spec.max_turns,
+        config=task.config,
+        mcp_config=mcp_config,
+        mcp=cell.mcp != "off",
+        log_dir=task.log_root,
+        seed=task.spec.seed,
+        episode_id=task.spec.episode_id,
+        plain=True,
+    )
+
+
+def play_episode(task: EpisodeTask) -> EpisodeRecord:
+    """Play the episode (from a fresh log folder, or on from its checkpoint with resume);
+    a failure is a record, Ctrl-C is raised."""
+    options = run_options(task)
+    directory = options.log_dir / options.episode_id
+    checkpoint = CheckpointFile(directory)
+    earlier: list[TurnPoint] = []
+    if task.resume and checkpoint.exists():
+        options = replace(options, resume=True)
+        earlier = played_turns(directory, checkpoint.load().turn)
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
+    container = Container()
+    container.options.override(options)
+    recorder = TrajectoryRecorder(container)
+    recorder.points.extend(earlier)
+    container.progress.override(providers.Object(recorder))
+    orchestrator, error = None, None
+    try:
+        orchestrator = container.orchestrator()
+        orchestrator.run()
+    except ZorkMcpError as e:
+        error = f"{type(e).__name__}: {e}"
+    except Exception as e:  # a sweep records any failure of one episode and goes on
+        error = f"unexpected {type(e).__name__}: {e}"
+    finally:
+        _shutdown(container)
+    summary = orchestrator.summary if orchestrator is not None else None
+    error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
+    if summary is not None and summary.end_reason == "interrupted":
+        raise EpisodeInterrupted(task.spec.key)
+    return _record(task, options, summary, recorder, error)
+
+
+def played_turns(directory: Path, through: int) -> list[TurnPoint]:
+    """The trajectory up to a checkpoint, from the episode's events log."""
+    points = {}
+    with (directory / "events.jsonl").open(encoding="utf-8") as events:
+        for line in events:
+            event = json.loads(line)
+            if event.get("event_type") == "turn_complete" and event["turn"] <= through:
+                turn = event["turn"]
+                points[turn] = TurnPoint(turn, event["score"], event["moves"], event["tool_calls"])
+    return [points[turn] for turn in sorted(points)]
+
+
+def _shutdown(container: Container) -> None:
+    """Close the episode's resources; a second Ctrl-C must not cut this short."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        container.shutdown_resources()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _record(
+    task: EpisodeTask,
+    options: RunOptions,
+    summary: EpisodeSummary | None,
+    recorder: TrajectoryRecorder,
+    error: str | None,
+) -> EpisodeRecord:
+    spec = task.spec
+    fields: dict[str, Any] = {
+        "sweep": spec.sweep,
+        "key": spec.key,
+        "cell": spec.cell.label,
+        "model": spec.cell.model.label,
+        "mcp": spec.cell.mcp,
+        "seed": spec.seed,
+        "index": spec.index,
+        "status": "failed" if error else "done",
+        "error": error,
+        "log_dir": str(options.log_dir / options.episode_id),
+        "trajectory": tuple(recorder.points),
+        "tool_errors": recorder.tool_errors,
+    }
+    if summary is not None:
+        fields |= {
+            "score": summary.score,
+            "moves": summary.moves,
+            "turns": summary.turns,
+            "end_reason": "error" if summary.end_reason == "running" else summary.end_reason,
+            "prompt_tokens": summary.usage.prompt_tokens,
+            "completion_tokens": summary.usage.completion_tokens,
+            "cached_tokens": summary.usage.cached_tokens,
+            "cost_usd": summary.usage.cost_usd,
+            "tool_calls": summary.tool_calls,
+            "mcp_disabled": recorder.mcp_disabled,
+            "seconds": round(summary.seconds, 3),
+        }
+    else:
+        fields["end_reason"] = "error"
+    return EpisodeRecord(**fields)

@@ -1,0 +1,131 @@
+"""The sweep scheduler: at most N episodes at once and at most K per provider; each finished
+episode is stored at once, finished ones are skipped on a re-run, Ctrl-C stops cleanly."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.app.eval.backends import Backend
+from zork_mcp.app.eval.episode import EpisodeInterrupted, EpisodeTask
+from zork_mcp.evaluation.records import EpisodeRecord
+
+POLL_SECONDS = 0.5
+
+
+class SweepObserver(Protocol):
+    def started(self, task: EpisodeTask, state: SweepState) -> None: ...
+
+    def finished(self, record: EpisodeRecord, state: SweepState) -> None: ...
+
+
+@dataclass
+class SweepState:
+    total: int
+    skipped: int = 0
+    done: int = 0
+    failed: int = 0
+    interrupted: int = 0
+    running: Counter[str] = field(default_factory=Counter)  # per provider
+    records: list[EpisodeRecord] = field(default_factory=list)
+    stopped: bool = False
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.skipped - self.done - self.failed
+
+
+@dataclass
+class Scheduler:
+    backend: Backend
+    store: SqliteResultStore
+    parallel: int
+    provider_limits: Mapping[str, int]
+    observer: SweepObserver | None = None
+    redo_failed: bool = False
+
+    def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
+        sweep = tasks[0].spec.sweep if tasks else ""
+        finished = self.store.finished_keys(sweep, failed=not self.redo_failed)
+        pending = [t for t in tasks if t.spec.key not in finished]
+        state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
+        running: dict[Future[EpisodeRecord], EpisodeTask] = {}
+        try:
+            while pending or running:
+                self._fill(pending, running, state)
+                done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._finish(future, running.pop(future), state)
+        except KeyboardInterrupt:
+            state.stopped = True
+            self._drain(running, state)
+        finally:
+            self.backend.close()
+        return state
+
+    def _fill(
+        self,
+        pending: list[EpisodeTask],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        for task in list(pending):
+            if len(running) >= self.parallel:
+                return
+            provider = task.spec.cell.model.provider
+            if state.running[provider] >= self.provider_limits.get(provider, self.parallel):
+                continue
+            pending.remove(task)
+            state.running[provider] += 1
+            running[self.backend.submit(task)] = task
+            if self.observer:
+                self.observer.started(task, state)
+
+    def _finish(self, future: Future[EpisodeRecord], task: EpisodeTask, state: SweepState) -> None:
+        state.running[task.spec.cell.model.provider] -= 1
+        try:
+            record = future.result()
+        except (EpisodeInterrupted, KeyboardInterrupt):
+            state.interrupted += 1
+            return
+        except Exception as e:  # the worker itself failed: record it, the sweep goes on
+            record = crashed(task, e)
+        self.store.record(record)
+        state.records.append(record)
+        if record.failed:
+            state.failed += 1
+        else:
+            state.done += 1
+        if self.observer:
+            self.observer.finished(record, state)
+
+    def _drain(self, running: dict[Future[EpisodeRecord], EpisodeTask], state: SweepState) -> None:
+        """Stop the running episodes and keep the ones that finished meanwhile."""
+        self.backend.interrupt()
+        while running:
+            try:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                continue
+            for future in done:
+                self._finish(future, running.pop(future), state)
+
+
+def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:
+    spec = task.spec
+    return EpisodeRecord(
+        sweep=spec.sweep,
+        key=spec.key,
+        cell=spec.cell.label,
+        model=spec.cell.model.label,
+        mcp=spec.cell.mcp,
+        seed=spec.seed,
+        index=spec.index,
+        status="failed",
+        end_reason="error",
+        error=f"worker failed: {type(error).__name__}: {error}",
+    )

@@ -1,0 +1,1 @@
+"""Evaluation sweeps: what a sweep asks for, what an episode yields, and the statistics."""

@@ -1,0 +1,167 @@
+"""`zork-mcp eval` end to end: spawned workers play real Jericho episodes against a scripted
+LLM over local HTTP (tests/support/eval_peers.py) whose play is better when tools are offered,
+with a real MCP server process per turn; the stored results and the report's statistics."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
+from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.processes import processes_with_environment
+from zork_mcp.adapters.fake_llm import action_reply
+from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.app.cli import main
+from zork_mcp.app.eval.report import cell_stats, mcp_differences
+
+pytestmark = pytest.mark.slow
+RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
+
+
+def project(tmp_path: Path) -> Path:
+    server = {"command": "python", "args": [str(RAW_SERVER)], "env": {"RAW_MCP_TOOLS": "[]"}}
+    (tmp_path / "mcp_config.json").write_text(json.dumps({"mcpServers": {"raw": server}}))
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\n")
+    return pyproject
+
+
+def peer() -> WalkthroughPeer:
+    return WalkthroughPeer(canonical_tools=("raw.environ", "raw.pid"), tool="raw.pid",
+                           tool_arguments={})  # fmt: skip
+
+
+def sweep_args(url: str, tmp_path: Path, results: Path, *extra: str) -> list[str]:
+    return [
+        "eval", "--base-url", f"{url}/v1", "--config", str(project(tmp_path)),
+        "--results", str(results), "--parallel", "2", "--plain", *extra,
+    ]  # fmt: skip
+
+
+def test_tools_that_help_show_a_difference_whose_ci_excludes_zero_and_equal_play_does_not(
+    tmp_path, zork_game, capsys
+):
+    results = tmp_path / "results.sqlite"
+    models = ["--model", "local:p0.9-q0.1", "--model", "local:p0.5-q0.5"]
+    with peer().serve() as url:
+        code = main(
+            sweep_args(url, tmp_path, results, *models, "--episodes", "5", "--max-turns", "10",
+                       "--game", str(zork_game))
+        )  # fmt: skip
+    records = SqliteResultStore(results).episodes("sweep")
+    assert code == 0 and len(records) == 20 and not any(r.failed for r in records)
+    differences = {d.model: d.difference for d in mcp_differences(records)}
+    helps, same = differences["local:p0.9-q0.1"], differences["local:p0.5-q0.5"]
+    assert helps.value > 0 and not helps.includes(0)
+    assert same.includes(0)
+    stats = {s.cell: s for s in cell_stats(records)}
+    assert stats["local:p0.9-q0.1 mcp=on"].tool_calls_per_turn > 0
+    assert stats["local:p0.9-q0.1 mcp=off"].tool_calls_per_turn == 0
+    assert all(r.cost_usd and r.cost_usd > 0 and r.prompt_tokens > 0 for r in records)
+    assert all([p.turn for p in r.trajectory] == list(range(1, 11)) for r in records)
+    assert all(r.trajectory[-1].score == r.score for r in records)
+    out = capsys.readouterr().out
+    assert "MCP on minus off" in out and (tmp_path / "sweep" / "score_over_turns.png").is_file()
+
+
+def stored(results: Path) -> dict[str, tuple]:
+    deterministic = ("cell", "seed", "score", "moves", "turns", "end_reason", "prompt_tokens",
+                     "completion_tokens", "cost_usd", "tool_calls", "error")  # fmt: skip
+    return {
+        r.key: (*(getattr(r, f) for f in deterministic), r.trajectory)
+        for r in SqliteResultStore(results).episodes("resume")
+    }
+
+
+def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, zork_game):
+    killed, clean = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite"
+    models = ["--model", "local:p1-q1", "--model", "local:p1-q0"]
+    spec = ["--name", "resume", *models, "--mcp", "off", "--episodes", "6", "--max-turns", "20",
+            "--game", str(zork_game)]  # fmt: skip
+    with peer().serve() as url:
+        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, killed, *spec)]
+        sweep = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        rows = wait_for_rows(killed, sweep)
+        os.killpg(sweep.pid, signal.SIGKILL)
+        sweep.wait()
+        assert 0 < rows < 12, "the sweep must be killed mid-way"
+        assert main(sweep_args(url, tmp_path, killed, *spec)) == 0
+        assert main(sweep_args(url, tmp_path, clean, *spec)) == 0
+    with sqlite3.connect(killed) as db:
+        assert db.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM episodes").fetchone() == (
+            12,
+            12,
+        )
+    assert stored(killed) == stored(clean)
+    scores = {v[0]: v[2] for v in stored(clean).values()}
+    assert scores["local:p1-q1 mcp=off"] > scores["local:p1-q0 mcp=off"] == 0
+
+
+def wait_for_rows(
+    results: Path, process: subprocess.Popen, timeout: float = 120, at_least: int = 2
+) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if results.is_file():
+            with sqlite3.connect(results) as db:
+                if db.execute("SELECT name FROM sqlite_master WHERE name = 'episodes'").fetchone():
+                    count = db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
+                    if count >= at_least:
+                        return count
+        time.sleep(0.02)
+    raise AssertionError(f"no episode stored within {timeout}s (exit {process.poll()})")
+
+
+def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoint(
+    tmp_path, zork_game
+):
+    results = tmp_path / "results.sqlite"
+    replies = [action_reply(c, new_objective=f"step {i}") for i, c in enumerate(WALKTHROUGH[:10])]
+    spec = ["--model", "local:walkthrough", "--mcp", "off", "--episodes", "1", "--max-turns",
+            "10", "--parallel", "1", "--game", str(zork_game)]  # fmt: skip
+    with ProviderPeer("openai", [*replies[:6], HttpFault(400, "no")], api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, results, *spec)) == 1
+    [failed] = SqliteResultStore(results).episodes()
+    assert failed.failed and "LLMError" in (failed.error or "") and failed.turns == 6
+    with ProviderPeer("openai", replies[6:], api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, results, *spec)) == 0  # a failure is a result
+        assert SqliteResultStore(results).episodes() == [failed]
+        assert main(sweep_args(url, tmp_path, results, *spec, "--resume")) == 0
+    [resumed] = SqliteResultStore(results).episodes()
+    assert not resumed.failed and (resumed.turns, resumed.score, resumed.end_reason) == (
+        10,
+        15,
+        "turn_limit",
+    )
+    assert [p.turn for p in resumed.trajectory] == list(range(1, 11))
+    assert resumed.prompt_tokens == 100
+
+
+def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tmp_path, zork_game):
+    results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
+    spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "6", "--max-turns", "6",
+            "--game", str(zork_game)]  # fmt: skip
+    with peer().serve() as url:
+        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec)]
+        sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        kept = wait_for_rows(results, sweep, at_least=1)
+        sweep.send_signal(signal.SIGINT)
+        _, errors = sweep.communicate(timeout=120)
+    assert sweep.returncode == 130, errors.decode()[-2000:]
+    assert processes_with_environment("EVAL_MARKER", marker) == []
+    records = SqliteResultStore(results).episodes()
+    assert kept <= len(records) < 6 and not any(r.failed for r in records)
+    assert all(r.turns == 6 for r in records)

@@ -1,0 +1,40 @@
+"""The sweep's progress line and its plain per-episode lines."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from rich.console import Console
+
+from zork_mcp.app.eval.live import SweepProgress, best_cell, episode_line, status
+from zork_mcp.app.eval.runner import SweepState
+from zork_mcp.evaluation.records import EpisodeRecord
+
+
+def record(cell: str, score: int, status: str = "done", error: str | None = None):
+    return EpisodeRecord("s", f"{cell}{score}", cell, "local:m", "on", 12, 0, status,
+                         score=score, moves=9, turns=5, end_reason="turn_limit", error=error,
+                         log_dir="eval/logs/s-1")  # fmt: skip
+
+
+def test_the_status_shows_done_running_failed_eta_and_the_best_cell():
+    records = [record("a", 10), record("a", 20), record("b", 12), record("b", 0, "failed")]
+    state = SweepState(total=10, skipped=2, done=3, failed=1, running=Counter(local=2))
+    state.records.extend(records)
+    assert status(state, 40.0) == (
+        "done 5/10 (skipped 2) | running 2 | failed 1 | ETA 40s | best a (mean 15.0 over 2)"
+    )
+    assert best_cell([]) == "-" and "ETA ?" in status(SweepState(total=3), 1.0)
+
+
+def test_off_a_terminal_each_finished_episode_is_one_plain_line():
+    out = io.StringIO()
+    progress = SweepProgress(Console(file=out, width=300), None, lambda: 0.0)
+    progress.finished(record("a", 5), SweepState(total=1, done=1))
+    progress.finished(record("b", 0, "failed", "LLMError: 429"), SweepState(total=2, done=1))
+    assert out.getvalue().splitlines() == [
+        "a seed 12 #0: score 5 in 9 moves, 5 turns (turn_limit) -> eval/logs/s-1",
+        "b seed 12 #0: score 0 in 9 moves, 5 turns (error: LLMError: 429) -> eval/logs/s-1",
+    ]
+    assert episode_line(record("a", 1)).startswith("a seed 12 #0: score 1")

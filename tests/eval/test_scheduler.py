@@ -1,0 +1,131 @@
+"""The sweep scheduler, on a thread-pool backend that plays instantly-scored fake episodes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.app.eval.episode import EpisodeInterrupted, EpisodeTask
+from zork_mcp.app.eval.runner import Scheduler
+from zork_mcp.app.eval.sweep import ModelSpec, Sweep
+from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+
+MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
+
+
+class ThreadBackend:
+    """Runs each task on a thread; records how many ran at once per provider."""
+
+    def __init__(self, fail_seeds: frozenset[int] = frozenset()) -> None:
+        self._pool = ThreadPoolExecutor(8)
+        self._lock = threading.Lock()
+        self.running: Counter[str] = Counter()
+        self.peak: Counter[str] = Counter()
+        self.peak_total = 0
+        self.interrupted = threading.Event()
+        self.fail_seeds = fail_seeds
+        self.played: list[str] = []
+
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        return self._pool.submit(self._play, task)
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        provider = task.spec.cell.model.provider
+        with self._lock:
+            self.running[provider] += 1
+            self.peak[provider] = max(self.peak[provider], self.running[provider])
+            self.peak_total = max(self.peak_total, sum(self.running.values()))
+            self.played.append(task.spec.key)
+        try:
+            time.sleep(0.01)
+            if self.interrupted.is_set():
+                raise EpisodeInterrupted(task.spec.key)
+            if task.spec.seed in self.fail_seeds:
+                raise RuntimeError("worker died")
+            return record_of(task)
+        finally:
+            with self._lock:
+                self.running[provider] -= 1
+
+    def interrupt(self) -> None:
+        self.interrupted.set()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def record_of(task: EpisodeTask) -> EpisodeRecord:
+    spec = task.spec
+    return EpisodeRecord(
+        spec.sweep, spec.key, spec.cell.label, spec.cell.model.label, spec.cell.mcp,
+        spec.seed, spec.index, "done", score=spec.seed, turns=1,
+        trajectory=(TurnPoint(1, spec.seed, 1, 0),),
+    )  # fmt: skip
+
+
+def tasks(episodes: int = 6) -> list[EpisodeTask]:
+    sweep = Sweep("s", MODELS, ("on", "off"), (), episodes, 5)
+    return [EpisodeTask(e, Path("logs"), Path("pyproject.toml")) for e in sweep.episodes_to_play()]
+
+
+def test_at_most_n_episodes_and_k_per_provider_run_at_once_and_all_are_stored(tmp_path):
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), ThreadBackend()
+    state = Scheduler(backend, store, 3, {"openrouter": 1}).run(tasks())
+    assert (state.done, state.failed, state.stopped) == (24, 0, False)
+    assert backend.peak["openrouter"] == 1 and backend.peak_total <= 3
+    assert len(store.episodes("s")) == 24
+
+
+def test_a_rerun_skips_stored_episodes_and_plays_only_new_ones(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2))
+    again = ThreadBackend()
+    state = Scheduler(again, store, 2, {}).run(tasks(3))
+    assert (state.skipped, state.done, len(again.played)) == (8, 4, 4)
+    assert len(store.episodes("s")) == 12
+
+
+def test_a_failing_worker_is_recorded_with_its_error_and_the_sweep_goes_on(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    state = Scheduler(ThreadBackend(fail_seeds=frozenset({13})), store, 2, {}).run(tasks(3))
+    failed = [r for r in store.episodes("s") if r.failed]
+    assert (state.done, state.failed) == (8, 4) and len(failed) == 4
+    assert all(r.error == "worker failed: RuntimeError: worker died" for r in failed)
+
+
+class StopAfter:
+    """Ctrl-C arriving while the third episode is reported."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def started(self, task, state) -> None:
+        pass
+
+    def finished(self, record, state) -> None:
+        if state.done == self.count:
+            raise KeyboardInterrupt
+
+
+def test_ctrl_c_keeps_finished_episodes_stops_running_ones_and_a_rerun_completes(tmp_path):
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), ThreadBackend()
+    state = Scheduler(backend, store, 2, {}, StopAfter(3)).run(tasks())
+    stored = store.episodes("s")
+    assert state.stopped and backend.interrupted.is_set()
+    assert 3 <= len(stored) < 24 and state.done == len(stored)
+    rerun = Scheduler(ThreadBackend(), store, 2, {}).run(tasks())
+    assert rerun.skipped == len(stored) and len(store.episodes("s")) == 24
+
+
+def test_failed_episodes_are_kept_on_a_rerun_and_played_again_when_asked(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(fail_seeds=frozenset({12})), store, 2, {}).run(tasks(2))
+    kept = Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2))
+    assert (kept.skipped, kept.done) == (8, 0)
+    redone = Scheduler(ThreadBackend(), store, 2, {}, redo_failed=True).run(tasks(2))
+    assert (redone.skipped, redone.done) == (4, 4)
+    assert not any(r.failed for r in store.episodes("s"))

@@ -1,0 +1,95 @@
+"""What a sweep asks for: its cells, its episodes and their identities, from flags or TOML."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zork_mcp.app.eval.cli import sweep_parser, sweep_spec
+from zork_mcp.app.eval.sweep import ModelSpec, Sweep, parse_model, sweep_from_toml
+from zork_mcp.domain.errors import ConfigurationError
+
+GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
+
+
+def test_a_model_is_provider_colon_model_and_the_model_may_hold_slashes_and_colons():
+    assert parse_model("openrouter:openai/gpt-4o-mini") == GPT
+    assert parse_model("local:qwen:7b").model == "qwen:7b"
+    with pytest.raises(ConfigurationError, match="provider:model"):
+        parse_model("gpt-4o")
+    with pytest.raises(ConfigurationError, match=r"Unknown provider 'openia'.*openrouter"):
+        parse_model("openia:gpt-4o")
+
+
+def test_cells_are_models_times_mcp_modes_and_episodes_cycle_the_seeds():
+    sweep = Sweep("s", (GPT, ModelSpec("local", "m")), ("on", "off"), (7, 9), 3, 20)
+    assert [c.label for c in sweep.cells] == [
+        "openrouter:openai/gpt-4o-mini mcp=on",
+        "openrouter:openai/gpt-4o-mini mcp=off",
+        "local:m mcp=on",
+        "local:m mcp=off",
+    ]
+    episodes = sweep.episodes_to_play()
+    assert len(episodes) == 12 and [e.seed for e in episodes[::4]] == [7, 9, 7]
+    assert [e.seed for e in Sweep("s", (GPT,), ("off",), episodes=3).episodes_to_play()] == [
+        12,
+        13,
+        14,
+    ]
+
+
+@given(st.integers(1, 6), st.integers(1, 200))
+def test_episode_keys_are_unique_in_a_sweep_and_stable_across_runs(episodes, turns):
+    sweep = Sweep("s", (GPT, ModelSpec("local", "m")), ("on", "off"), (), episodes, turns)
+    keys = [e.key for e in sweep.episodes_to_play()]
+    assert len(set(keys)) == len(keys)
+    assert keys == [e.key for e in sweep.episodes_to_play()]
+    longer = Sweep("s", sweep.models, sweep.mcp, (), episodes + 1, turns).episodes_to_play()
+    assert set(keys) < {e.key for e in longer}  # more episodes later: the old ones are kept
+
+
+def test_a_sweep_file_is_read_and_flags_override_it(tmp_path):
+    path = tmp_path / "mcp-vs-none.toml"
+    path.write_text(
+        'models = ["openrouter:openai/gpt-4o-mini", '
+        '{provider = "local", model = "m", base_url = "http://127.0.0.1:1/v1"}]\n'
+        'mcp = ["on", "off"]\nseeds = [1, 2]\nepisodes = 4\nmax_turns = 30\nparallel = 3\n'
+        "[provider_limits]\nopenrouter = 1\n"
+    )
+    spec, parallel = sweep_spec(sweep_parser().parse_args(["--sweep", str(path)]))
+    assert (spec.name, spec.episodes, spec.max_turns, parallel) == ("mcp-vs-none", 4, 30, 3)
+    assert spec.models[1].base_url == "http://127.0.0.1:1/v1"
+    assert spec.provider_limits == {"openrouter": 1}
+    args = ["--sweep", str(path), "--episodes", "2", "--mcp", "off", "--limit", "openrouter=2"]
+    spec, _ = sweep_spec(sweep_parser().parse_args(args))
+    assert (spec.episodes, spec.mcp, spec.provider_limits) == (2, ("off",), {"openrouter": 2})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("modles = []", "unknown keys \\['modles'\\]; valid keys"),
+        ("models = 'local:m'", "models must be a list"),
+        ("models = [3]", 'write "provider:model"'),
+        ("models = [", "not valid TOML"),
+    ],
+)
+def test_a_bad_sweep_file_says_what_to_fix(text, message):
+    with pytest.raises(ConfigurationError, match=message):
+        sweep_from_toml(text, "sweep.toml")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "at least one model"),
+        (["--model", "local:m", "--limit", "local"], "PROVIDER=N"),
+        (["--model", "local:m", "--limit", "mistral=2"], "Unknown provider 'mistral'"),
+        (["--model", "local:m", "--seeds", "1,x"], "whole numbers"),
+        (["--model", "local:m", "--episodes", "0"], "at least 1"),
+    ],
+)
+def test_bad_flags_say_what_to_fix(argv, message):
+    with pytest.raises(ConfigurationError, match=message):
+        sweep_spec(sweep_parser().parse_args(argv))

@@ -1,0 +1,79 @@
+"""Which tracing backends the environment turns on, and that off costs nothing (issue 18).
+
+The variables are the standard ones: Langfuse's keys, and OpenTelemetry's
+OTEL_EXPORTER_OTLP_* / OTEL_SDK_DISABLED / OTEL_TRACES_EXPORTER
+(https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
+from zork_mcp.adapters.otel_telemetry import OtelTelemetry
+from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.app.tracing import tracing_backends
+from zork_mcp.domain.errors import ConfigurationError
+
+IDENTITY = RunIdentity("openai", "gpt-4o-mini", session_id="ep")
+LANGFUSE = {"LANGFUSE_PUBLIC_KEY": "pk-lf-x", "LANGFUSE_SECRET_KEY": "sk-lf-x"}
+OTLP = {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, []),
+        ({"LANGFUSE_PUBLIC_KEY": "pk-lf-x"}, []),
+        (LANGFUSE, [LangfuseTelemetry]),
+        (OTLP, [OtelTelemetry]),
+        ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:9/v1/traces"}, [OtelTelemetry]),
+        ({**OTLP, "OTEL_SDK_DISABLED": "true"}, []),
+        ({**OTLP, "OTEL_TRACES_EXPORTER": "none"}, []),
+        ({**LANGFUSE, **OTLP}, [LangfuseTelemetry, OtelTelemetry]),
+    ],
+)
+def test_the_environment_chooses_the_backends(monkeypatch, environ, expected):
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("LANGFUSE_BASE_URL", "http://127.0.0.1:9")
+    with tracing_backends(IDENTITY, environ) as backends:
+        assert [type(b) for b in backends] == expected
+
+
+def test_a_grpc_protocol_is_refused_with_the_fix():
+    environ = {**OTLP, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
+    with pytest.raises(ConfigurationError) as raised, tracing_backends(IDENTITY, environ):
+        pass
+    assert "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf" in str(raised.value)
+    assert "4318" in str(raised.value)
+
+
+@pytest.mark.slow
+def test_with_tracing_off_no_tracing_sdk_is_even_imported(tmp_path):
+    """The OpenTelemetry API alone comes with the mcp package; the SDKs stay unloaded."""
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from contextlib import contextmanager
+        from pathlib import Path
+        from zork_mcp.app import components
+        from zork_mcp.app.options import RunOptions
+        from zork_mcp.domain.settings import MCPSettings
+        options = RunOptions(log_dir=Path({str(tmp_path)!r}))
+        with contextmanager(components.telemetry)(options, MCPSettings()) as telemetry:
+            sdks = ("langfuse", "opentelemetry.sdk", "opentelemetry.exporter")
+            loaded = sorted(m for m in sys.modules if m.startswith(sdks))
+            print(type(telemetry).__name__, loaded)
+        """
+    )
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("LANGFUSE_", "OTEL_"))}
+    run = subprocess.run(
+        [sys.executable, "-c", script], env=environ, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == "JsonlTelemetry []"
