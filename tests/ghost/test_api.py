@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import os
 import sys
 import uuid
 
@@ -62,10 +65,14 @@ async def test_a_chain_runs_and_every_server_process_is_gone_after():
     assert [e.result for e in result.tool_chain] == ["echo: one", "echo: two"]
     usage = result.execution_metadata.token_usage
     assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (30, 15, 45)
-    assert set(result.model_dump()) == {
+    assert set(result) == set(result.model_dump()) == {
         "success", "final_result", "summary", "tool_chain",
         "conversation_history", "errors", "execution_metadata",
     }  # fmt: skip
+    assert isinstance(result, dict) and result["success"] is True
+    assert [entry["tool_name"] for entry in result["tool_chain"]] == ["faults.echo"] * 2
+    assert result["execution_metadata"]["token_usage"]["total_tokens"] == 45
+    assert json.loads(json.dumps(result)) == result.typed.model_dump()
     assert processes_with_environment("MARK", mark) == []
 
 
@@ -183,6 +190,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
         ({"server_config": {"mcpServers": {"a.b": {"command": "x"}}}}, "contain no '.'"),
         ({"timeout": 0}, "timeout must be more than 0"),
         ({"max_iterations": 0}, "max_iterations must be at least 1"),
+        ({"context_budget_tokens": 0}, "context_budget_tokens must be at least 1"),
     ],
 )
 async def test_bad_arguments_fail_at_once_and_say_what_to_fix(change, message):
@@ -216,3 +224,86 @@ def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
             mcp_ghost_sync(**arguments)
 
     asyncio.run(inside())
+
+
+async def test_the_documented_defaults_namespace_timeout_iterations_and_memory(caplog):
+    """Spec 004: namespace "mcp_ghost", timeout 30.0, max_iterations 10, conversation_memory."""
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(2)],
+            text_reply("ok"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker())
+    assert result["success"]
+    events = [r for r in caplog.records if r.name == "mcp_ghost" and hasattr(r, "event_type")]
+    by_type = {r.event_type: r.fields for r in events}
+    assert by_type["mcp_iteration_start"]["max_iterations"] == 10
+    assert by_type["mcp_tool_result"]["timeout_seconds"] == 30.0
+    assert [len(r["messages"]) for r in peer.requests] == [2, 4, 6], "the whole history is sent"
+
+
+async def test_a_run_that_fails_after_tools_ran_keeps_what_it_did():
+    """Spec 004 partial-success handling: the chain, iterations and usage survive the failure."""
+    peer = ProviderPeer(
+        "openai", [tool_calls_reply(("faults.echo", {"text": "a"})), HttpFault(400)], FAULT_TOOLS
+    )
+    result = await ghost(peer, marker())
+    assert not result["success"] and "HTTP 400" in result["errors"][-1]["error"]
+    assert [(e.tool_name, e.result) for e in result.tool_chain] == [("faults.echo", "echo: a")]
+    meta = result.execution_metadata
+    assert (meta.total_iterations, meta.tools_discovered, meta.servers_connected) == (2, 5, 1)
+    assert meta.token_usage.total_tokens == 15
+    assert "after 1 tool call(s) in 2 iteration(s)" in result.summary
+
+
+async def test_a_call_with_arguments_that_are_not_json_is_logged_with_its_text(caplog):
+    """P28: every tool call is logged with its arguments, even ones that do not parse."""
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    raw = '{"text": "unclosed'
+    peer = ProviderPeer(
+        "openai", [tool_calls_reply(("faults.echo", raw)), text_reply("sorry")], FAULT_TOOLS
+    )
+    result = await ghost(peer, marker(), enable_backtracking=False)
+    calls = [r.fields for r in caplog.records if getattr(r, "event_type", "") == "mcp_tool_call"]
+    assert [(c["tool_name"], c["arguments"]) for c in calls] == [("faults.echo", raw)]
+    assert "arguments_error" in calls[0]
+    assert "invalid JSON arguments" in result.tool_chain[0].error
+
+
+async def test_without_an_api_key_the_working_directory_env_file_gives_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.chdir(tmp_path)
+    peer = ProviderPeer("openai", [text_reply("hello")], FAULT_TOOLS)
+    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={peer.api_key}\n")
+    async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
+        result = await mcp_ghost(servers(marker()), "s", "openai", None, "u", http_client=client)
+    assert peer.rejections == [] and result["final_result"] == "hello"
+    assert "OPENAI_API_KEY" not in os.environ, "the library reads .env without changing os.environ"
+
+
+async def test_a_long_run_is_sent_condensed_past_the_context_budget(caplog):
+    caplog.set_level(logging.INFO, logger="mcp_ghost")
+    long = "word " * 400
+    peer = ProviderPeer(
+        "openai",
+        [
+            *[tool_calls_reply(("faults.echo", {"text": f"{i} {long}"})) for i in range(5)],
+            text_reply("ok"),
+        ],
+        FAULT_TOOLS,
+    )
+    result = await ghost(peer, marker(), context_budget_tokens=1500)
+    assert result["success"] and len(result["conversation_history"]) == 2 + 5 * 2 + 1
+    sizes = [len(r["messages"]) for r in peer.requests]
+    assert sizes[:3] == [2, 4, 6] and max(sizes) < 2 + 5 * 2, "later requests are condensed"
+    summary = peer.requests[-1]["messages"][2]["content"]
+    assert summary.startswith("Summary of") and "faults.echo" in summary
+    compacted = [
+        r for r in caplog.records if getattr(r, "event_type", "") == "mcp_context_compacted"
+    ]
+    assert compacted and compacted[-1].fields["max_tokens"] == 1500

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.golden_scenarios import GOLDENS, PROVIDERS, SCENARIOS
+from tests.support.golden_scenarios import GOLDENS, PROVIDERS, SCENARIOS, discover_tools
+from tests.support.llm_peers import ProviderPeer
 from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
 from zork_mcp.ghost.__main__ import main as ghost_cli
-from zork_mcp.ghost.goldens import GoldenMismatch, load_golden, replay, stable_view
+from zork_mcp.ghost.goldens import GoldenMismatch, load_golden, record, replay, stable_view
 
 pytestmark = pytest.mark.slow
 GOLDEN_FILES = sorted(GOLDENS.glob("*/*.json"))
@@ -128,3 +129,32 @@ def test_replay_from_the_command_line_prints_the_result(capsys):
     assert ghost_cli(["replay", str(GOLDENS / "openai" / "multi_step_chain.json")]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["success"] is True and len(printed["tool_chain"]) == 4
+
+
+async def test_record_against_a_local_peer_makes_a_golden_that_replays():
+    """record() for real: a provider peer over HTTP on 127.0.0.1, real MCP servers."""
+    scenario = next(s for s in SCENARIOS if s.name == "max_iterations")
+    shipped = load_golden(GOLDENS / "openai" / "max_iterations.json")
+    peer = ProviderPeer("openai", list(scenario.replies), await discover_tools())
+    with peer.serve() as url:
+        golden = await record(
+            scenario.inputs("openai"),
+            peer.api_key,
+            test_name="fresh",
+            description="recorded in a test",
+            source="a local peer",
+            base_url=f"{url}/v1",
+        )
+    assert peer.rejections == [] and peer.replies == []
+    assert [r["path"] for r in golden["provider_responses"]] == ["/v1/chat/completions"] * 4
+    assert golden["provider_responses"][0]["token_usage"] == {
+        "prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
+    }  # fmt: skip
+    assert golden["input"] == shipped["input"]
+    assert peer.api_key not in json.dumps(golden)
+    chain = [(e["tool_name"], e["arguments"]) for e in golden["golden_output"]["tool_chain"]]
+    assert chain == [
+        (e["tool_name"], e["arguments"]) for e in shipped["golden_output"]["tool_chain"]
+    ]
+    result, _ = await replay(golden)
+    assert stable_view(result) == golden["golden_output"]

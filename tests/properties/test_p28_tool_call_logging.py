@@ -35,15 +35,17 @@ def test_p28_tool_call_logging(script):
     written = [json.loads(line) for line in lines]
     logged = played.telemetry.of_type(EventType.MCP_TOOL_CALL)
     iterations = iteration_of(played)
-    made = [
-        r
-        for r in played.outcome.tool_chain
-        if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.BAD_ARGUMENTS)
-    ]
+    raw = {
+        call.id: call.function.arguments
+        for response in played.model.responses
+        for call in response.tool_calls or ()
+    }
+    made = [r for r in played.outcome.tool_chain if r.outcome is not CallOutcome.SKIPPED]
     assert len(logged) == len(made)
     for event, record in zip(logged, made, strict=True):
         assert event.fields["tool_name"] == record.tool_name
-        assert event.fields["arguments"] == record.arguments
+        unparsed = record.outcome is CallOutcome.BAD_ARGUMENTS  # logged as the text it was
+        assert event.fields["arguments"] == (raw[record.call_id] if unparsed else record.arguments)
         assert event.fields["iteration"] == iterations[record.call_id] == record.iteration
     in_file = [w for w in written if w["event_type"] == "mcp_tool_call"]
     assert [(w["tool_name"], w["iteration"]) for w in in_file] == [

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
+from dataclasses import replace
+
+import pytest
+
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.ghost_result import (
     BACKTRACKED,
     CIRCUIT_OPENED,
     RECOVERY,
     REPORTED,
+    GhostResultDict,
     failed_run,
     ghost_result,
     recovery_action,
@@ -74,6 +82,10 @@ def test_the_summary_counts_calls_tools_and_backtracks():
     )
     assert result.execution_metadata.total_execution_time == 0.123457
     assert result.execution_metadata.token_usage.total_tokens == 10
+    assert (
+        result.execution_metadata.tools_discovered,
+        result.execution_metadata.servers_connected,
+    ) == (2, 1)
 
 
 def test_a_long_answer_is_shortened_in_the_summary_only():
@@ -115,4 +127,46 @@ def test_the_backtrack_prompt_lists_every_failure():
     assert prompt == (
         "The previous approach failed. Tool a.b failed: boom; Tool c.d failed: bad input. "
         "Please try a different approach."
+    )
+
+
+def test_the_result_is_the_documented_dict_with_the_typed_model_kept():
+    typed = result_of(run([record("1", CallOutcome.SUCCEEDED, tool="a.x")]))
+    result = GhostResultDict(typed)
+    assert isinstance(result, dict) and result == typed.model_dump()
+    assert result["tool_chain"][0]["tool_name"] == "a.x" and result["success"] is True
+    assert json.loads(json.dumps(result)) == typed.model_dump(mode="json")
+    assert result.typed is typed and result.summary == typed.summary
+    assert result.execution_metadata.token_usage.total_tokens == 10
+    assert copy.deepcopy(result) == result and pickle.loads(pickle.dumps(result)).typed == typed
+    with pytest.raises(AttributeError):
+        _ = result.no_such_field
+
+
+def test_a_run_that_failed_after_tools_ran_keeps_its_chain_usage_and_errors():
+    failed = record("2", CallOutcome.TOOL_ERROR, tool="a.y")
+    partial = replace(
+        run([record("1", CallOutcome.SUCCEEDED, tool="a.x"), failed]),
+        exit_reason=ExitReason.FAILED,
+        final_content=None,
+    )
+    result = failed_run(
+        "HTTP 500 from the provider",
+        elapsed_seconds=1.0,
+        servers_connected=2,
+        conversation_so_far=[],
+        tools_discovered=4,
+        partial=partial,
+    )
+    meta = result.execution_metadata
+    assert [e.tool_name for e in result.tool_chain] == ["a.x", "a.y"]
+    assert (meta.total_iterations, meta.tools_discovered, meta.servers_connected) == (2, 4, 2)
+    assert (meta.token_usage.total_tokens, meta.success_rate) == (10, 50.0)
+    assert [(e.tool_name, e.error) for e in result.errors] == [
+        ("a.y", "boom"),
+        (None, "HTTP 500 from the provider"),
+    ]
+    assert result.errors[-1].iteration == 2 and not result.success
+    assert result.summary == (
+        "Failed before an answer after 2 tool call(s) in 2 iteration(s): HTTP 500 from the provider"
     )

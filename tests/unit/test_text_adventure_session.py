@@ -91,3 +91,23 @@ def test_meta_commands_are_refused_without_a_move():
 )
 def test_movement_commands_are_recognised(command, direction):
     assert movement(command) == direction
+
+
+def test_memory_cuts_each_recent_result_to_60_characters():
+    game = session()
+    word = "frobnicate" * 6
+    game.take_action(word)
+    squashed = " ".join(game.current.text.split())
+    assert len(squashed) > 60, "the answer is long enough for the cut to matter"
+    assert f"  > {word} -> {squashed[:60]}" in game.memory().splitlines()
+
+
+class SilentInventoryGame(FakeGameEnv):
+    """The fake game, answering `inventory` with no text at all."""
+
+    def _act(self, verb: str, noun: str) -> str:
+        return "" if verb in ("inventory", "i") else super()._act(verb, noun)
+
+
+def test_an_inventory_without_text_reads_as_empty_handed():
+    assert GameSession(SilentInventoryGame(), "fake").inventory() == "You are empty-handed."

@@ -78,6 +78,11 @@ class McpStdioToolServer:
             self, _shut_down, self._supplies, self._reaper, self._stderr
         )
 
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        """The configured servers each session connects to, in order."""
+        return tuple(supply.name for supply in self._supplies)
+
     def warm_up(self) -> None:
         """Start each server's spare now, so even the first session only pays the handshake."""
         for supply in self._supplies:

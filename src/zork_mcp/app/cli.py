@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from zork_mcp.app.container import Container
+from zork_mcp.app.env_file import load_env_file
 from zork_mcp.app.options import DEFAULT_MODELS, PROVIDERS, RunOptions
 from zork_mcp.app.progress import print_summary
 from zork_mcp.domain.errors import ZorkMcpError
@@ -96,6 +97,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
 
         return eval_main(argv)
     options = options_from(parser().parse_args(argv))
+    load_env_file()
     container = container or Container()
     container.options.override(options)
     console = Console(stderr=True)

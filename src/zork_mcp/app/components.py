@@ -49,7 +49,7 @@ def api_key(options: RunOptions, environ: Mapping[str, str] | None = None) -> st
         return key
     raise ConfigurationError(
         f"No API key for provider '{options.provider}': set {' or '.join(names)} "
-        f"(e.g. `export {names[0]}=...`).\n"
+        f"(e.g. `export {names[0]}=...`, or a line `{names[0]}=...` in ./.env).\n"
         f"To play without a hosted provider, run a local OpenAI-compatible server "
         f"(llama.cpp's llama-server, Ollama, vLLM) and pass "
         f"--provider local --base-url http://127.0.0.1:8080/v1"

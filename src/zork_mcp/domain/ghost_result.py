@@ -11,7 +11,7 @@ from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.messages import Message, Usage
 from zork_mcp.domain.tool_loop import ExitReason, LoopOutcome, ToolCallRecord
 
-UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN})
+UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made
 RECOVERY = {
     CallOutcome.TIMED_OUT: "the rest of the batch was skipped; the LLM chose what next",
@@ -119,24 +119,35 @@ def failed_run(
     elapsed_seconds: float,
     servers_connected: int,
     conversation_so_far: list[Message],
+    tools_discovered: int = 0,
+    partial: LoopOutcome | None = None,
 ) -> GhostResult:
-    """The result of a run that could not go on: a server did not start, the LLM failed."""
+    """The result of a run that could not go on: a server did not start, the LLM failed.
+
+    With `partial` (what the loop did before the failure) the tool chain, iterations, usage
+    and backtracks of what happened are kept (spec 004, partial-success handling).
+    """
+    records = partial.tool_chain if partial else ()
     metadata = ExecutionMetadata(
         total_execution_time=round(elapsed_seconds, 6),
-        total_iterations=0,
-        tools_discovered=0,
+        total_iterations=partial.iterations if partial else 0,
+        tools_discovered=tools_discovered,
         servers_connected=servers_connected,
-        backtrack_count=0,
-        success_rate=100.0,
-        token_usage=TokenUsage(),
+        backtrack_count=len(partial.backtracks) if partial else 0,
+        success_rate=success_rate(records),
+        token_usage=token_usage(partial.usage) if partial else TokenUsage(),
     )
+    run_error = GhostError(
+        iteration=metadata.total_iterations, tool_name=None, error=error, recovery_action=None
+    )
+    done = f" after {len(records)} tool call(s) in {metadata.total_iterations} iteration(s)"
     return GhostResult(
         success=False,
         final_result=None,
-        summary=f"Failed before an answer: {error}",
-        tool_chain=[],
+        summary=f"Failed before an answer{done if records else ''}: {error}",
+        tool_chain=tool_chain(records),
         conversation_history=conversation(conversation_so_far),
-        errors=[GhostError(iteration=0, tool_name=None, error=error, recovery_action=None)],
+        errors=[*(_errors(partial, 0) if partial else []), run_error],
         execution_metadata=metadata,
     )
 
@@ -241,3 +252,22 @@ def summarise(success: bool, outcome: LoopOutcome, metadata: ExecutionMetadata, 
         short = answer if len(answer) <= 200 else answer[:197] + "..."
         text += f" Answer: {short}"
     return text
+
+
+class GhostResultDict(dict[str, Any]):
+    """The documented result (spec 004: `-> dict`), with the typed GhostResult kept.
+
+    `result["tool_chain"][0]["tool_name"]` and `json.dumps(result)` work as the spec shows;
+    `result.typed` is the GhostResult, whose fields are also readable as attributes
+    (`result.execution_metadata.token_usage.total_tokens`).
+    """
+
+    def __init__(self, typed: GhostResult) -> None:
+        super().__init__(typed.model_dump())
+        self.typed = typed
+
+    def __getattr__(self, name: str) -> Any:
+        typed = self.__dict__.get("typed")
+        if typed is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(typed, name)

@@ -10,7 +10,7 @@ are recovered from (backtracking, circuit breaker).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -24,6 +24,7 @@ from zork_mcp.domain.batch_policy import (
     skip_result,
     timeout_result,
 )
+from zork_mcp.domain.context_budget import ContextBudget, compact
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
 from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
 from zork_mcp.domain.messages import (
@@ -54,6 +55,7 @@ class LoopLimits:
     max_iterations: int = 20
     tool_timeout_seconds: float = 30.0
     max_result_chars: int = 50_000  # a tool message's JSON text, at most
+    context_budget: ContextBudget = field(default_factory=ContextBudget)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class ExitReason(Enum):
     MAX_ITERATIONS = "max_iterations"
     UNEXPECTED_STATE = "unexpected_state"
     SESSION_BROKEN = "session_broken"
+    FAILED = "failed"  # an error (the LLM's, the session's) ended the run: see so_far()
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ class ToolLoop:
         return content
 
     async def _complete(self, request: LLMRequest) -> LLMResponse:
+        request = self._within_budget(request)
         metadata = {
             "model": self._llm.model,
             "tools": len(request.tools or ()),
@@ -263,6 +267,24 @@ class ToolLoop:
         self._llm_calls += 1
         self._usage = self._usage + (response.usage or Usage())
         return response
+
+    def _within_budget(self, request: LLMRequest) -> LLMRequest:
+        """Over the context budget, send older steps condensed; the history itself stays whole."""
+        compaction = compact(request.messages, self._limits.context_budget)
+        if compaction is None:
+            return request
+        self._emit(
+            EventType.MCP_CONTEXT_COMPACTED,
+            f"Context over budget (~{compaction.tokens_before} tokens): "
+            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
+            f"tokens sent",
+            tokens_before=compaction.tokens_before,
+            tokens_after=compaction.tokens_after,
+            max_tokens=self._limits.context_budget.max_tokens,
+            steps_condensed=compaction.steps_condensed,
+            critical_kept=compaction.critical_kept,
+        )
+        return replace(request, messages=compaction.messages)
 
     async def _run_batch(self, response: LLMResponse) -> BatchStep:
         step, records = BatchStep.NEXT_CALL, []
@@ -303,6 +325,13 @@ class ToolLoop:
         try:
             arguments = parse_arguments(call.function.arguments)
         except ValueError as e:
+            self._emit(
+                EventType.MCP_TOOL_CALL,
+                f"Agent calling tool {name} with arguments that are not valid JSON",
+                tool_name=name,
+                arguments=call.function.arguments,
+                arguments_error=str(e),
+            )
             result = error_result(name, f"invalid JSON arguments: {e}")
             return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
         self._emit(
@@ -434,17 +463,26 @@ class ToolLoop:
                 outcome=record.outcome.value,
             )
 
-    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        outcome = LoopOutcome(
-            answer=self._read_answer(content) if self._policy.agent_answer else None,
+    def so_far(self) -> LoopOutcome:
+        """What the run did before an error ended it: its chain, iterations, usage, messages."""
+        return LoopOutcome(
+            answer=None,
             iterations=self._iterations,
             llm_calls=self._llm_calls,
-            exit_reason=reason,
+            exit_reason=ExitReason.FAILED,
             tool_chain=tuple(self._chain),
             usage=self._usage,
-            final_content=content,
+            final_content=None,
             messages=tuple(self._messages),
             backtracks=tuple(self._backtracks),
+        )
+
+    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
+        outcome = replace(
+            self.so_far(),
+            answer=self._read_answer(content) if self._policy.agent_answer else None,
+            exit_reason=reason,
+            final_content=content,
         )
         if self._tools:
             used = sorted(

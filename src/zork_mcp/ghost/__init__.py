@@ -1,6 +1,6 @@
 """MCP-Ghost: a programmatic multi-provider MCP client (spec 004) on the agent's tool loop."""
 
-from zork_mcp.domain.ghost_result import GhostResult
+from zork_mcp.domain.ghost_result import GhostResult, GhostResultDict
 from zork_mcp.ghost.run import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
 
-__all__ = ["GhostResult", "NestedEventLoopError", "mcp_ghost", "mcp_ghost_sync"]
+__all__ = ["GhostResult", "GhostResultDict", "NestedEventLoopError", "mcp_ghost", "mcp_ghost_sync"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from zork_mcp.app.env_file import load_env_file
 from zork_mcp.app.options import KEY_VARIABLES
 from zork_mcp.ghost.goldens import load_golden, record, replay, save_golden
 from zork_mcp.ghost.inspect import inspect_golden
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     again = commands.add_parser("record", help="re-record a golden against the real provider")
     again.add_argument("golden", type=Path)
     arguments = parser.parse_args(argv)
+    load_env_file()
     console = Console()
     if arguments.command == "inspect":
         for path in arguments.goldens:

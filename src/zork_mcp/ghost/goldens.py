@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.ghost_result import GhostResult
+from zork_mcp.domain.ghost_result import GhostResultDict
 from zork_mcp.ghost.run import mcp_ghost
 
 RUN_INPUTS = (
@@ -157,7 +157,7 @@ def save_golden(path: Path, golden: Mapping[str, Any]) -> None:
 
 async def replay(
     golden: Mapping[str, Any], **overrides: Any
-) -> tuple[GhostResult, ReplayTransport]:
+) -> tuple[GhostResultDict, ReplayTransport]:
     """Run the golden's input with its recorded provider responses."""
     transport = ReplayTransport(golden["provider_responses"])
     async with httpx.AsyncClient(transport=transport) as client:
@@ -197,6 +197,6 @@ async def record(
 
 async def _run(
     inputs: Mapping[str, Any], api_key: str, client: httpx.AsyncClient, **extra: Any
-) -> GhostResult:
+) -> GhostResultDict:
     arguments = {key: inputs[key] for key in RUN_INPUTS if key in inputs}
     return await mcp_ghost(**arguments, api_key=api_key, http_client=client, **extra)

@@ -22,10 +22,12 @@ from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
-from zork_mcp.app.options import DEFAULT_MODELS, RunOptions
+from zork_mcp.app.env_file import environment_with_env_file
+from zork_mcp.app.options import DEFAULT_MODELS, KEY_VARIABLES, RunOptions
 from zork_mcp.app.tracing import traced_call
+from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
-from zork_mcp.domain.ghost_result import GhostResult, failed_run, ghost_result
+from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
@@ -53,7 +55,7 @@ async def mcp_ghost(
     server_config: Mapping[str, Any],
     system_prompt: str,
     provider: str,
-    api_key: str,
+    api_key: str | None,
     user_prompt: str,
     model: str | None = None,
     namespace: str = "mcp_ghost",
@@ -65,15 +67,21 @@ async def mcp_ghost(
     *,
     http_client: httpx.AsyncClient | None = None,
     startup_timeout: float = 10.0,
-) -> GhostResult:
+    context_budget_tokens: int = ContextBudget.max_tokens,
+) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
-    Bad arguments raise ConfigurationError at once; a server that does not start or a
+    `api_key=None` takes the provider's key variable (e.g. OPENAI_API_KEY) from the
+    environment, else from the working directory's `.env`. Bad arguments raise
+    ConfigurationError at once; a server that does not start or a
     provider that fails ends the run with `success=False` and the error in `errors`.
-    Every server process is closed before this returns, raises or is cancelled.
+    Past `context_budget_tokens` (estimated) older steps are sent condensed; see
+    zork_mcp.domain.context_budget. Every server process is closed before this returns,
+    raises or is cancelled.
     """
     config = _server_config(server_config)
-    _check_arguments(provider, api_key, timeout, max_iterations)
+    _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
+    api_key = _api_key(provider, api_key)
     options = RunOptions(
         provider=provider, model=model or DEFAULT_MODELS[provider], base_url=base_url
     )
@@ -96,36 +104,47 @@ async def mcp_ghost(
             config.mcpServers, startup_timeout_seconds=startup_timeout, background_spare=False
         )
         stack.callback(tool_server.close)
+        loop: ToolLoop | None = None
         try:
             async with tool_server.open_session() as session:
+                discovered = len(session.tools)
                 loop = ToolLoop(
                     llm,
                     session,
-                    LoopLimits(max_iterations, timeout),
+                    LoopLimits(
+                        max_iterations,
+                        timeout,
+                        context_budget=ContextBudget(max_tokens=context_budget_tokens),
+                    ),
                     traced,
                     time.monotonic,
                     policy=ghost_policy(enable_backtracking),
                 )
                 outcome = await loop.run(messages)
-                discovered = len(session.tools)
         except (MCPError, LLMError) as error:
             telemetry.logger.warning("mcp_ghost run failed: %s", error)
-            return failed_run(
-                str(error),
-                elapsed_seconds=time.monotonic() - started,
-                servers_connected=0 if isinstance(error, MCPError) else servers,
-                conversation_so_far=messages,
+            return GhostResultDict(
+                failed_run(
+                    str(error),
+                    elapsed_seconds=time.monotonic() - started,
+                    servers_connected=servers if loop else 0,
+                    conversation_so_far=messages,
+                    tools_discovered=discovered if loop else 0,
+                    partial=loop.so_far() if loop else None,
+                )
             )
-    return ghost_result(
-        outcome,
-        tools_discovered=discovered,
-        servers_connected=servers,
-        elapsed_seconds=time.monotonic() - started,
-        max_iterations=max_iterations,
+    return GhostResultDict(
+        ghost_result(
+            outcome,
+            tools_discovered=discovered,
+            servers_connected=servers,
+            elapsed_seconds=time.monotonic() - started,
+            max_iterations=max_iterations,
+        )
     )
 
 
-def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResult:
+def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
     """mcp_ghost() for synchronous code: one asyncio.run, never inside a running loop."""
     try:
         asyncio.get_running_loop()
@@ -149,14 +168,31 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
     return config
 
 
-def _check_arguments(provider: str, api_key: str, timeout: float, max_iterations: int) -> None:
+def _check_arguments(
+    provider: str, timeout: float, max_iterations: int, context_budget_tokens: int
+) -> None:
     if provider not in GHOST_PROVIDERS:
         raise ConfigurationError(
             f"provider {provider!r} is not supported; use one of: {', '.join(GHOST_PROVIDERS)}."
         )
-    if not api_key or not api_key.strip():
-        raise ConfigurationError(f"api_key is empty: pass the {provider} API key.")
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
     if max_iterations < 1:
         raise ConfigurationError(f"max_iterations must be at least 1, got {max_iterations}.")
+    if context_budget_tokens < 1:
+        raise ConfigurationError(
+            f"context_budget_tokens must be at least 1, got {context_budget_tokens}."
+        )
+
+
+def _api_key(provider: str, given: str | None) -> str:
+    names = KEY_VARIABLES[provider]
+    if given is None:
+        environ = environment_with_env_file()
+        given = next((environ[name] for name in names if environ.get(name)), None)
+    if not given or not given.strip():
+        raise ConfigurationError(
+            f"api_key is empty: pass the {provider} API key, or pass api_key=None and set "
+            f"{' or '.join(names)} (in the environment or in ./.env)."
+        )
+    return given

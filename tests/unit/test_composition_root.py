@@ -1,0 +1,162 @@
+"""The composition root (app/container.py, app/components.py, the CLI) wired for real, fast.
+
+Each test builds the real Container from a pyproject and mcp_config.json written for it, and
+overrides providers (never patches modules) only where a test needs a fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from contextlib import asynccontextmanager
+from dataclasses import replace
+
+import pytest
+from dependency_injector import providers
+
+from zork_mcp.adapters.fake_game import FakeGameEnv
+from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.app.cli import main, options_from, parser
+from zork_mcp.app.container import Container
+from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
+
+SERVER = {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"]}
+
+
+@pytest.fixture
+def project(tmp_path):
+    """Write a pyproject (and optionally an mcp_config.json); return CLI arguments for it."""
+
+    def write(*, enabled: bool, mcp_config: str | None = None) -> list[str]:
+        pyproject = tmp_path / "pyproject.toml"
+        pyproject.write_text(
+            f"[tool.zorkgpt.mcp]\nenabled = {str(enabled).lower()}\nbackground_spare = false\n"
+        )
+        if mcp_config is not None:
+            (tmp_path / "mcp_config.json").write_text(mcp_config)
+        return ["--config", str(pyproject), "--log-dir", str(tmp_path / "logs"), "--plain"]
+
+    return write
+
+
+def container_for(arguments: list[str], **changes) -> Container:
+    """The Container as the CLI makes it for these arguments."""
+    options = replace(options_from(parser().parse_args(arguments)), **changes)
+    container = Container()
+    container.options.override(options)
+    return container
+
+
+def servers(*names: str) -> str:
+    return json.dumps({"mcpServers": {name: SERVER for name in names}})
+
+
+def test_r2_2_mcp_on_without_its_config_file_is_a_configuration_error(project, tmp_path):
+    container = container_for(project(enabled=True))
+    with pytest.raises(MCPConfigError, match="config file was not found") as raised:
+        container.tool_server()
+    assert str(tmp_path / "mcp_config.json") in str(raised.value)
+    assert "enabled = false" in str(raised.value), "the message says how to fix it"
+
+
+@pytest.mark.parametrize("mcp_config", [None, "{not json", '{"servers": []}'])
+def test_r2_5_mcp_off_never_reads_the_config(project, mcp_config):
+    container = container_for(project(enabled=False, mcp_config=mcp_config))
+    assert container.tool_server() is None
+    container.shutdown_resources()
+
+
+def test_r2_5_no_mcp_on_the_command_line_wins_over_the_pyproject(project):
+    container = container_for(project(enabled=True, mcp_config="{not json"), mcp=False)
+    assert container.tool_server() is None
+
+
+def test_r2_6_of_two_configured_servers_the_agent_uses_only_the_first(project):
+    container = container_for(project(enabled=True, mcp_config=servers("first", "second")))
+    try:
+        assert container.tool_server().server_names == ("first",)
+    finally:
+        container.shutdown_resources()
+
+
+def test_r9_3_a_malformed_config_fails_the_container_with_an_mcp_error(project):
+    container = container_for(project(enabled=True, mcp_config='{"mcpServers": {'))
+    with pytest.raises(MCPError, match=r"mcp_config\.json"):
+        container.tool_server()
+
+
+def test_r9_3_a_malformed_config_makes_the_cli_exit_2_saying_which_file(
+    project, zork_game, monkeypatch, capsys
+):
+    monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-0123456789")
+    arguments = project(enabled=True, mcp_config='{"mcpServers": {')
+    assert main([*arguments, "--game", str(zork_game), "--max-turns", "1"]) == 2
+    printed = capsys.readouterr().err
+    assert "error:" in printed and "mcp_config.json" in printed
+    assert "test-key-0123456789" not in printed
+
+
+def test_r10_3_each_turn_of_orchestrator_run_has_one_event_loop_of_its_own(project):
+    loops: list[tuple[int, asyncio.AbstractEventLoop]] = []
+    turn = iter(range(1, 100))
+
+    def respond(request):
+        answered = any(m["role"] == "tool" for m in request.messages)
+        number = next(turn) if not answered else loops[-1][0]
+        loops.append((number, asyncio.get_running_loop()))
+        return action_reply("look") if answered else tool_calls_reply(("box.note", {"text": "x"}))
+
+    def note(text: str) -> str:
+        loops.append((loops[-1][0], asyncio.get_running_loop()))
+        return text
+
+    @asynccontextmanager
+    async def llm_session():
+        yield FunctionLLM(respond)
+
+    container = container_for(project(enabled=True), max_turns=3)
+    container.game.override(providers.Object(FakeGameEnv()))
+    container.telemetry.override(providers.Object(InMemoryTelemetry()))
+    container.tool_server.override(providers.Object(FakeToolServer("box", {"note": note})))
+    container.llm_session.override(providers.Object(llm_session))
+    summary = container.orchestrator().run()
+    assert summary.turns == 3
+    by_turn = {number: {loop for n, loop in loops if n == number} for number, _ in loops}
+    assert [len(turn_loops) for turn_loops in by_turn.values()] == [1, 1, 1]
+    assert len({loop for _, loop in loops}) == 3, "a new loop every turn"
+    assert all(loop.is_closed() for _, loop in loops), "each turn's loop is closed after it"
+    assert len(loops) == 3 * 3, "per turn: a tool-calling LLM call, the tool, the answer"
+
+
+def test_r14_4_a_missing_game_file_says_where_it_looked_and_how_to_get_it(tmp_path):
+    with pytest.raises(ConfigurationError) as raised:
+        find_game_file(None, environ={}, base=tmp_path)
+    message = str(raised.value)
+    assert "No Zork I story file was found" in message and "--game" in message
+    assert "historicalsource/zork1" in message
+
+
+def test_r14_4_the_cli_names_the_game_file_that_does_not_exist(project, tmp_path, capsys):
+    missing = tmp_path / "nowhere" / "zork1.z3"
+    arguments = project(enabled=False)
+    assert main([*arguments, "--game", str(missing), "--max-turns", "1"]) == 2
+    assert f"does not exist: {missing}" in " ".join(capsys.readouterr().err.split())
+
+
+def test_r14_4_langfuse_keys_without_its_sdk_say_what_to_install(
+    project, zork_game, monkeypatch, capsys
+):
+    monkeypatch.setenv("LANGFUSE_PUBLIC_KEY", "pk-test")
+    monkeypatch.setenv("LANGFUSE_SECRET_KEY", "sk-test-secret")
+    monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-0123456789")
+    monkeypatch.setitem(sys.modules, "langfuse", None)  # as if the SDK were not installed
+    arguments = project(enabled=False)
+    with pytest.raises(ConfigurationError, match=r"pip install 'zork-mcp\[langfuse\]'"):
+        container_for(arguments).telemetry()
+    assert main([*arguments, "--game", str(zork_game), "--max-turns", "1"]) == 2
+    printed = " ".join(capsys.readouterr().err.split())
+    assert "Langfuse SDK is not installed" in printed and "sk-test-secret" not in printed

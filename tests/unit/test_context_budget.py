@@ -1,0 +1,144 @@
+"""The context budget (spec 004 "Memory Optimization"): condense old steps, keep the rest."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.context_budget import (
+    CRITICAL_MARK,
+    ContextBudget,
+    compact,
+    critical_lines,
+    estimate_tokens,
+    split_steps,
+)
+from zork_mcp.domain.events import EventType
+from zork_mcp.domain.messages import system_message, user_message
+from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+
+text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
+
+
+@st.composite
+def steps(draw, number: int) -> list[dict]:
+    """An assistant message with tool calls (or words), then its results and maybe a prompt."""
+    messages: list[dict] = []
+    calls = [
+        {
+            "id": f"call_{number}_{i}",
+            "type": "function",
+            "function": {"name": draw(st.sampled_from(["a.x", "b.y"])), "arguments": draw(text)},
+        }
+        for i in range(draw(st.integers(0, 2)))
+    ]
+    words = draw(text)
+    if draw(st.booleans()):
+        words += f"\n{CRITICAL_MARK} {draw(text)}".rstrip()
+    asked = {"tool_calls": calls} if calls else {}
+    messages.append({"role": "assistant", "content": words, **asked})
+    messages += [{"role": "tool", "tool_call_id": c["id"], "content": draw(text)} for c in calls]
+    if draw(st.booleans()):
+        messages.append({"role": "user", "content": draw(text)})
+    return messages
+
+
+@st.composite
+def conversations(draw) -> list[dict]:
+    opening = [system_message(draw(text)), user_message(draw(text))]
+    count = draw(st.integers(0, 8))
+    return opening + [m for n in range(count) for m in draw(steps(n))]
+
+
+budgets = st.builds(ContextBudget, st.integers(1, 3000), st.integers(1, 3))
+
+
+@given(conversations(), budgets)
+def test_condensing_keeps_the_opening_the_recent_steps_the_pairs_and_the_critical(messages, budget):
+    compaction = compact(messages, budget)
+    opening, all_steps = split_steps(messages)
+    if estimate_tokens(messages) <= budget.max_tokens or len(all_steps) <= budget.keep_recent_steps:
+        assert compaction is None
+        return
+    assert compaction is not None
+    sent = list(compaction.messages)
+    recent = [m for step in all_steps[-budget.keep_recent_steps :] for m in step]
+    assert sent[: len(opening)] == list(opening)
+    assert sent[len(opening) + 1 :] == recent, "recent steps are kept whole"
+    summary = sent[len(opening)]["content"]
+    old = [m for step in all_steps[: -budget.keep_recent_steps] for m in step]
+    for line in critical_lines(old):
+        assert line in summary.splitlines()
+    for call in (c for m in old for c in m.get("tool_calls") or ()):
+        assert call["function"]["name"] in summary
+    asked = {c["id"] for m in sent for c in m.get("tool_calls") or ()}
+    answered = [m["tool_call_id"] for m in sent if m["role"] == "tool"]
+    assert sorted(answered) == sorted(asked), "every call sent has its result and vice versa"
+    assert compaction.tokens_after == estimate_tokens(sent)
+    assert compaction.steps_condensed == len(all_steps) - budget.keep_recent_steps
+
+
+def test_a_step_is_an_assistant_message_with_its_results_and_the_prompt_after_them():
+    call = {"id": "c1", "type": "function", "function": {"name": "a.x", "arguments": "{}"}}
+    first = [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "failed"},
+        {"role": "user", "content": "The previous approach failed. Try another."},
+    ]
+    second = [{"role": "assistant", "content": "done"}]
+    opening = [system_message("s"), user_message("u")]
+    assert split_steps(opening + first + second) == (tuple(opening), [tuple(first), tuple(second)])
+
+
+def test_under_the_budget_nothing_changes():
+    messages = [system_message("s"), user_message("u")]
+    assert compact(messages, ContextBudget(max_tokens=estimate_tokens(messages))) is None
+
+
+def test_tokens_are_estimated_at_four_characters_each():
+    message = {"role": "user", "content": "x" * 400}
+    assert estimate_tokens([message]) == -(-len(json.dumps(message)) // 4)
+
+
+@pytest.mark.parametrize(("tokens", "recent"), [(0, 2), (100, 0)])
+def test_a_budget_that_cannot_work_is_refused(tokens, recent):
+    with pytest.raises(ValueError, match="max_tokens >= 1 and keep_recent_steps >= 1"):
+        ContextBudget(tokens, recent)
+
+
+async def test_a_long_turn_is_sent_condensed_with_an_event_and_its_history_kept_whole():
+    def read(page: int) -> str:
+        return f"page {page}: " + "lorem ipsum " * 150
+
+    pages = 6
+    replies = [
+        tool_calls_reply(("book.read", {"page": p}), preamble=f"{CRITICAL_MARK} page {p} matters")
+        for p in range(pages)
+    ]
+    llm = ScriptedLLM([*replies, action_reply("north")])
+    telemetry = InMemoryTelemetry()
+    budget = ContextBudget(max_tokens=1500, keep_recent_steps=2)
+    server = FakeToolServer("book", {"read": read})
+    async with server.open_session() as session:
+        loop = ToolLoop(
+            llm, session, LoopLimits(10, 5.0, context_budget=budget), telemetry, lambda: 0.0
+        )
+        outcome = await loop.run([system_message("s"), user_message("read the book")])
+    assert outcome.action == "north"
+    assert len(outcome.messages) == 2 + pages * 2 + 1, "the turn's own history stays whole"
+    sizes = [estimate_tokens(request.messages) for request in llm.requests]
+    assert max(sizes) <= budget.max_tokens < estimate_tokens(outcome.messages[:-1])
+    events = telemetry.of_type(EventType.MCP_CONTEXT_COMPACTED)
+    assert events and all(e.fields["tokens_after"] < e.fields["tokens_before"] for e in events)
+    last = llm.requests[-1].messages
+    summary = last[2]["content"]
+    assert summary.startswith("Summary of 4 earlier step(s)")
+    assert all(f"{CRITICAL_MARK} page {p} matters" in summary for p in range(pages - 2))
+    assert events[-1].fields["critical_kept"] == pages - 2
+    assert last[-1] == outcome.messages[-2], "the latest tool result is sent whole"
