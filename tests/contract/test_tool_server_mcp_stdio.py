@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.support.processes import processes_in_groups
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 

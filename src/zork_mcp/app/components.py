@@ -16,7 +16,7 @@ from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
