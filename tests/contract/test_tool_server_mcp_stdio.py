@@ -88,3 +88,33 @@ class TestFaultServer(ToolServerContract):
         )
         assert_no_processes_left(server)
         assert_no_processes_left(broken)
+
+
+class TestForkedFaultServer(TestFaultServer):
+    """The same contract with every Python server process forked (issue 14)."""
+
+    @pytest.fixture
+    def subject(self, tmp_path):
+        server = stdio_server(
+            "faults", sys.executable, str(FAULT_SERVER), tmp_path=tmp_path, server_start="fork"
+        )
+        broken = stdio_server(
+            "faults",
+            sys.executable,
+            str(FAULT_SERVER),
+            "exit-at-start",
+            tmp_path=tmp_path,
+            background_spare=False,
+            server_start="fork",
+        )
+        yield ToolServerSubject(
+            server,
+            "faults",
+            echo_probe("faults.echo"),
+            "faults.fail",
+            "faults.slow",
+            "faults.crash",
+            broken,
+        )
+        assert_no_processes_left(server)
+        assert_no_processes_left(broken)

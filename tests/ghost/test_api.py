@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 import uuid
 
 import httpx
@@ -216,3 +217,44 @@ def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
             mcp_ghost_sync(**arguments)
 
     asyncio.run(inside())
+
+
+LINGERER = (
+    "import time\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "server = MCPServer('lingerer')\n"
+    "@server.tool()\n"
+    "def nothing() -> str:\n"
+    "    return 'nothing'\n"
+    "try:\n"
+    "    server.run()\n"
+    "finally:\n"
+    "    time.sleep(60)  # outlives stdin EOF: only SIGTERM ends it\n"
+)
+
+
+async def test_shutdown_never_blocks_the_callers_event_loop(tmp_path):
+    """Issue 12: ending a server that ignores stdin EOF takes seconds, on a worker thread."""
+    script = tmp_path / "lingerer.py"
+    script.write_text(LINGERER)
+    config = {"mcpServers": {"lingerer": {"command": sys.executable, "args": [str(script)]}}}
+    peer = ProviderPeer("openai", [text_reply("nothing to do")], ["lingerer.nothing"])
+    gaps: list[float] = []
+
+    async def heartbeat() -> None:
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(0.05)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    beat = asyncio.create_task(heartbeat())
+    started = time.monotonic()
+    result = await ghost(peer, marker(), server_config=config)
+    took = time.monotonic() - started
+    await asyncio.sleep(0.2)  # the beat that a stall would have delayed
+    beat.cancel()
+    assert result.success and result.final_result == "nothing to do"
+    assert took > 1.5, "the lingering server was waited for before mcp_ghost returned"
+    assert max(gaps) < 1.0, f"the event loop stalled for {max(gaps):.1f}s"

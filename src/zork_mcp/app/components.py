@@ -21,6 +21,7 @@ from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenA
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
 from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_settings
 from zork_mcp.ports.llm import LLM
@@ -82,7 +83,9 @@ def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -
     )
 
 
-def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdioToolServer | None]:
+def tool_server(
+    options: RunOptions, settings: MCPSettings, telemetry: Telemetry
+) -> Iterator[McpStdioToolServer | None]:
     """The agent's MCP tool server (first configured server only), or None with MCP off."""
     if not settings.enabled:
         yield None
@@ -96,6 +99,10 @@ def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdio
         startup_timeout_seconds=settings.server_startup_timeout_seconds,
         background_spare=settings.background_spare,
         stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
+        server_start=settings.server_start,
+        warn=lambda text: telemetry.emit(
+            Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
+        ),
     )
     server.warm_up()
     try:

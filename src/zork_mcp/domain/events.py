@@ -24,6 +24,7 @@ class EventType(StrEnum):
     MCP_UNEXPECTED_STATE = "mcp_unexpected_state"
     MCP_BACKTRACK = "mcp_backtrack"
     MCP_CIRCUIT_OPEN = "mcp_circuit_open"
+    MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
     AGENT_PARSE_ERROR = "agent_parse_error"
 
 

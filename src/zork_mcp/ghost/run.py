@@ -8,7 +8,9 @@ answer, backtracking, circuit breaker).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
+import os
 import time
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
@@ -18,6 +20,8 @@ import httpx
 from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
+from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
@@ -87,9 +91,15 @@ async def mcp_ghost(
         if not conversation_memory:
             llm = RecentContextLLM(llm)
         tool_server = McpStdioToolServer(
-            config.mcpServers, startup_timeout_seconds=startup_timeout, background_spare=False
+            config.mcpServers,
+            startup_timeout_seconds=startup_timeout,
+            background_spare=False,
+            fork_server=shared_fork_server(),
+            warn=telemetry.logger.warning,
         )
-        stack.callback(tool_server.close)
+        # close() waits for every process to end (up to seconds for one that ignores stdin
+        # EOF): on a worker thread, never on the caller's event loop.
+        stack.push_async_callback(asyncio.to_thread, tool_server.close)
         try:
             async with tool_server.open_session() as session:
                 loop = ToolLoop(
@@ -117,6 +127,22 @@ async def mcp_ghost(
         elapsed_seconds=time.monotonic() - started,
         max_iterations=max_iterations,
     )
+
+
+def shared_fork_server() -> ForkServer:
+    """One fork server for every mcp_ghost() call of this process, ended at exit.
+
+    The first call starts it and spawns its servers meanwhile; later calls fork them.
+    """
+    global _fork_server
+    if _fork_server is None or not _fork_server.alive:
+        _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+        _fork_server.start()
+        atexit.register(_fork_server.close)
+    return _fork_server
+
+
+_fork_server: ForkServer | None = None
 
 
 def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResult:

@@ -7,7 +7,6 @@ turn that started it, and each turn is its own `asyncio.run`.
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,6 +16,7 @@ import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 
 LINE_LIMIT = 64 * 1024 * 1024
@@ -24,7 +24,7 @@ LINE_LIMIT = 64 * 1024 * 1024
 
 @asynccontextmanager
 async def pipe_streams(
-    process: subprocess.Popen[bytes], log: StderrLog
+    process: ServerProcess, log: StderrLog
 ) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[SessionMessage]]]:
     loop = asyncio.get_running_loop()
     assert process.stdin is not None and process.stdout is not None

@@ -1,4 +1,10 @@
-"""Spawns one server's processes and keeps a spare warming when asked to."""
+"""Starts one server's processes, forked or spawned, and keeps a spare warming when asked to.
+
+Accounting: a connect attempt starts at most one process. It either takes the live spare
+and starts the next one, or, with no live spare, starts its own; a session that started
+its own leaves a spare behind when it closes. A failed connect leaves no spare (drop_spare),
+so an episode that gives up on MCP has no process left running.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,10 @@ import contextlib
 import subprocess
 import sys
 from collections.abc import Mapping
+from typing import Protocol
 
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
+from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.startup_advice import startup_message
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
@@ -26,38 +34,51 @@ class ProcessSupply:
         stderr: StderrLog,
         reaper: ProcessReaper,
         keep_spare: bool,
+        forks: ForkStarter | None = None,
     ) -> None:
         self.name, self._config, self._system_env = name, config, system_env
         self._stderr, self._reaper, self._keep_spare = stderr, reaper, keep_spare
-        self._spare: subprocess.Popen[bytes] | None = None
-        self._spawned: list[subprocess.Popen[bytes]] = []
+        self._forks = forks
+        self._spare: ServerProcess | None = None
+        self._started: list[ServerProcess] = []
         self.pids: list[int] = []
 
-    def take(self) -> subprocess.Popen[bytes]:
-        """A process no session used: the spare if it is still alive, else a new one."""
+    def take(self) -> tuple[ServerProcess, bool]:
+        """A process no session used, and whether to refill the spare once it has connected.
+
+        The live spare if there is one (the next spare starts now), else a new process.
+        """
         process, self._spare = self._spare, None
-        if process is not None and process.poll() is not None:
+        if process is not None and process.poll() is None:
+            self.warm_up()
+            return process, False
+        if process is not None:
             self._reaper.retire(process)
-            process = None
-        process = process or self._spawn()
-        if self._keep_spare:
-            self._refill()
-        return process
+        return self._start(), self._keep_spare
 
     def warm_up(self) -> None:
         if self._keep_spare and self._spare is None:
-            self._refill()
+            # A start failure is left for the next take(), which reports it in the foreground.
+            with contextlib.suppress(MCPError):
+                self._spare = self._start()
 
-    def _refill(self) -> None:
-        # A spawn failure is left for the next take(), which reports it in the foreground.
-        with contextlib.suppress(MCPError):
-            self._spare = self._spawn()
+    def drop_spare(self) -> None:
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            self._reaper.retire(spare)
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
+    def _start(self) -> ServerProcess:
         env = server_environment(self._system_env, self._config.env, server=self.name)
         command = resolve_command(self._config.command)
+        forked = self._forks.start(command, self._config.args, env) if self._forks else None
+        process = forked or self._spawn(command, env)
+        self._started.append(process)
+        self.pids.append(process.pid)
+        return process
+
+    def _spawn(self, command: str, env: Mapping[str, str]) -> ServerProcess:
         try:
-            process = subprocess.Popen(
+            return subprocess.Popen(
                 [command, *self._config.args],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -67,9 +88,6 @@ class ProcessSupply:
             )
         except OSError as e:
             raise self.startup_error(e, None) from e
-        self._spawned.append(process)
-        self.pids.append(process.pid)
-        return process
 
     def startup_error(self, cause: BaseException, timeout: float | None) -> MCPServerStartupError:
         if isinstance(cause, MCPServerStartupError):
@@ -80,13 +98,21 @@ class ProcessSupply:
 
     @property
     def live(self) -> int:
-        self._spawned = [process for process in self._spawned if process.poll() is None]
-        return len(self._spawned)
+        self._started = [process for process in self._started if process.poll() is None]
+        return len(self._started)
 
     def close(self) -> None:
         self._spare = None
-        for process in self._spawned:
+        for process in self._started:
             self._reaper.retire(process)
+
+
+class ForkStarter(Protocol):
+    def start(
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str]
+    ) -> ServerProcess | None:
+        """A forked process running `command args` with `env`, or None to have it spawned."""
+        ...
 
 
 def resolve_command(command: str) -> str:

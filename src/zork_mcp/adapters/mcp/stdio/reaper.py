@@ -8,6 +8,8 @@ import signal
 import subprocess
 import threading
 
+from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
+
 STDIN_GRACE_SECONDS = 2.0
 KILL_GRACE_SECONDS = 2.0
 
@@ -21,7 +23,7 @@ class ProcessReaper:
         self._threads: list[threading.Thread] = []
         self._retired: set[int] = set()
 
-    def retire(self, process: subprocess.Popen[bytes]) -> None:
+    def retire(self, process: ServerProcess) -> None:
         if process.pid in self._retired:
             return
         self._retired.add(process.pid)
@@ -36,14 +38,14 @@ class ProcessReaper:
         self._threads = []
 
 
-def _close_pipes(process: subprocess.Popen[bytes]) -> None:
+def _close_pipes(process: ServerProcess) -> None:
     for stream in (process.stdin, process.stdout):
         if stream is not None and not stream.closed:
             with contextlib.suppress(OSError):
                 stream.close()
 
 
-def _end_process(process: subprocess.Popen[bytes]) -> None:
+def _end_process(process: ServerProcess) -> None:
     for sig, grace in (
         (None, STDIN_GRACE_SECONDS),
         (signal.SIGTERM, KILL_GRACE_SECONDS),
@@ -58,6 +60,6 @@ def _end_process(process: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+def _signal_group(process: ServerProcess, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, sig)
