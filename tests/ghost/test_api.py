@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 import uuid
@@ -12,11 +13,11 @@ import pytest
 
 from tests.conftest import FAULT_SERVER
 from tests.support.llm_peers import HttpFault, ProviderPeer
-from tests.support.processes import processes_with_environment
+from tests.support.processes import live_descendants, processes_with_environment
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
-from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
+from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS, shared_fork_server
 
 pytestmark = pytest.mark.slow
 FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
@@ -47,6 +48,14 @@ def marker() -> str:
     return uuid.uuid4().hex
 
 
+def assert_no_server_left(mark: str) -> None:
+    """No spawned server (its environment holds the mark) and no forked one (a descendant
+    of this process other than the fork server that every call shares)."""
+    assert processes_with_environment("MARK", mark) == []
+    shared = set(shared_fork_server().pids)
+    assert [pid for pid in live_descendants(os.getpid()) if pid not in shared] == []
+
+
 async def test_a_chain_runs_and_every_server_process_is_gone_after():
     mark = marker()
     peer = ProviderPeer(
@@ -67,7 +76,7 @@ async def test_a_chain_runs_and_every_server_process_is_gone_after():
         "success", "final_result", "summary", "tool_chain",
         "conversation_history", "errors", "execution_metadata",
     }  # fmt: skip
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 async def test_timeout_bounds_each_tool_call():
@@ -157,7 +166,7 @@ async def test_a_provider_failure_is_reported_without_the_key():
     result = await ghost(peer, mark)
     assert not result.success and "HTTP 400" in result.errors[0].error
     assert peer.api_key not in result.model_dump_json()
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 async def test_cancelling_a_run_leaves_no_server_process():
@@ -172,7 +181,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 @pytest.mark.parametrize(
@@ -258,3 +267,35 @@ async def test_shutdown_never_blocks_the_callers_event_loop(tmp_path):
     assert result.success and result.final_result == "nothing to do"
     assert took > 1.5, "the lingering server was waited for before mcp_ghost returned"
     assert max(gaps) < 1.0, f"the event loop stalled for {max(gaps):.1f}s"
+
+
+LATE_STARTER = (
+    "import sys, time\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "name, delay, log = sys.argv[1], float(sys.argv[2]), sys.argv[3]\n"
+    "with open(log, 'a') as f:\n"
+    "    f.write(f'{name} {time.time()}\\n')\n"
+    "time.sleep(delay)\n"
+    "server = MCPServer(name)\n"
+    "@server.tool()\n"
+    "def ping() -> str:\n"
+    "    return name\n"
+    "server.run()\n"
+)
+
+
+async def test_every_server_starts_before_the_first_handshake(tmp_path):
+    """Issue 14: the servers of a config start together, not one handshake after another."""
+    script, log = tmp_path / "late.py", tmp_path / "starts.log"
+    script.write_text(LATE_STARTER)
+    config = {
+        "mcpServers": {
+            name: {"command": sys.executable, "args": [str(script), name, "3", str(log)]}
+            for name in ("first", "second")
+        }
+    }
+    peer = ProviderPeer("openai", [text_reply("both up")], ["first.ping", "second.ping"])
+    result = await ghost(peer, marker(), server_config=config)
+    assert result.success and result.execution_metadata.servers_connected == 2
+    starts = dict(line.split() for line in log.read_text().splitlines())
+    assert abs(float(starts["second"]) - float(starts["first"])) < 3.0, starts
