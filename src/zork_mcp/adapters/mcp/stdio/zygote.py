@@ -25,7 +25,14 @@ import sys
 import time
 from typing import Any
 
-PRELOAD = ("mcp.server.mcpserver", "mcp.server.stdio", "mcp.types")
+PRELOAD = (
+    "mcp.server.mcpserver",
+    "mcp.server.stdio",
+    "mcp.types",
+    "anyio._backends._asyncio",  # what MCPServer.run() imports next
+    "rich.logging",
+    "rich.console",
+)
 MAX_REQUEST = 1 << 20
 REAP_INTERVAL = 1.0
 EXIT_GRACE_SECONDS = 2.0
