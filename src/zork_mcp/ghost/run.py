@@ -20,7 +20,7 @@ import httpx
 from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
-from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
+from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, ServerStart, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.agent import NestedEventLoopError
@@ -67,12 +67,15 @@ async def mcp_ghost(
     *,
     http_client: httpx.AsyncClient | None = None,
     startup_timeout: float = 10.0,
+    server_start: ServerStart = "auto",
 ) -> GhostResult:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
     Bad arguments raise ConfigurationError at once; a server that does not start or a
     provider that fails ends the run with `success=False` and the error in `errors`.
     Every server process is closed before this returns, raises or is cancelled.
+    `server_start` is as in [tool.zorkgpt.mcp]: Python servers are forked from one fork
+    server that every call in this process shares (the first call spawns while it starts).
     """
     config = _server_config(server_config)
     _check_arguments(provider, api_key, timeout, max_iterations)
@@ -94,7 +97,8 @@ async def mcp_ghost(
             config.mcpServers,
             startup_timeout_seconds=startup_timeout,
             background_spare=False,
-            fork_server=shared_fork_server(),
+            server_start=server_start,
+            fork_server=None if server_start == "spawn" else shared_fork_server(),
             warn=telemetry.logger.warning,
         )
         # close() waits for every process to end (up to seconds for one that ignores stdin
