@@ -4,6 +4,7 @@ spawned ones, through the real adapter and real processes."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
@@ -111,6 +112,7 @@ async def test_a_forked_server_sees_what_a_spawned_one_sees(tmp_path, probe):
 
 async def test_the_fork_server_holds_no_credential(tmp_path, probe):
     server = probe_server(probe, tmp_path, "fork")
+    assert server.fork_server_ready(30), "past exec and its imports"
     (pid,) = server.fork_server_pids
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     assert b"LANG=C.UTF-8" in environ
@@ -162,7 +164,11 @@ async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
             async with server.open_session():
                 pass
         started.append(len(server_processes(server)))
-    assert started == [1, 2, 3], "the warm-up spare, then one process per attempt"
+    assert started[0] == 1, "the warm-up spare"
+    assert all(b - a <= 1 for a, b in itertools.pairwise(started)), started
+    deadline = time.monotonic() + 15
+    while server.live_processes and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # the used processes are retiring; a spare would stay
     assert server.live_processes == 0, "a failed connect leaves no spare behind"
     assert_no_processes_left(server)
 

@@ -46,6 +46,11 @@ def start_mode(request) -> str:
     return request.param
 
 
+def server_processes(server: McpStdioToolServer) -> list[int]:
+    """The server processes started, in order; the fork server is not one."""
+    return [pid for pid in server.spawned_pids if pid not in server.fork_server_pids]
+
+
 async def start(server: McpStdioToolServer) -> None:
     async with server.open_session():
         pass
@@ -149,8 +154,7 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
         async with server.open_session() as session:
             pids.append((await session.call_tool("env.pid", {}, 10)).content)
     assert len(set(pids)) == 4
-    started = set(server.spawned_pids) - set(server.fork_server_pids)
-    assert len(started) == 5, "four used processes and one spare"
+    assert len(server_processes(server)) == 5, "four used processes and one spare"
     assert_no_processes_left(server)
 
 
@@ -234,8 +238,9 @@ def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
 async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
     server = fault_server(tmp_path)
     server.warm_up()
-    [spare] = server.spawned_pids
+    [spare] = server_processes(server)
     async with server.open_session() as session:
         await session.call_tool("faults.echo", {"text": "x"}, 10)
-        assert server.spawned_pids[0] == spare and len(server.spawned_pids) == 2
+        started = server_processes(server)
+        assert started[0] == spare and len(started) == 2
     assert_no_processes_left(server)

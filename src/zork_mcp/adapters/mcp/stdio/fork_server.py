@@ -29,6 +29,7 @@ from zork_mcp.domain.server_env import server_environment
 
 ZYGOTE_MODULE = "zork_mcp.adapters.mcp.stdio.zygote"
 READY_TIMEOUT_SECONDS = 30.0
+MAX_RESTARTS = 3  # a fork server that keeps dying is left dead: everything is spawned
 EXIT_TIMEOUT_SECONDS = 5.0
 
 
@@ -91,17 +92,17 @@ class ForkedProcess:
         return -1
 
     def _ended(self, timeout: float | None) -> bool:
+        # The reaper's thread may wait while the loop's thread polls: the pidfd stays open
+        # until this object is gone, so neither can select on a closed or reused fd.
         if self.returncode is None:
             readable, _, _ = select.select([self._pidfd], [], [], timeout)
             if readable:
                 self.returncode = -1
-                os.close(self._pidfd)
         return self.returncode is not None
 
     def __del__(self) -> None:
-        if self.returncode is None:
-            with contextlib.suppress(OSError):
-                os.close(self._pidfd)
+        with contextlib.suppress(OSError):
+            os.close(self._pidfd)
 
 
 class ForkServer:
@@ -117,8 +118,15 @@ class ForkServer:
         self.pids: list[int] = []
 
     def start(self) -> None:
+        """Start it, or start it again if it died."""
         with self._lock:
             if self._process is None or self._process.poll() is not None:
+                self._launch()
+
+    def start_once(self) -> None:
+        """Start it unless it was ever started (a restart is Forking's decision)."""
+        with self._lock:
+            if not self.pids:
                 self._launch()
 
     def _launch(self) -> None:
@@ -136,6 +144,10 @@ class ForkServer:
             )
         self._control, self._ready = ours, False
         self.pids.append(self._process.pid)
+
+    @property
+    def launched(self) -> bool:
+        return bool(self.pids)
 
     @property
     def alive(self) -> bool:
@@ -253,17 +265,22 @@ class Forking:
         """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
         self._server, self._stderr, self._warn, self._wait = server, stderr, warn, wait
         self._restart: threading.Thread | None = None
+        self._restarts = 0
 
     def start(
         self, command: str, args: tuple[str, ...], env: Mapping[str, str]
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
-        if target is None:
+        if target is None or not self._server.launched or self._restarts > MAX_RESTARTS:
             return None
         self._join_restart()
         try:
             return self._server.fork(target, env, self._stderr, wait=self._wait)
         except ForkServerUnavailableError as e:
+            self._restarts += 1
+            if self._restarts > MAX_RESTARTS:
+                self._warn(f"MCP fork server lost again ({e}); spawning every server from now on")
+                return None
             self._warn(
                 f"MCP fork server unavailable ({e}); spawning this server process instead "
                 f"and restarting the fork server in the background"

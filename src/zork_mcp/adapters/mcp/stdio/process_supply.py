@@ -1,9 +1,9 @@
 """Starts one server's processes, forked or spawned, and keeps a spare warming when asked to.
 
-Accounting: a connect attempt starts at most one process. It either takes the live spare
-and starts the next one, or, with no live spare, starts its own; a session that started
-its own leaves a spare behind when it closes. A failed connect leaves no spare (drop_spare),
-so an episode that gives up on MCP has no process left running.
+Accounting: a connect attempt starts at most one process. It takes the live spare and,
+once that has connected, starts the next one; or, with no live spare, starts its own and
+leaves a spare behind when its session closes. A failed connect starts no spare, so an
+episode that gives up on MCP has no server process left running.
 """
 
 from __future__ import annotations
@@ -44,17 +44,14 @@ class ProcessSupply:
         self.pids: list[int] = []
 
     def take(self) -> tuple[ServerProcess, bool]:
-        """A process no session used, and whether to refill the spare once it has connected.
-
-        The live spare if there is one (the next spare starts now), else a new process.
-        """
+        """A process no session used (the live spare, else a new one), and whether it was
+        the spare."""
         process, self._spare = self._spare, None
         if process is not None and process.poll() is None:
-            self.warm_up()
-            return process, False
+            return process, True
         if process is not None:
             self._reaper.retire(process)
-        return self._start(), self._keep_spare
+        return self._start(), False
 
     def warm_up(self) -> None:
         if self._keep_spare and self._spare is None:
@@ -72,7 +69,7 @@ class ProcessSupply:
         command = resolve_command(self._config.command)
         forked = self._forks.start(command, self._config.args, env) if self._forks else None
         process = forked or self._spawn(command, env)
-        self._started.append(process)
+        self._started = [p for p in self._started if p.poll() is None] + [process]
         self.pids.append(process.pid)
         return process
 

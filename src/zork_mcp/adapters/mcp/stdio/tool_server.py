@@ -60,7 +60,8 @@ class McpStdioToolServer:
         owned = None
         if fork_server is None and uses_fork_server(servers, env, server_start):
             owned = fork_server = ForkServer(zygote_environment(env), self._stderr)
-            owned.start()
+            if server_start == "fork":
+                owned.start_once()  # every start waits for it
         forks = None
         if fork_server is not None:
             warn = warn or self._stderr.note
@@ -76,33 +77,46 @@ class McpStdioToolServer:
         )
 
     def warm_up(self) -> None:
-        """Start each server's spare now, so even the first session only pays the handshake."""
+        """Start each server's spare now, so even the first session only pays the handshake.
+
+        The fork server starts here too, after the spares (or once the first session has
+        connected): its imports never compete with a start that is on the clock, and a tool
+        server that is never used costs no fork server.
+        """
         for supply in self._supplies:
             supply.warm_up()
+        self._start_fork_server()
 
     @asynccontextmanager
     async def open_session(self) -> AsyncIterator[McpSession]:
         """Every server's process starts before the first handshake, so they start together."""
         async with AsyncExitStack() as stack:
+            taken = [self._take(stack, supply) for supply in self._supplies]
+            refilled: list[ProcessSupply] = []
             try:
-                taken = [self._take(stack, supply) for supply in self._supplies]
                 connected = [
-                    await self._connect(stack, supply, process, refill)
-                    for supply, (process, refill) in zip(self._supplies, taken, strict=True)
+                    await self._connect(stack, supply, process, was_spare, refilled)
+                    for supply, (process, was_spare) in zip(self._supplies, taken, strict=True)
                 ]
             except BaseException:
-                for supply in self._supplies:
+                for supply in refilled:  # a failed connect leaves no spare behind
                     supply.drop_spare()
                 raise
+            self._start_fork_server()
             yield McpSession(connected)
 
     def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
-        process, refill = supply.take()
+        process, was_spare = supply.take()
         stack.callback(self._reaper.retire, process)
-        return process, refill
+        return process, was_spare
 
     async def _connect(
-        self, stack: AsyncExitStack, supply: ProcessSupply, process: ServerProcess, refill: bool
+        self,
+        stack: AsyncExitStack,
+        supply: ProcessSupply,
+        process: ServerProcess,
+        was_spare: bool,
+        refilled: list[ProcessSupply],
     ) -> ServerSession:
         handshake = _handshake(supply.name, process, self._stderr)
         try:
@@ -110,8 +124,11 @@ class McpStdioToolServer:
                 server = await stack.enter_async_context(handshake)
         except Exception as error:
             raise supply.startup_error(root_cause(error), self._startup_timeout) from error
-        if refill:
-            stack.callback(supply.warm_up)
+        if was_spare:
+            supply.warm_up()  # this attempt's one new process: the next turn's spare
+            refilled.append(supply)
+        else:
+            stack.callback(supply.warm_up)  # after this session, not within its attempt
         return server
 
     def close(self) -> None:
@@ -136,9 +153,14 @@ class McpStdioToolServer:
         servers = [pid for supply in self._supplies for pid in supply.pids]
         return servers + self.fork_server_pids
 
+    def _start_fork_server(self) -> None:
+        if self._fork_server is not None:
+            self._fork_server.start_once()
+
     def fork_server_ready(self, timeout: float) -> bool:
         """Wait up to `timeout` for the fork server's imports; in "auto" mode, processes
         started before it is ready are spawned."""
+        self._start_fork_server()
         return self._forks is not None and self._forks.ready(timeout)
 
     @property

@@ -47,7 +47,10 @@ def serve(control: socket.socket) -> dict[str, Any] | None:
         _reap(children)
         if not readable:
             continue
-        packet, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, 3)
+        try:
+            packet, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, 3)
+        except ConnectionError:  # the client closed with our "ready" unread
+            packet, fds = b"", []
         if not packet:
             _end_children(children)
             return None
