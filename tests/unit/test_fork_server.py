@@ -110,13 +110,17 @@ async def test_a_forked_server_sees_what_a_spawned_one_sees(tmp_path, probe):
     assert_no_processes_left(forked_server)
 
 
-async def test_the_fork_server_holds_no_credential(tmp_path, probe):
+async def test_the_fork_server_holds_no_credential_thread_or_other_socket(tmp_path, probe):
     server = probe_server(probe, tmp_path, "fork")
     assert server.fork_server_ready(30), "past exec and its imports"
     (pid,) = server.fork_server_pids
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     assert b"LANG=C.UTF-8" in environ
     assert not [entry for entry in environ if b"secret" in entry]
+    assert len(os.listdir(f"/proc/{pid}/task")) == 1, "single-threaded, so fork is safe"
+    links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    sockets = [link for link in links if link.startswith("socket:")]
+    assert len(sockets) == 1, f"only its control socket, no client socket: {links}"
     assert_no_processes_left(server)
 
 
