@@ -4,7 +4,9 @@
 the OpenAI protocol (it answers each turn with the next walkthrough command, instantly),
 our reasoning MCP server (a fresh process every turn) and real Jericho on zork1.z3.
 
-    python -m benchmarks.full_game [--modes on,off] [--game ../shared/games/zork1.z3]
+Modes: `on-spawn` and `on-fork` (how each turn's server process starts), `off`.
+
+    python -m benchmarks.full_game [--modes on-spawn,on-fork,off] [--game ../shared/games/zork1.z3]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ WALKTHROUGH = zork1["walkthrough"].split("/")
 TOOL = "reasoning.sequentialthinking"
 
 
-def project(directory: Path) -> Path:
+def project(directory: Path, server_start: str) -> Path:
     (directory / "mcp_config.json").write_text(
         json.dumps(
             {
@@ -42,11 +44,13 @@ def project(directory: Path) -> Path:
         )
     )
     pyproject = directory / "pyproject.toml"
-    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\n")
+    pyproject.write_text(f'[tool.zorkgpt.mcp]\nenabled = true\nserver_start = "{server_start}"\n')
     return pyproject
 
 
-def play(mcp: bool, game: Path, directory: Path) -> list[str]:
+def play(mode: str, game: Path, directory: Path) -> list[str]:
+    mcp = mode != "off"
+    server_start = mode.removeprefix("on-") if mode.startswith("on-") else "auto"
     peer = ProviderPeer("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
     with peer.serve() as url:
         started = time.perf_counter()
@@ -54,7 +58,7 @@ def play(mcp: bool, game: Path, directory: Path) -> list[str]:
             [
                 "--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
                 "--game", str(game), "--max-turns", "400", "--plain",
-                "--config", str(project(directory)), "--log-dir", str(directory),
+                "--config", str(project(directory, server_start)), "--log-dir", str(directory),
                 "--episode-id", "bench", "--mcp" if mcp else "--no-mcp",
             ]
         )  # fmt: skip
@@ -63,7 +67,7 @@ def play(mcp: bool, game: Path, directory: Path) -> list[str]:
     (end,) = [e for e in events if e["event_type"] == "episode_end"]
     turns = end["turns"]
     return [
-        "on" if mcp else "off",
+        mode,
         str(code),
         str(turns),
         f"{wall:.1f}",
@@ -76,14 +80,14 @@ def play(mcp: bool, game: Path, directory: Path) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modes", default="on,off", help="MCP modes to play: on, off or both")
+    parser.add_argument("--modes", default="on-spawn,on-fork,off", help="comma-separated")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
     arguments = parser.parse_args()
     game = find_game_file(arguments.game)
     rows = []
     for mode in arguments.modes.split(","):
         with tempfile.TemporaryDirectory() as directory:
-            rows.append(play(mode.strip() == "on", game, Path(directory)))
+            rows.append(play(mode.strip(), game, Path(directory)))
     print("the 396-command walkthrough through the whole stack (instant LLM)")
     headers = ["MCP", "exit", "turns", "wall s", "ms/turn", "score", "moves", "end"]
     print_table(headers, rows)

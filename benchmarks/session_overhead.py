@@ -21,7 +21,7 @@ from pathlib import Path
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
 ARGS = ("-m", "zork_mcp.servers.reasoning")

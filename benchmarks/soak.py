@@ -4,9 +4,10 @@ The real agent, the real stdio adapter with the background spare, and the fault 
 (tests/support/fault_server.py, a fresh process every turn, some starts failing). Each turn
 the scripted LLM picks a fault: a good call, a failing tool, a hanging tool (timeout), the
 server dying mid-call, bad JSON, an unknown tool, a 1 MB result, an empty reply, a non-JSON
-answer, or none. Reports child processes, open file descriptors and memory at checkpoints.
+answer, or none. Reports descendant processes, open file descriptors and memory (ours and
+the fork server's) at checkpoints.
 
-    python -m benchmarks.soak [--turns 1000] [--seed 7]
+    python -m benchmarks.soak [--turns 1000] [--seed 7] [--server-start fork|spawn]
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from benchmarks.support import print_table
-from tests.support.processes import processes_in_groups
+from tests.support.processes import live_descendants, processes_in_groups
 from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -46,28 +47,29 @@ FAULTS = {
 }
 
 
-def children() -> int:
-    """Live (non-zombie) child processes of this process."""
-    count, me = 0, str(os.getpid())
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            count += fields[1] == me and fields[0] != "Z"
-    return count
+def descendants() -> int:
+    """Live (non-zombie) processes below this one: servers, spares, the fork server."""
+    return len(live_descendants(os.getpid()))
 
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int | str = "self") -> float:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def fork_server_rss(server: McpStdioToolServer) -> str:
+    pids = server.fork_server_pids
+    return f"{rss_mb(pids[-1]):.1f}" if pids else "-"
 
 
 class FaultyLLM:
@@ -105,10 +107,11 @@ def failing_starts(turns: int, rng: random.Random) -> str:
 def checkpoint(turn: int, server: McpStdioToolServer, started: float) -> list[str]:
     return [
         str(turn),
-        str(children()),
+        str(descendants()),
         str(server.live_processes),
         str(open_fds()),
         f"{rss_mb():.1f}",
+        fork_server_rss(server),
         f"{time.monotonic() - started:.0f}",
     ]
 
@@ -118,6 +121,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--every", type=int, default=100, help="turns between checkpoints")
+    parser.add_argument("--server-start", default="fork", choices=["fork", "spawn"])
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     faulty = FaultyLLM(rng)
@@ -133,7 +137,10 @@ def main() -> None:
         }
         config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "flaky"), env=env)
         server = McpStdioToolServer(
-            {"faults": config}, stderr_path=Path(directory) / "stderr.log", background_spare=True
+            {"faults": config},
+            stderr_path=Path(directory) / "stderr.log",
+            background_spare=True,
+            server_start=arguments.server_start,
         )
         telemetry = JsonlTelemetry(Path(directory) / "logs", "soak")
         settings = MCPSettings(enabled=True, tool_call_timeout_seconds=0.5, max_tool_iterations=3)
@@ -158,8 +165,12 @@ def main() -> None:
         leftovers = processes_in_groups(server.spawned_pids)
         starts = len((Path(directory) / "starts").read_text().splitlines())
         rows.append(["closed", *checkpoint(0, server, started)[1:]])
-    print(f"soak: {arguments.turns} turns, MCP on, random faults (seed {arguments.seed})")
-    print_table(["turn", "children", "live servers", "open fds", "RSS MB", "elapsed s"], rows)
+    print(
+        f"soak: {arguments.turns} turns, MCP on, random faults (seed {arguments.seed}), "
+        f"server processes by {arguments.server_start}"
+    )
+    headers = ["turn", "descendants", "live servers", "open fds", "RSS MB", "fork server RSS MB"]
+    print_table([*headers, "elapsed s"], rows)
     print(f"faults injected: {dict(sorted(faulty.counts.items()))}")
     planned = len(env["FAULT_FAILING_STARTS"].split(","))
     print(f"server starts: {starts} (failing by design: {planned})")
@@ -167,7 +178,10 @@ def main() -> None:
         f"MCP disabled at the end: {agent.connection.is_disabled}; leftover processes: {leftovers}"
     )
     first, last = rows[0], rows[-2]
-    print(f"fds first->last turn: {first[3]} -> {last[3]}; RSS: {first[4]} -> {last[4]} MB")
+    print(
+        f"fds first->last turn: {first[3]} -> {last[3]}; RSS: {first[4]} -> {last[4]} MB; "
+        f"fork server RSS: {first[5]} -> {last[5]} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -3,9 +3,10 @@
 One turn is one `ZorkAgent.get_action_with_reasoning` (one asyncio.run): open the tool
 session, ask the LLM (instant), run its tool call on the real server, ask again, parse the
 answer, close the session. Modes: MCP off; MCP on with a fresh server process per turn,
-with and without the background spare. `--gap` adds idle seconds between turns (the game
-step and the LLM's real latency happen there in a real run), which is when the spare can
-start the next turn's server off the critical path.
+with and without the background spare, each spawned and forked (fork server, issue 14).
+`--gap` adds idle seconds between turns (the game step and the LLM's real latency happen
+there in a real run), which is when the spare can start the next turn's server off the
+critical path.
 
     python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--tool-calls 1]
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 from benchmarks.support import print_table, timing_row
 from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.prompts import SYSTEM_PROMPT
 from zork_mcp.domain.messages import LLMRequest
@@ -58,11 +59,14 @@ def measure(mode: str, turns: int, gap: float, tool_calls: int, logs: Path) -> l
 
     server = None
     if mode != "off":
+        spare, start = mode.split(", ")[1:]
         server = McpStdioToolServer(
             {"reasoning": SERVER},
-            background_spare=mode == "on, spare",
+            background_spare=spare == "spare",
             stderr_path=logs / "stderr.log",
+            server_start=start,
         )
+        server.fork_server_ready(60)
         server.warm_up()
         time.sleep(1.0)  # the app warms up while it loads the game
     telemetry = JsonlTelemetry(logs / mode.replace(", ", "-"), "bench")
@@ -95,7 +99,8 @@ def main() -> None:
     arguments = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as directory:
-        for mode in ("off", "on, spare", "on, no spare"):
+        modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in ("spawn", "fork")]
+        for mode in ("off", *modes):
             seconds = measure(
                 mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory)
             )

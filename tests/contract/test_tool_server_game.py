@@ -7,7 +7,7 @@ from jericho.game_info import zork1
 
 from tests.conftest import assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow

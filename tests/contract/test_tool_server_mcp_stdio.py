@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -76,6 +76,36 @@ class TestFaultServer(ToolServerContract):
             "exit-at-start",
             tmp_path=tmp_path,
             background_spare=False,
+        )
+        yield ToolServerSubject(
+            server,
+            "faults",
+            echo_probe("faults.echo"),
+            "faults.fail",
+            "faults.slow",
+            "faults.crash",
+            broken,
+        )
+        assert_no_processes_left(server)
+        assert_no_processes_left(broken)
+
+
+class TestForkedFaultServer(TestFaultServer):
+    """The same contract with every Python server process forked (issue 14)."""
+
+    @pytest.fixture
+    def subject(self, tmp_path):
+        server = stdio_server(
+            "faults", sys.executable, str(FAULT_SERVER), tmp_path=tmp_path, server_start="fork"
+        )
+        broken = stdio_server(
+            "faults",
+            sys.executable,
+            str(FAULT_SERVER),
+            "exit-at-start",
+            tmp_path=tmp_path,
+            background_spare=False,
+            server_start="fork",
         )
         yield ToolServerSubject(
             server,

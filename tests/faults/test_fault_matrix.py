@@ -42,7 +42,7 @@ from tests.support.llm_peers import HttpFault, ProviderPeer
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.llm_http import RetryPolicy
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.app.agent import ZorkAgent

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+import time
 import uuid
 
 import httpx
@@ -14,11 +15,11 @@ import pytest
 
 from tests.conftest import FAULT_SERVER
 from tests.support.llm_peers import HttpFault, ProviderPeer
-from tests.support.processes import processes_with_environment
+from tests.support.processes import live_descendants, processes_with_environment
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
-from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
+from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS, shared_fork_server
 
 pytestmark = pytest.mark.slow
 FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
@@ -49,6 +50,14 @@ def marker() -> str:
     return uuid.uuid4().hex
 
 
+def assert_no_server_left(mark: str) -> None:
+    """No spawned server (its environment holds the mark) and no forked one (a descendant
+    of this process other than the fork server that every call shares)."""
+    assert processes_with_environment("MARK", mark) == []
+    shared = set(shared_fork_server().pids)
+    assert [pid for pid in live_descendants(os.getpid()) if pid not in shared] == []
+
+
 async def test_a_chain_runs_and_every_server_process_is_gone_after():
     mark = marker()
     peer = ProviderPeer(
@@ -73,7 +82,7 @@ async def test_a_chain_runs_and_every_server_process_is_gone_after():
     assert [entry["tool_name"] for entry in result["tool_chain"]] == ["faults.echo"] * 2
     assert result["execution_metadata"]["token_usage"]["total_tokens"] == 45
     assert json.loads(json.dumps(result)) == result.typed.model_dump()
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 async def test_timeout_bounds_each_tool_call():
@@ -163,7 +172,7 @@ async def test_a_provider_failure_is_reported_without_the_key():
     result = await ghost(peer, mark)
     assert not result.success and "HTTP 400" in result.errors[0].error
     assert peer.api_key not in result.model_dump_json()
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 async def test_cancelling_a_run_leaves_no_server_process():
@@ -178,7 +187,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert processes_with_environment("MARK", mark) == []
+    assert_no_server_left(mark)
 
 
 @pytest.mark.parametrize(
@@ -307,3 +316,76 @@ async def test_a_long_run_is_sent_condensed_past_the_context_budget(caplog):
         r for r in caplog.records if getattr(r, "event_type", "") == "mcp_context_compacted"
     ]
     assert compacted and compacted[-1].fields["max_tokens"] == 1500
+
+
+LINGERER = (
+    "import time\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "server = MCPServer('lingerer')\n"
+    "@server.tool()\n"
+    "def nothing() -> str:\n"
+    "    return 'nothing'\n"
+    "try:\n"
+    "    server.run()\n"
+    "finally:\n"
+    "    time.sleep(60)  # outlives stdin EOF: only SIGTERM ends it\n"
+)
+
+
+async def test_shutdown_never_blocks_the_callers_event_loop(tmp_path):
+    """Issue 12: ending a server that ignores stdin EOF takes seconds, on a worker thread."""
+    script = tmp_path / "lingerer.py"
+    script.write_text(LINGERER)
+    config = {"mcpServers": {"lingerer": {"command": sys.executable, "args": [str(script)]}}}
+    peer = ProviderPeer("openai", [text_reply("nothing to do")], ["lingerer.nothing"])
+    gaps: list[float] = []
+
+    async def heartbeat() -> None:
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(0.05)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    beat = asyncio.create_task(heartbeat())
+    started = time.monotonic()
+    result = await ghost(peer, marker(), server_config=config)
+    took = time.monotonic() - started
+    await asyncio.sleep(0.2)  # the beat that a stall would have delayed
+    beat.cancel()
+    assert result.success and result.final_result == "nothing to do"
+    assert took > 1.5, "the lingering server was waited for before mcp_ghost returned"
+    assert max(gaps) < 1.0, f"the event loop stalled for {max(gaps):.1f}s"
+
+
+LATE_STARTER = (
+    "import sys, time\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "name, delay, log = sys.argv[1], float(sys.argv[2]), sys.argv[3]\n"
+    "with open(log, 'a') as f:\n"
+    "    f.write(f'{name} {time.time()}\\n')\n"
+    "time.sleep(delay)\n"
+    "server = MCPServer(name)\n"
+    "@server.tool()\n"
+    "def ping() -> str:\n"
+    "    return name\n"
+    "server.run()\n"
+)
+
+
+async def test_every_server_starts_before_the_first_handshake(tmp_path):
+    """Issue 14: the servers of a config start together, not one handshake after another."""
+    script, log = tmp_path / "late.py", tmp_path / "starts.log"
+    script.write_text(LATE_STARTER)
+    config = {
+        "mcpServers": {
+            name: {"command": sys.executable, "args": [str(script), name, "3", str(log)]}
+            for name in ("first", "second")
+        }
+    }
+    peer = ProviderPeer("openai", [text_reply("both up")], ["first.ping", "second.ping"])
+    result = await ghost(peer, marker(), server_config=config)
+    assert result.success and result.execution_metadata.servers_connected == 2
+    starts = dict(line.split() for line in log.read_text().splitlines())
+    assert abs(float(starts["second"]) - float(starts["first"])) < 3.0, starts

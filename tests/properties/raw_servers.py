@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 from tests.support.processes import processes_in_groups
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"

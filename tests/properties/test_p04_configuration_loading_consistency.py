@@ -16,6 +16,7 @@ values = st.fixed_dictionaries(
         "server_startup_timeout_seconds": st.floats(0.001, 1e6) | st.integers(1, 10_000),
         "force_tool_support": st.booleans(),
         "background_spare": st.booleans(),
+        "server_start": st.sampled_from(["auto", "fork", "spawn"]),
     },
 )
 

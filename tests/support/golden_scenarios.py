@@ -19,7 +19,7 @@ from typing import Any
 
 from tests.support.llm_peers import ProviderPeer
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.options import DEFAULT_MODELS
 from zork_mcp.domain.messages import LLMResponse
 from zork_mcp.domain.server_config import MCPConfig

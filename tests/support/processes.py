@@ -40,3 +40,23 @@ def processes_with_environment(name: str, value: str) -> list[int]:
         if marker in environ and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def live_descendants(pid: int) -> list[int]:
+    """Live (non-zombie) processes below `pid` in the process tree."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, frontier = [], [pid]
+    while frontier:
+        children = parents.get(frontier.pop(), [])
+        found += children
+        frontier += children
+    return found

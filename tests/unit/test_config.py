@@ -20,6 +20,7 @@ def test_a_pyproject_without_the_table_gets_every_default():
     assert settings.tool_call_timeout_seconds == 30
     assert settings.server_startup_timeout_seconds == 10
     assert settings.force_tool_support is False
+    assert settings.server_start == "auto"
 
 
 def test_values_in_the_table_are_loaded():
@@ -42,6 +43,7 @@ tool_call_timeout_seconds = 2.5
         ("max_tool_iterations = 0", "max_tool_iterations"),
         ("tool_call_timeout_seconds = 'soon'", "tool_call_timeout_seconds"),
         ("max_tool_iteration = 5", "max_tool_iteration"),
+        ("server_start = 'clone'", "server_start"),
     ],
 )
 def test_bad_settings_name_the_key_and_the_file(body, fragment):

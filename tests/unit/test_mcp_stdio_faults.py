@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.support.processes import processes_in_groups
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -34,7 +34,21 @@ ENV_PROBE = (
 def fault_server(tmp_path, mode: str = "serve", **options) -> McpStdioToolServer:
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), mode))
     options.setdefault("stderr_path", tmp_path / "stderr.log")
-    return McpStdioToolServer({"faults": config}, **options)
+    server = McpStdioToolServer({"faults": config}, **options)
+    if options.get("server_start") == "fork":
+        assert server.fork_server_ready(30), "the fork server's imports, before the clock starts"
+    return server
+
+
+@pytest.fixture(params=["spawn", "fork"])
+def start_mode(request) -> str:
+    """Each fault case with spawned and with forked server processes (issue 14)."""
+    return request.param
+
+
+def server_processes(server: McpStdioToolServer) -> list[int]:
+    """The server processes started, in order; the fork server is not one."""
+    return [pid for pid in server.spawned_pids if pid not in server.fork_server_pids]
 
 
 async def start(server: McpStdioToolServer) -> None:
@@ -57,16 +71,20 @@ async def test_a_missing_command_says_what_to_install(tmp_path, command, advice)
     assert_no_processes_left(server)
 
 
-async def test_a_server_that_exits_at_start_is_a_startup_error(tmp_path):
-    server = fault_server(tmp_path, "exit-at-start", background_spare=False)
+async def test_a_server_that_exits_at_start_is_a_startup_error(tmp_path, start_mode):
+    server = fault_server(
+        tmp_path, "exit-at-start", background_spare=False, server_start=start_mode
+    )
     with pytest.raises(MCPServerStartupError, match="exited during startup"):
         await start(server)
     assert_no_processes_left(server)
 
 
 @pytest.mark.parametrize("mode", ["hang-at-start", "junk-only"])
-async def test_a_server_that_never_answers_hits_the_startup_timeout(tmp_path, mode):
-    server = fault_server(tmp_path, mode, startup_timeout_seconds=1.5, background_spare=False)
+async def test_a_server_that_never_answers_hits_the_startup_timeout(tmp_path, start_mode, mode):
+    server = fault_server(
+        tmp_path, mode, startup_timeout_seconds=1.5, background_spare=False, server_start=start_mode
+    )
     started = time.monotonic()
     with pytest.raises(MCPServerStartupError, match=r"within 1\.5s") as caught:
         await start(server)
@@ -75,8 +93,8 @@ async def test_a_server_that_never_answers_hits_the_startup_timeout(tmp_path, mo
     assert_no_processes_left(server)
 
 
-async def test_junk_on_stdout_is_logged_and_the_server_still_works(tmp_path):
-    server = fault_server(tmp_path, "junk-then-serve")
+async def test_junk_on_stdout_is_logged_and_the_server_still_works(tmp_path, start_mode):
+    server = fault_server(tmp_path, "junk-then-serve", server_start=start_mode)
     async with server.open_session() as session:
         result = await session.call_tool("faults.echo", {"text": "hi"}, 10)
     assert result.content == "echo: hi"
@@ -94,8 +112,8 @@ async def test_server_stderr_goes_to_the_log_file_not_the_terminal(tmp_path, cap
     assert (tmp_path / "stderr.log").stat().st_size > 0
 
 
-async def test_a_huge_result_arrives_whole(tmp_path):
-    server = fault_server(tmp_path)
+async def test_a_huge_result_arrives_whole(tmp_path, start_mode):
+    server = fault_server(tmp_path, server_start=start_mode)
     async with server.open_session() as session:
         result = await session.call_tool("faults.big", {"megabytes": 10}, 30)
     assert len(result.content) == 10 * 1024 * 1024
@@ -136,12 +154,12 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
         async with server.open_session() as session:
             pids.append((await session.call_tool("env.pid", {}, 10)).content)
     assert len(set(pids)) == 4
-    assert len(server.spawned_pids) == 5, "four used processes and one spare"
+    assert len(server_processes(server)) == 5, "four used processes and one spare"
     assert_no_processes_left(server)
 
 
-async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path):
-    server = fault_server(tmp_path)
+async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path, start_mode):
+    server = fault_server(tmp_path, server_start=start_mode)
 
     async def turn() -> None:
         async with server.open_session() as session:
@@ -155,8 +173,8 @@ async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path):
     assert_no_processes_left(server)
 
 
-def test_keyboard_interrupt_in_asyncio_run_leaves_no_process(tmp_path):
-    server = fault_server(tmp_path)
+def test_keyboard_interrupt_in_asyncio_run_leaves_no_process(tmp_path, start_mode):
+    server = fault_server(tmp_path, server_start=start_mode)
 
     async def turn() -> None:
         async with server.open_session() as session:
@@ -220,8 +238,9 @@ def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
 async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
     server = fault_server(tmp_path)
     server.warm_up()
-    [spare] = server.spawned_pids
+    [spare] = server_processes(server)
     async with server.open_session() as session:
         await session.call_tool("faults.echo", {"text": "x"}, 10)
-        assert server.spawned_pids[0] == spare and len(server.spawned_pids) == 2
+        started = server_processes(server)
+        assert started[0] == spare and len(started) == 2
     assert_no_processes_left(server)

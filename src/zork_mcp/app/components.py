@@ -16,7 +16,7 @@ from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
@@ -24,6 +24,7 @@ from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import KEY_VARIABLES, RunOptions
 from zork_mcp.app.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
 from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_settings
 from zork_mcp.ports.llm import LLM
@@ -85,7 +86,9 @@ def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -
     )
 
 
-def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdioToolServer | None]:
+def tool_server(
+    options: RunOptions, settings: MCPSettings, telemetry: Telemetry
+) -> Iterator[McpStdioToolServer | None]:
     """The agent's MCP tool server (first configured server only), or None with MCP off."""
     if not settings.enabled:
         yield None
@@ -99,6 +102,10 @@ def tool_server(options: RunOptions, settings: MCPSettings) -> Iterator[McpStdio
         startup_timeout_seconds=settings.server_startup_timeout_seconds,
         background_spare=settings.background_spare,
         stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
+        server_start=settings.server_start,
+        warn=lambda text: telemetry.emit(
+            Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
+        ),
     )
     server.warm_up()
     try:

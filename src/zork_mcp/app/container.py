@@ -17,7 +17,7 @@ class Container(containers.DeclarativeContainer):
     llm_session = providers.Singleton(components.llm_session, options, api_key)
     telemetry = providers.Resource(components.telemetry, options, settings)
     game = providers.Resource(components.game, options)
-    tool_server = providers.Resource(components.tool_server, options, settings)
+    tool_server = providers.Resource(components.tool_server, options, settings, telemetry)
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(components.checkpoints, options)
 

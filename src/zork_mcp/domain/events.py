@@ -25,6 +25,7 @@ class EventType(StrEnum):
     MCP_BACKTRACK = "mcp_backtrack"
     MCP_CIRCUIT_OPEN = "mcp_circuit_open"
     MCP_CONTEXT_COMPACTED = "mcp_context_compacted"
+    MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
     AGENT_PARSE_ERROR = "agent_parse_error"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -26,6 +26,7 @@ class MCPSettings(BaseModel):
     max_tool_result_chars: int = Field(default=50_000, ge=1_000)
     force_tool_support: bool = False
     background_spare: bool = True
+    server_start: Literal["auto", "fork", "spawn"] = "auto"
 
 
 def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:

@@ -8,7 +8,9 @@ answer, backtracking, circuit breaker).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
+import os
 import time
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
@@ -18,7 +20,9 @@ import httpx
 from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
-from zork_mcp.adapters.mcp_stdio import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, ServerStart, zygote_environment
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
@@ -68,6 +72,7 @@ async def mcp_ghost(
     http_client: httpx.AsyncClient | None = None,
     startup_timeout: float = 10.0,
     context_budget_tokens: int = ContextBudget.max_tokens,
+    server_start: ServerStart = "auto",
 ) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
@@ -77,7 +82,9 @@ async def mcp_ghost(
     provider that fails ends the run with `success=False` and the error in `errors`.
     Past `context_budget_tokens` (estimated) older steps are sent condensed; see
     zork_mcp.domain.context_budget. Every server process is closed before this returns,
-    raises or is cancelled.
+    raises or is cancelled. `server_start` is as in [tool.zorkgpt.mcp]: Python servers
+    are forked from one fork server that every call in this process shares (the first
+    call spawns while it starts).
     """
     config = _server_config(server_config)
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
@@ -101,9 +108,16 @@ async def mcp_ghost(
         if not conversation_memory:
             llm = RecentContextLLM(llm)
         tool_server = McpStdioToolServer(
-            config.mcpServers, startup_timeout_seconds=startup_timeout, background_spare=False
+            config.mcpServers,
+            startup_timeout_seconds=startup_timeout,
+            background_spare=False,
+            server_start=server_start,
+            fork_server=None if server_start == "spawn" else shared_fork_server(),
+            warn=telemetry.logger.warning,
         )
-        stack.callback(tool_server.close)
+        # close() waits for every process to end (up to seconds for one that ignores stdin
+        # EOF): on a worker thread, never on the caller's event loop.
+        stack.push_async_callback(asyncio.to_thread, tool_server.close)
         loop: ToolLoop | None = None
         try:
             async with tool_server.open_session() as session:
@@ -142,6 +156,22 @@ async def mcp_ghost(
             max_iterations=max_iterations,
         )
     )
+
+
+def shared_fork_server() -> ForkServer:
+    """One fork server for every mcp_ghost() call of this process, ended at exit.
+
+    The first call starts it and spawns its servers meanwhile; later calls fork them.
+    """
+    global _fork_server
+    if _fork_server is None or not _fork_server.alive:
+        _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+        _fork_server.start()
+        atexit.register(_fork_server.close)
+    return _fork_server
+
+
+_fork_server: ForkServer | None = None
 
 
 def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:

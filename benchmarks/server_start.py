@@ -1,0 +1,95 @@
+"""Where a fresh MCP server process per turn spends its time: spawn vs fork, side by side.
+
+Each turn starts the reasoning server with no spare (so the start is on the clock), then
+times each step: process start (Popen, or a fork request), initialize (which waits for the
+process to be ready: the interpreter and its imports when spawned), list tools, one tool
+call, close (pipes closed, process handed to the reaper). The server's own CPU for the
+turn is read from /proc when the call has returned: interpreter start-up, imports and
+handshake when spawned; only what runs after fork when forked.
+
+    python -m benchmarks.server_start [--turns 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from mcp import ClientSession
+
+from benchmarks.support import print_table
+from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+
+SERVER = MCPServerConfig(
+    command="python",
+    args=("-m", "zork_mcp.servers.reasoning"),
+    env={"DISABLE_THOUGHT_LOGGING": "true"},
+)
+THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+STEPS = ("process start", "initialize", "list tools", "call", "close", "total", "server CPU")
+
+
+def cpu_ms(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def one_turn(server: McpStdioToolServer) -> dict[str, float]:
+    """The adapter's own parts, step by step (what open_session does, with a clock)."""
+    supply = server._supplies[0]  # a benchmark may look inside
+    marks = [time.perf_counter()]
+    process, _ = supply.take()
+    marks.append(time.perf_counter())
+    async with (
+        pipe_streams(process, server._stderr) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        marks.append(time.perf_counter())
+        await session.list_tools()
+        marks.append(time.perf_counter())
+        await session.call_tool("sequentialthinking", THOUGHT)
+        marks.append(time.perf_counter())
+        cpu = cpu_ms(process.pid)
+    server._reaper.retire(process)
+    marks.append(time.perf_counter())
+    steps = [1000 * (b - a) for a, b in itertools.pairwise(marks)]
+    return dict(zip(STEPS, [*steps, 1000 * (marks[-1] - marks[0]), cpu], strict=True))
+
+
+def measure(start: str, turns: int, log: Path) -> list[dict[str, float]]:
+    server = McpStdioToolServer(
+        {"reasoning": SERVER}, background_spare=False, server_start=start, stderr_path=log
+    )
+    if start == "fork":
+        server.fork_server_ready(60)
+    try:
+        return [asyncio.run(one_turn(server)) for _ in range(turns)]
+    finally:
+        server.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=20)
+    arguments = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        for start in ("spawn", "fork"):
+            turns = measure(start, arguments.turns, Path(directory) / "stderr.log")
+            medians = [statistics.median(turn[step] for turn in turns) for step in STEPS]
+            rows.append([start, str(len(turns)), *(f"{m:.1f}" for m in medians)])
+    print(f"median ms per turn, fresh process, no spare, {os.cpu_count()} cores")
+    print_table(["start", "turns", *STEPS], rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""The client side of the fork server: start it, ask it for server processes, end it.
+
+The fork server has imported the MCP SDK, so a Python server forked from it skips the
+~0.5 s of CPU that `import mcp` costs. It gets the environment servers get minus nothing
+more: no credential-like variable reaches it (a server's own config `env` travels with
+each request). It lives in its own process group and ends when its control socket
+reaches EOF, which happens on close() and also when this process dies, even by SIGKILL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Literal
+
+from zork_mcp.adapters.mcp.stdio.process_supply import resolve_command
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.server_env import server_environment
+
+ZYGOTE_MODULE = "zork_mcp.adapters.mcp.stdio.zygote"
+READY_TIMEOUT_SECONDS = 30.0
+MAX_RESTARTS = 3  # a fork server that keeps dying is left dead: everything is spawned
+EXIT_TIMEOUT_SECONDS = 5.0
+
+
+class ForkServerUnavailableError(RuntimeError):
+    """The fork server is gone or never answered; the caller spawns instead."""
+
+
+@dataclass(frozen=True)
+class ForkTarget:
+    """`python -m module args` or `python script args`: what a forked child runs."""
+
+    kind: Literal["module", "script"]
+    target: str
+    args: tuple[str, ...]
+
+
+def fork_target(
+    command: str, args: Sequence[str], env: Mapping[str, str], zygote_env: Mapping[str, str]
+) -> ForkTarget | None:
+    """What to run in a forked child, or None when only spawning gives the same process.
+
+    Only this interpreter qualifies, with no interpreter flags, and with the same PYTHON*
+    variables the fork server started with (they act at interpreter start-up).
+    """
+    if resolve_command(command) != sys.executable or not args:
+        return None
+    if _python_variables(env) != _python_variables(zygote_env):
+        return None
+    if args[0] == "-m" and len(args) > 1:
+        return ForkTarget("module", args[1], tuple(args[2:]))
+    if args[0].startswith("-"):
+        return None
+    return ForkTarget("script", args[0], tuple(args[1:]))
+
+
+def _python_variables(env: Mapping[str, str]) -> dict[str, str]:
+    return {name: value for name, value in env.items() if name.startswith("PYTHON")}
+
+
+class ForkedProcess:
+    """A server process forked by the fork server; this process is not its parent.
+
+    It is watched through a pidfd, so its pid cannot be confused with a reused one. Its
+    exit status belongs to the fork server that reaps it; poll() and wait() say only
+    that it ended (returncode -1).
+    """
+
+    def __init__(self, pid: int, pidfd: int, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+        self.pid, self._pidfd = pid, pidfd
+        self.stdin: IO[bytes] | None = stdin
+        self.stdout: IO[bytes] | None = stdout
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        return self.returncode if self._ended(0) else None
+
+    def wait(self, timeout: float | None = None) -> int:
+        if not self._ended(timeout):
+            raise subprocess.TimeoutExpired(f"forked server {self.pid}", timeout or 0)
+        return -1
+
+    def _ended(self, timeout: float | None) -> bool:
+        # The reaper's thread may wait while the loop's thread polls: the pidfd stays open
+        # until this object is gone, so neither can select on a closed or reused fd.
+        if self.returncode is None:
+            readable, _, _ = select.select([self._pidfd], [], [], timeout)
+            if readable:
+                self.returncode = -1
+        return self.returncode is not None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._pidfd)
+
+
+class ForkServer:
+    """One fork server process; start() is cheap and returns before it has imported."""
+
+    def __init__(self, env: Mapping[str, str], stderr: StderrLog) -> None:
+        self.env = dict(env)
+        self._stderr = stderr
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._ready = False
+        self.pids: list[int] = []
+
+    def start(self) -> None:
+        """Start it, or start it again if it died."""
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._launch()
+
+    def start_once(self) -> None:
+        """Start it unless it was ever started (a restart is Forking's decision)."""
+        with self._lock:
+            if not self.pids:
+                self._launch()
+
+    def _launch(self) -> None:
+        self._end()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=self._stderr.handle(),
+                env=self.env,
+                pass_fds=[theirs.fileno()],
+                start_new_session=True,
+            )
+        self._control, self._ready = ours, False
+        self.pids.append(self._process.pid)
+
+    @property
+    def launched(self) -> bool:
+        return bool(self.pids)
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def fork(
+        self, target: ForkTarget, env: Mapping[str, str], stderr: StderrLog, *, wait: bool
+    ) -> ForkedProcess | None:
+        """A new server process running `target`, with stdin and stdout piped to us.
+
+        None if the fork server is still importing and `wait` is false.
+        """
+        with self._lock:
+            if not self.alive or self._control is None:
+                raise ForkServerUnavailableError("the fork server is not running")
+            try:
+                if not self._await_ready(self._control, READY_TIMEOUT_SECONDS if wait else 0):
+                    return None
+                return self._request(self._control, target, env, stderr)
+            except (OSError, ValueError, KeyError) as e:
+                self._end()
+                raise ForkServerUnavailableError(f"the fork server stopped answering: {e}") from e
+
+    def wait_until_ready(self, timeout: float) -> bool:
+        """Whether the fork server has finished its imports within `timeout` seconds."""
+        with self._lock:
+            if not self.alive or self._control is None:
+                return False
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                return self._await_ready(self._control, timeout)
+            return False
+
+    def _await_ready(self, control: socket.socket, timeout: float) -> bool:
+        if not self._ready:
+            readable, _, _ = select.select([control], [], [], timeout)
+            if readable:
+                self._ready = json.loads(control.recv(4096))["ready"]
+        return self._ready
+
+    def _request(
+        self,
+        control: socket.socket,
+        target: ForkTarget,
+        env: Mapping[str, str],
+        stderr: StderrLog,
+    ) -> ForkedProcess:
+        control.settimeout(READY_TIMEOUT_SECONDS)
+        request = {
+            "kind": target.kind,
+            "target": target.target,
+            "args": list(target.args),
+            "env": dict(env),
+            "cwd": os.getcwd(),
+        }
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        with _stderr_fd(stderr) as stderr_fd:
+            try:
+                packet = json.dumps(request).encode()
+                socket.send_fds(control, [packet], [stdin_r, stdout_w, stderr_fd])
+            except BaseException:
+                for fd in (stdin_w, stdout_r):
+                    os.close(fd)
+                raise
+            finally:
+                os.close(stdin_r)
+                os.close(stdout_w)
+        answer, fds, _, _ = socket.recv_fds(control, 4096, 1)
+        if not answer or len(fds) != 1:
+            os.close(stdin_w)
+            os.close(stdout_r)
+            raise ConnectionError("no pid came back")
+        pid = json.loads(answer)["pid"]
+        return ForkedProcess(pid, fds[0], open(stdin_w, "wb"), open(stdout_r, "rb"))
+
+    def close(self) -> None:
+        """EOF on the control socket; the fork server ends any child still alive and exits."""
+        with self._lock:
+            self._end()
+
+    def _end(self) -> None:
+        control, process = self._control, self._process
+        self._control, self._process = None, None
+        if control is not None:
+            control.close()
+        if process is not None:
+            try:
+                process.wait(EXIT_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, 9)
+                process.wait()
+
+
+@contextlib.contextmanager
+def _stderr_fd(log: StderrLog) -> Iterator[int]:
+    handle = log.handle()
+    if isinstance(handle, int):
+        fd = os.open(os.devnull, os.O_WRONLY)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+    else:
+        yield handle.fileno()
+
+
+class Forking:
+    """Starts through the fork server what it can start; a lost fork server is one warning,
+    a spawn for the start that found it gone, and a restart off the critical path."""
+
+    def __init__(
+        self, server: ForkServer, stderr: StderrLog, warn: Callable[[str], None], *, wait: bool
+    ) -> None:
+        """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
+        self._server, self._stderr, self._warn, self._wait = server, stderr, warn, wait
+        self._restart: threading.Thread | None = None
+        self._restarts = 0
+
+    def start(
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str]
+    ) -> ForkedProcess | None:
+        target = fork_target(command, args, env, self._server.env)
+        if target is None or not self._server.launched or self._restarts > MAX_RESTARTS:
+            return None
+        self._join_restart()
+        try:
+            return self._server.fork(target, env, self._stderr, wait=self._wait)
+        except ForkServerUnavailableError as e:
+            self._restarts += 1
+            if self._restarts > MAX_RESTARTS:
+                self._warn(f"MCP fork server lost again ({e}); spawning every server from now on")
+                return None
+            self._warn(
+                f"MCP fork server unavailable ({e}); spawning this server process instead "
+                f"and restarting the fork server in the background"
+            )
+            self._restart = threading.Thread(target=self._server.start, daemon=True)
+            self._restart.start()
+            return None
+
+    def ready(self, timeout: float) -> bool:
+        self._join_restart()
+        return self._server.wait_until_ready(timeout)
+
+    def _join_restart(self) -> None:
+        if self._restart is not None:
+            self._restart.join()  # a Popen, not the fork server's imports
+            self._restart = None
+
+
+def fork_supported() -> bool:
+    return hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+
+
+ServerStart = Literal["auto", "fork", "spawn"]
+
+
+def zygote_environment(system_env: Mapping[str, str]) -> dict[str, str]:
+    """What servers inherit, so no credential-like variable reaches the fork server."""
+    return server_environment(system_env, None, server="fork server")
+
+
+def is_forkable(config: MCPServerConfig, system_env: Mapping[str, str], name: str) -> bool:
+    try:
+        env = server_environment(system_env, config.env, server=name)
+    except MCPConfigError:
+        return False  # reported when the server is started
+    zygote_env = zygote_environment(system_env)
+    return fork_target(config.command, config.args, env, zygote_env) is not None

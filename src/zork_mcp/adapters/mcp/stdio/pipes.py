@@ -1,0 +1,87 @@
+"""The SDK's session streams over an already running process's stdin and stdout.
+
+Not the SDK's anyio `stdio_client`: a spare process must outlive the event loop of the
+turn that started it, and each turn is its own `asyncio.run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import mcp.types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+
+from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+
+LINE_LIMIT = 64 * 1024 * 1024
+
+
+@asynccontextmanager
+async def pipe_streams(
+    process: ServerProcess, log: StderrLog
+) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[SessionMessage]]]:
+    loop = asyncio.get_running_loop()
+    assert process.stdin is not None and process.stdout is not None
+    reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    read_pipe, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), process.stdout
+    )
+    write_pipe, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, process.stdin
+    )
+    writer = asyncio.StreamWriter(write_pipe, protocol, None, loop)
+    to_session, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_server, from_session = anyio.create_memory_object_stream[SessionMessage](0)
+    try:
+        async with anyio.create_task_group() as pumps:
+            pumps.start_soon(_pump_stdout, reader, to_session, log)
+            pumps.start_soon(_pump_stdin, from_session, writer)
+            try:
+                yield from_server, to_server
+            finally:
+                pumps.cancel_scope.cancel()
+    finally:
+        write_pipe.close()  # stdin EOF: a well-behaved server exits by itself
+        read_pipe.close()
+        await asyncio.sleep(0)  # let the transports close their pipe files now
+
+
+async def _pump_stdout(
+    reader: asyncio.StreamReader,
+    sink: MemoryObjectSendStream[SessionMessage | Exception],
+    log: StderrLog,
+) -> None:
+    async with sink:
+        while line := await _read_line(reader):
+            try:
+                message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except ValueError:
+                log.note(f"skipped a stdout line that is not JSON-RPC: {line[:200]!r}")
+                continue
+            await sink.send(SessionMessage(message))
+
+
+async def _read_line(reader: asyncio.StreamReader) -> bytes:
+    try:
+        return await reader.readline()
+    except (ConnectionError, ValueError):  # a line over LINE_LIMIT counts as a broken stream
+        return b""
+
+
+async def _pump_stdin(
+    source: MemoryObjectReceiveStream[SessionMessage], writer: asyncio.StreamWriter
+) -> None:
+    async with source:
+        async for session_message in source:
+            data = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+            try:
+                writer.write(data.encode() + b"\n")
+                await writer.drain()
+            except ConnectionError:
+                return

@@ -1,0 +1,220 @@
+"""The ToolServer port over MCP stdio servers.
+
+Every session talks to processes no earlier session used (requirement 3). A spare warms
+up (imports, starts) while the current turn runs, so the next turn only pays for the
+handshake. A used process is retired in a background thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+
+from zork_mcp.adapters.mcp.sdk_errors import root_cause
+from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
+from zork_mcp.adapters.mcp.session import McpSession
+from zork_mcp.adapters.mcp.stdio.fork_server import (
+    Forking,
+    ForkServer,
+    ServerStart,
+    fork_supported,
+    is_forkable,
+    zygote_environment,
+)
+from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
+from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
+from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
+from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.server_config import MCPServerConfig
+
+
+class McpStdioToolServer:
+    """Connects to every configured server per session; tools are routed by `server.tool`."""
+
+    def __init__(
+        self,
+        servers: Mapping[str, MCPServerConfig],
+        *,
+        startup_timeout_seconds: float = 10.0,
+        background_spare: bool = True,
+        stderr_path: Path | None = None,
+        system_env: Mapping[str, str] | None = None,
+        server_start: ServerStart = "auto",
+        fork_server: ForkServer | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        """`fork_server` is one to share (MCP-Ghost's), else this server starts its own;
+        `warn` hears that the fork server was lost (default: a note in the stderr log)."""
+        if not servers:
+            raise ValueError("McpStdioToolServer needs at least one server")
+        self._startup_timeout = startup_timeout_seconds
+        self._reaper = ProcessReaper()
+        self._stderr = StderrLog(stderr_path)
+        env = os.environ if system_env is None else system_env
+        owned = None
+        if fork_server is None and uses_fork_server(servers, env, server_start):
+            owned = fork_server = ForkServer(zygote_environment(env), self._stderr)
+            if server_start == "fork":
+                owned.start_once()  # every start waits for it
+        forks = None
+        if fork_server is not None:
+            warn = warn or self._stderr.note
+            forks = Forking(fork_server, self._stderr, warn, wait=server_start == "fork")
+        self._supplies = [
+            ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forks)
+            for name, config in servers.items()
+        ]
+        self._fork_server, self._forks = owned, forks
+        # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
+        self._shutdown = weakref.finalize(
+            self, _shut_down, self._supplies, self._reaper, self._stderr, owned
+        )
+
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        """The configured servers each session connects to, in order."""
+        return tuple(supply.name for supply in self._supplies)
+
+    def warm_up(self) -> None:
+        """Start each server's spare now, so even the first session only pays the handshake.
+
+        The fork server starts here too, after the spares (or once the first session has
+        connected): its imports never compete with a start that is on the clock, and a tool
+        server that is never used costs no fork server.
+        """
+        for supply in self._supplies:
+            supply.warm_up()
+        self._start_fork_server()
+
+    @asynccontextmanager
+    async def open_session(self) -> AsyncIterator[McpSession]:
+        """Every server's process starts before the first handshake, so they start together."""
+        async with AsyncExitStack() as stack:
+            taken = [self._take(stack, supply) for supply in self._supplies]
+            refilled: list[ProcessSupply] = []
+            try:
+                connected = [
+                    await self._connect(stack, supply, process, was_spare, refilled)
+                    for supply, (process, was_spare) in zip(self._supplies, taken, strict=True)
+                ]
+            except BaseException:
+                for supply in refilled:  # a failed connect leaves no spare behind
+                    supply.drop_spare()
+                raise
+            self._start_fork_server()
+            yield McpSession(connected)
+
+    def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
+        process, was_spare = supply.take()
+        stack.callback(self._reaper.retire, process)
+        return process, was_spare
+
+    async def _connect(
+        self,
+        stack: AsyncExitStack,
+        supply: ProcessSupply,
+        process: ServerProcess,
+        was_spare: bool,
+        refilled: list[ProcessSupply],
+    ) -> ServerSession:
+        handshake = _handshake(supply.name, process, self._stderr)
+        try:
+            async with asyncio.timeout(self._startup_timeout):
+                server = await stack.enter_async_context(handshake)
+        except Exception as error:
+            raise supply.startup_error(root_cause(error), self._startup_timeout) from error
+        if was_spare:
+            supply.warm_up()  # this attempt's one new process: the next turn's spare
+            refilled.append(supply)
+        else:
+            stack.callback(supply.warm_up)  # after this session, not within its attempt
+        return server
+
+    def close(self) -> None:
+        """Retire every spare and wait for every process to be gone. Safe to call twice."""
+        self._shutdown()
+
+    def __enter__(self) -> McpStdioToolServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @property
+    def live_processes(self) -> int:
+        """Server processes started and still running (spares included)."""
+        return sum(supply.live for supply in self._supplies)
+
+    @property
+    def spawned_pids(self) -> list[int]:
+        """Every process this server ever started, the fork server included; each leads its
+        own process group."""
+        servers = [pid for supply in self._supplies for pid in supply.pids]
+        return servers + self.fork_server_pids
+
+    def _start_fork_server(self) -> None:
+        if self._fork_server is not None:
+            self._fork_server.start_once()
+
+    def fork_server_ready(self, timeout: float) -> bool:
+        """Wait up to `timeout` for the fork server's imports; in "auto" mode, processes
+        started before it is ready are spawned."""
+        self._start_fork_server()
+        return self._forks is not None and self._forks.ready(timeout)
+
+    @property
+    def fork_server_pids(self) -> list[int]:
+        """The fork servers this server started (one, or more after a restart)."""
+        return list(self._fork_server.pids) if self._fork_server else []
+
+
+def uses_fork_server(
+    servers: Mapping[str, MCPServerConfig], env: Mapping[str, str], server_start: ServerStart
+) -> bool:
+    """Whether any server is started by fork; with "fork", every server must be forkable."""
+    if server_start == "spawn" or not fork_supported():
+        return False
+    forkable = {name: is_forkable(config, env, name) for name, config in servers.items()}
+    refused = [name for name, ok in forkable.items() if not ok]
+    if server_start == "fork" and refused:
+        raise MCPConfigError(
+            f'server_start = "fork", but {", ".join(refused)} cannot be forked: only '
+            f"`python -m module` or `python script.py` (this interpreter, no flags) can. "
+            f'Use server_start = "auto" to spawn those and fork the rest.'
+        )
+    return any(forkable.values())
+
+
+def _shut_down(
+    supplies: list[ProcessSupply],
+    reaper: ProcessReaper,
+    stderr: StderrLog,
+    fork_server: ForkServer | None,
+) -> None:
+    for supply in supplies:
+        supply.close()
+    reaper.join()
+    if fork_server is not None:
+        fork_server.close()
+    stderr.close()
+
+
+@asynccontextmanager
+async def _handshake(
+    name: str, process: ServerProcess, log: StderrLog
+) -> AsyncIterator[ServerSession]:
+    """The body's errors pass through unwrapped."""
+    try:
+        async with (
+            pipe_streams(process, log) as (read, write),
+            server_session(name, read, write) as server,
+        ):
+            yield server
+    except BaseExceptionGroup as group:
+        raise root_cause(group) from None

@@ -1,0 +1,224 @@
+"""The fork server (issue 14): forked server processes are as fresh and as contained as
+spawned ones, through the real adapter and real processes."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FAULT_SERVER, ROOT, assert_no_processes_left
+from tests.support.processes import processes_in_groups
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
+from zork_mcp.domain.server_config import MCPServerConfig
+
+pytestmark = pytest.mark.slow
+PROBE = (
+    "import json, os, sys\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "CALLS = 0\n"
+    "server = MCPServer('probe')\n"
+    "@server.tool()\n"
+    "def count() -> int:\n"
+    "    global CALLS\n"
+    "    CALLS += 1\n"
+    "    return CALLS\n"
+    "@server.tool()\n"
+    "def describe() -> str:\n"
+    "    return json.dumps({\n"
+    "        'env': dict(os.environ), 'argv': sys.argv, 'cwd': os.getcwd(),\n"
+    "        'path0': sys.path[0], 'name': __name__, 'pid': os.getpid(),\n"
+    "        'pgid': os.getpgid(0), 'sid': os.getsid(0), 'ppid': os.getppid(),\n"
+    "        'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),\n"
+    "    })\n"
+    "server.run()\n"
+)
+SYSTEM = {
+    "PATH": os.environ["PATH"],
+    "HOME": "/root",
+    "LANG": "C.UTF-8",
+    "OPENROUTER_API_KEY": "sk-or-secret",
+    "GITHUB_TOKEN": "ghp-secret",
+}
+
+
+@pytest.fixture
+def probe(tmp_path) -> MCPServerConfig:
+    script = tmp_path / "probe_server.py"
+    script.write_text(PROBE)
+    return MCPServerConfig(command="python", args=(str(script), "--flag", "x"), env={"MODE": "t"})
+
+
+def probe_server(config: MCPServerConfig, tmp_path: Path, start: str, **options):
+    options.setdefault("system_env", SYSTEM)
+    options.setdefault("stderr_path", tmp_path / "stderr.log")
+    return McpStdioToolServer({"probe": config}, server_start=start, **options)
+
+
+async def describe(server: McpStdioToolServer) -> dict:
+    async with server.open_session() as session:
+        return json.loads((await session.call_tool("probe.describe", {}, 10)).content)
+
+
+@pytest.mark.parametrize("start", ["spawn", "fork"])
+async def test_module_state_is_fresh_every_turn(tmp_path, probe, start):
+    server = probe_server(probe, tmp_path, start)
+    server.warm_up()
+    counts = []
+    for _ in range(3):
+        async with server.open_session() as session:
+            await session.call_tool("probe.count", {}, 10)
+            counts.append((await session.call_tool("probe.count", {}, 10)).content)
+    assert counts == [2, 2, 2]
+    assert_no_processes_left(server)
+
+
+async def test_a_forked_module_server_keeps_no_state_between_turns(tmp_path):
+    config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"))
+    server = McpStdioToolServer({"reasoning": config}, server_start="fork")
+    thought = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+    lengths = []
+    for _ in range(3):
+        async with server.open_session() as session:
+            result = await session.call_tool("reasoning.sequentialthinking", thought, 10)
+            lengths.append(result.content["thoughtHistoryLength"])
+    assert lengths == [1, 1, 1]
+    assert_no_processes_left(server)
+
+
+async def test_a_forked_server_sees_what_a_spawned_one_sees(tmp_path, probe):
+    spawned_server = probe_server(probe, tmp_path, "spawn", background_spare=False)
+    forked_server = probe_server(probe, tmp_path, "fork", background_spare=False)
+    spawned, forked = await describe(spawned_server), await describe(forked_server)
+    assert forked_server.fork_server_pids and forked["ppid"] in forked_server.fork_server_pids
+    assert spawned["ppid"] == os.getpid()
+    for key in ("env", "argv", "cwd", "path0", "name", "fds"):
+        assert forked[key] == spawned[key], key
+    for seen in (spawned, forked):
+        assert seen["pgid"] == seen["sid"] == seen["pid"], "its own session and process group"
+        assert seen["env"]["MODE"] == "t" and "OPENROUTER_API_KEY" not in seen["env"]
+    assert_no_processes_left(spawned_server)
+    assert_no_processes_left(forked_server)
+
+
+async def test_the_fork_server_holds_no_credential_thread_or_other_socket(tmp_path, probe):
+    server = probe_server(probe, tmp_path, "fork")
+    assert server.fork_server_ready(30), "past exec and its imports"
+    (pid,) = server.fork_server_pids
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"LANG=C.UTF-8" in environ
+    assert not [entry for entry in environ if b"secret" in entry]
+    assert len(os.listdir(f"/proc/{pid}/task")) == 1, "single-threaded, so fork is safe"
+    links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    sockets = [link for link in links if link.startswith("socket:")]
+    assert len(sockets) == 1, f"only its control socket, no client socket: {links}"
+    assert_no_processes_left(server)
+
+
+async def test_the_fault_cases_fail_the_same_way_when_forked(tmp_path):
+    config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "exit-at-start"))
+    server = McpStdioToolServer({"faults": config}, server_start="fork", background_spare=False)
+    with pytest.raises(MCPServerStartupError, match="exited during startup"):
+        async with server.open_session():
+            pass
+    assert_no_processes_left(server)
+
+
+def test_fork_mode_refuses_a_server_it_cannot_fork():
+    config = MCPServerConfig(command="npx", args=("-y", "some-server"))
+    with pytest.raises(MCPConfigError, match='server_start = "auto"'):
+        McpStdioToolServer({"thinking": config}, server_start="fork")
+
+
+async def test_a_lost_fork_server_means_one_warning_a_spawn_and_a_restart(tmp_path, probe):
+    warnings: list[str] = []
+    server = probe_server(probe, tmp_path, "auto", background_spare=False, warn=warnings.append)
+    assert server.fork_server_ready(30)
+    first = await describe(server)
+    (zygote,) = server.fork_server_pids
+    assert first["ppid"] == zygote
+    os.kill(zygote, signal.SIGKILL)
+    await asyncio.sleep(0.2)
+    fallback = await describe(server)
+    assert fallback["ppid"] == os.getpid(), "spawned while the fork server is gone"
+    assert len(warnings) == 1 and "spawning" in warnings[0]
+    assert server.fork_server_ready(30)
+    later = await describe(server)
+    assert later["ppid"] in server.fork_server_pids and later["ppid"] != zygote
+    assert len(warnings) == 1
+    assert_no_processes_left(server)
+
+
+async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
+    config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "exit-at-start"))
+    server = McpStdioToolServer({"faults": config}, stderr_path=tmp_path / "stderr.log")
+    server.warm_up()
+    started = [len(server_processes(server))]
+    for _ in range(2):
+        with pytest.raises(MCPServerStartupError):
+            async with server.open_session():
+                pass
+        started.append(len(server_processes(server)))
+    assert started[0] == 1, "the warm-up spare"
+    assert all(b - a <= 1 for a, b in itertools.pairwise(started)), started
+    deadline = time.monotonic() + 15
+    while server.live_processes and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # the used processes are retiring; a spare would stay
+    assert server.live_processes == 0, "a failed connect leaves no spare behind"
+    assert_no_processes_left(server)
+
+
+def server_processes(server: McpStdioToolServer) -> set[int]:
+    return set(server.spawned_pids) - set(server.fork_server_pids)
+
+
+async def test_every_turn_starts_one_process_and_leaves_one_spare(tmp_path, probe):
+    server = probe_server(probe, tmp_path, "fork")
+    for turn in range(1, 4):
+        await describe(server)
+        assert len(server_processes(server)) == turn + 1
+    assert_no_processes_left(server)
+
+
+CLIENT = """
+import asyncio, json, sys, time
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+config = MCPServerConfig(command="python", args=(sys.argv[1],))
+server = McpStdioToolServer({"probe": config}, server_start="fork")
+server.warm_up()
+async def hold():
+    async with server.open_session() as session:
+        await session.call_tool("probe.count", {}, 10)
+        print(json.dumps(server.spawned_pids), flush=True)
+        await asyncio.sleep(600)
+asyncio.run(hold())
+"""
+
+
+def test_a_sigkilled_client_leaves_no_process(tmp_path, probe):
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT, probe.args[0]],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    assert client.stdout is not None
+    pids = json.loads(client.stdout.readline())
+    assert len(pids) == 3, "the fork server, the session's process and the spare"
+    assert len(processes_in_groups(pids)) == 3
+    client.kill()
+    client.wait()
+    deadline = time.monotonic() + 15
+    while processes_in_groups(pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_in_groups(pids) == []
