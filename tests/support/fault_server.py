@@ -1,6 +1,9 @@
 """An MCP stdio server that misbehaves on request, for fault tests of the real adapter.
 
 python fault_server.py [serve|exit-at-start|hang-at-start|junk-then-serve|junk-only|flaky]
+python fault_server.py http PORT [open|auth|500]   (Streamable HTTP on 127.0.0.1:PORT/mcp)
+
+`auth` answers 401 unless `Authorization: Bearer $FAULT_TOKEN`; `500` answers 500 to all.
 
 `flaky` counts its starts in the file $FAULT_STARTS and exits at once on the start numbers
 listed in $FAULT_FAILING_STARTS (e.g. "2,4,5"), serving on the others.
@@ -57,7 +60,36 @@ def flaky_start_fails() -> bool:
     return number in failing
 
 
+def serve_http(port: int, gate: str) -> None:
+    import uvicorn
+
+    app = server.streamable_http_app()
+
+    async def gated(scope, receive, send):
+        if scope["type"] == "http" and _refused(scope, gate):
+            status = 500 if gate == "500" else 401
+            await send({"type": "http.response.start", "status": status, "headers": []})
+            await send({"type": "http.response.body", "body": b"no"})
+            return
+        await app(scope, receive, send)
+
+    uvicorn.run(gated, host="127.0.0.1", port=port, log_level="warning")
+
+
+def _refused(scope, gate: str) -> bool:
+    if gate == "500":
+        return True
+    if gate != "auth":
+        return False
+    headers = dict(scope["headers"])
+    expected = f"Bearer {os.environ['FAULT_TOKEN']}".encode()
+    return headers.get(b"authorization") != expected
+
+
 def main(mode: str) -> None:
+    if mode == "http":
+        serve_http(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "open")
+        return
     if mode == "flaky" and flaky_start_fails():
         sys.exit(3)
     if mode == "exit-at-start":

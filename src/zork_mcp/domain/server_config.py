@@ -57,7 +57,7 @@ class MCPHttpServerConfig(BaseModel):
         if isinstance(data, Mapping) and "command" in data:
             raise ValueError(
                 'has both "command" and "url": a server is either launched locally '
-                '(command) or reached over HTTP (url). Keep one of them.'
+                "(command) or reached over HTTP (url). Keep one of them."
             )
         return data
 

@@ -2,14 +2,15 @@
 
 Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game is the story
 file named by the GAME environment variable (else $ZORK_MCP_GAME, else
-../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`.
+../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`
+(add `--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
 """
 
 from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_peek import peek
 from zork_mcp.ports.game_env import GameEnv
+from zork_mcp.servers.transport import parse_transport, serve
 
 HISTORY_LIMIT = 50
 MAX_ACTION_LENGTH = 200
@@ -157,10 +159,13 @@ def build_server(session_factory: Callable[[], GameSession]) -> MCPServer:
     return server
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    """Over HTTP one game is shared by every session: the game goes on across turns."""
+    options = parse_transport(argv, "python -m zork_mcp.servers.text_adventure")
     path = find_game_file(os.environ.get("GAME"))
     seed = int(os.environ.get("GAME_SEED", "12"))
-    build_server(lambda: GameSession(JerichoGameEnv(path, seed=seed), Path(path).stem)).run()
+    game = build_server(lambda: GameSession(JerichoGameEnv(path, seed=seed), Path(path).stem))
+    serve(game, options)
 
 
 if __name__ == "__main__":
