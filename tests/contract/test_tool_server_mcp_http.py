@@ -3,6 +3,8 @@ the fault server served over HTTP on 127.0.0.1 by real server processes."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.conftest import FAULT_SERVER
@@ -71,3 +73,21 @@ class TestFaultServerOverHttp(ToolServerContract):
                 "faults.crash",
                 http_tool_server("faults", nobody_listening()),
             )
+
+
+async def test_parallel_sessions_never_share_thought_history(reasoning_url):
+    """One long-lived HTTP reasoning server, two agents at once (issue 16)."""
+    server = http_tool_server("reasoning", reasoning_url)
+    tool, arguments, _ = thought_probe("reasoning.sequentialthinking")("x")
+
+    async def think(rounds: int) -> list[int]:
+        async with server.open_session() as session:
+            lengths = []
+            for _ in range(rounds):
+                result = await session.call_tool(tool, arguments, 10)
+                lengths.append(result.content["thoughtHistoryLength"])
+                await asyncio.sleep(0)
+            return lengths
+
+    first, second = await asyncio.gather(think(4), think(3))
+    assert (first, second) == ([1, 2, 3, 4], [1, 2, 3])

@@ -27,6 +27,9 @@ from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
 from zork_mcp.domain.server_config import MCPHttpServerConfig
 
+# The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
 
 @dataclass(frozen=True)
 class _Remote:
@@ -102,7 +105,9 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
     try:
         async with (
             client,
-            streamable_http_client(remote.config.url, http_client=client) as (read, write),
+            streamable_http_client(
+                remote.config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES
+            ) as (read, write),
             ClientSession(read, write) as session,
         ):
             await session.initialize()
