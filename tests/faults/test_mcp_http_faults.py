@@ -52,10 +52,12 @@ async def test_the_right_token_gets_in_and_stays_out_of_the_logs(guarded, caplog
 
 
 async def test_500_at_start_is_a_startup_error_saying_the_server_fails():
-    with http_server([str(FAULT_SERVER), "http", "{port}", "500"]) as failing:
-        with pytest.raises(MCPServerStartupError, match="answered 500: it is failing"):
-            async with remote(failing.url, "t").open_session():
-                pass
+    with (
+        http_server([str(FAULT_SERVER), "http", "{port}", "500"]) as failing,
+        pytest.raises(MCPServerStartupError, match="answered 500: it is failing"),
+    ):
+        async with remote(failing.url, "t").open_session():
+            pass
 
 
 async def test_a_10_mb_result_arrives_whole():

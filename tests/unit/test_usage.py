@@ -15,12 +15,8 @@ def test_usage_without_any_reported_cost_has_none():
 
 def test_openrouter_usage_accounting_reports_cost():
     usage = parse_usage(
-        {
-            "prompt_tokens": 194,
-            "completion_tokens": 2,
-            "cost": 0.000095,
-            "prompt_tokens_details": {"cached_tokens": 0},
-        }
+        {"prompt_tokens": 194, "completion_tokens": 2, "cost": 0.000095,
+         "prompt_tokens_details": {"cached_tokens": 0}}
     )
     assert usage == Usage(194, 2, 0, 0.000095)
 
