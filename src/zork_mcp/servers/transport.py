@@ -26,4 +26,9 @@ def serve(server: MCPServer, options: argparse.Namespace) -> None:
     if options.transport == "stdio":
         server.run()
         return
-    server.run("streamable-http", host=options.host, port=options.port)
+    import uvicorn
+
+    # JSON answers rather than an SSE stream per request, and no log line per request:
+    # both are most of a loopback round trip.
+    app = server.streamable_http_app(json_response=True, host=options.host)
+    uvicorn.run(app, host=options.host, port=options.port, log_level="warning")

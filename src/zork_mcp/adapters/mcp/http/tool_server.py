@@ -8,7 +8,9 @@ Header values go into requests only: never into logs, events or error text.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import ssl
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +19,7 @@ from typing import Any
 import httpx2
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError as SdkMCPError
 
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
@@ -100,8 +102,12 @@ class McpHttpToolServer:
 @asynccontextmanager
 async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[ServerSession]:
     """initialize, then list_tools (property 8); the body's errors pass through unwrapped."""
-    client = create_mcp_http_client(headers=dict(remote.headers))
-    client.event_hooks["response"].append(watch)
+    client = httpx2.AsyncClient(
+        headers=dict(remote.headers),
+        timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+        verify=_tls(),
+        event_hooks={"response": [watch]},
+    )
     try:
         async with (
             client,
@@ -115,6 +121,12 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
             yield HttpServerSession(remote, watch, session, listed)
     except BaseExceptionGroup as group:
         raise root_cause(group) from None
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context for every session: building one loads the CA bundle (~0.2 s)."""
+    return httpx2.create_ssl_context()
 
 
 def _problem(remote: _Remote, watch: StatusWatch) -> str | None:
