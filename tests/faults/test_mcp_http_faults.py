@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import FAULT_SERVER
 from tests.support.http_servers import http_server
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.domain.errors import MCPServerStartupError
+from zork_mcp.domain.errors import MCPServerStartupError, MCPSessionBrokenError
 from zork_mcp.domain.server_config import MCPHttpServerConfig
 
 pytestmark = pytest.mark.slow
@@ -67,3 +67,13 @@ async def test_a_10_mb_result_arrives_whole():
             after = await session.call_tool("remote.echo", {"text": "after"}, 10)
     assert not result.is_error and len(result.content) == 10 * 1024 * 1024
     assert after.content == "echo: after"
+
+
+async def test_500_mid_session_ends_it_as_a_dead_server():
+    with http_server([str(FAULT_SERVER), "http", "{port}"]) as served:
+        async with remote(served.url, "t").open_session() as session:
+            await session.call_tool("remote.start_failing_http", {}, 10)
+            with pytest.raises(MCPSessionBrokenError, match="answered 500"):
+                await session.call_tool("remote.echo", {"text": "x"}, 10)
+            with pytest.raises(MCPSessionBrokenError):
+                await session.call_tool("remote.echo", {"text": "y"}, 10)

@@ -51,6 +51,16 @@ def big(megabytes: int = 10) -> str:
     return "x" * (megabytes * 1024 * 1024)
 
 
+HTTP_FAILING: list[bool] = []
+
+
+@server.tool()
+def start_failing_http() -> str:
+    """Over HTTP, answer 500 to every request after this one."""
+    HTTP_FAILING.append(True)
+    return "from now on: 500"
+
+
 def flaky_start_fails() -> bool:
     with open(os.environ["FAULT_STARTS"], "a+", encoding="utf-8") as starts:
         starts.write("start\n")
@@ -67,7 +77,7 @@ def serve_http(port: int, gate: str) -> None:
 
     async def gated(scope, receive, send):
         if scope["type"] == "http" and _refused(scope, gate):
-            status = 500 if gate == "500" else 401
+            status = 401 if gate == "auth" and not HTTP_FAILING else 500
             await send({"type": "http.response.start", "status": status, "headers": []})
             await send({"type": "http.response.body", "body": b"no"})
             return
@@ -77,7 +87,7 @@ def serve_http(port: int, gate: str) -> None:
 
 
 def _refused(scope, gate: str) -> bool:
-    if gate == "500":
+    if gate == "500" or HTTP_FAILING:
         return True
     if gate != "auth":
         return False
