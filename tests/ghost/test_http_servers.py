@@ -23,7 +23,7 @@ async def test_one_config_mixes_stdio_and_http_servers():
             tool_calls_reply(("reasoning.sequentialthinking", thought)),
             text_reply("done"),
         ],
-        [*FAULT_TOOLS, "reasoning.sequentialthinking"],
+        [*FAULT_TOOLS, "faults.start_failing_http", "reasoning.sequentialthinking"],
     )
     argv = ["-m", "zork_mcp.servers.reasoning", "--transport", "http", "--port", "{port}"]
     with http_server(argv) as remote:
