@@ -81,8 +81,8 @@ def test_invalid_json_says_where():
     ("text", "fragment"),
     [
         ('{"servers": {}}', "mcpServers"),
-        ('{"mcpServers": {"s": {"args": []}}}', "mcpServers.s.command"),
-        ('{"mcpServers": {"s": {"command": "x", "args": "-y"}}}', "mcpServers.s.args"),
+        ('{"mcpServers": {"s": {"args": []}}}', "mcpServers.s.stdio.command"),
+        ('{"mcpServers": {"s": {"command": "x", "args": "-y"}}}', "mcpServers.s.stdio.args"),
         ('{"mcpServers": {"s.t": {"command": "x"}}}', "must be non-empty and contain no '.'"),
         ('{"mcpServers": {}}', "configures no MCP server"),
         ("[]", "(top level)"),

@@ -16,6 +16,8 @@ from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
+from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.adapters.trace_semantics import RunIdentity
@@ -88,7 +90,7 @@ def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -
 
 def tool_server(
     options: RunOptions, settings: MCPSettings, telemetry: Telemetry
-) -> Iterator[McpStdioToolServer | None]:
+) -> Iterator[ClosableToolServer | None]:
     """The agent's MCP tool server (first configured server only), or None with MCP off."""
     if not settings.enabled:
         yield None
@@ -97,6 +99,13 @@ def tool_server(
     if not path.is_file():
         raise missing_config_error(str(path))
     config = parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
+    _, remote = by_transport(config.agent_servers())
+    if remote:
+        server = McpHttpToolServer(
+            remote, startup_timeout_seconds=settings.server_startup_timeout_seconds
+        )
+        yield server
+        return
     server = McpStdioToolServer(
         config.agent_servers(),
         startup_timeout_seconds=settings.server_startup_timeout_seconds,

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.tool_schema import SERVER_SEPARATOR
@@ -25,16 +37,96 @@ class MCPServerConfig(BaseModel):
         return " ".join([self.command, *self.args])
 
 
+HTTP_TYPES = ("http", "streamable-http", "streamable_http", "streamableHttp")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class MCPHttpServerConfig(BaseModel):
+    """A remote MCP server spoken to over Streamable HTTP. Header values may hold secrets:
+    they never appear in a repr, a log or an error, only header and variable names do."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    type: Literal[HTTP_TYPES] = "http"  # type: ignore[valid-type]
+    url: str
+    headers: Mapping[str, str] = Field(default_factory=dict, repr=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_also_a_command(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "command" in data:
+            raise ValueError(
+                'has both "command" and "url": a server is either launched locally '
+                "(command) or reached over HTTP (url). Keep one of them."
+            )
+        return data
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str) -> str:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(
+                f"url {url!r} is not an http:// or https:// address with a host, "
+                "e.g. http://127.0.0.1:8000/mcp"
+            )
+        return url
+
+    def resolved_headers(self, env: Mapping[str, str], server: str) -> dict[str, str]:
+        """The headers with every ${VAR} replaced from `env`; an unset one is an error."""
+        return {name: _expand(value, env, server, name) for name, value in self.headers.items()}
+
+    def header_sources(self) -> str:
+        """Which headers and variables to check, without any header value."""
+        sources = [_source(name, value) for name, value in self.headers.items()]
+        return ", ".join(sources) if sources else "no header is configured"
+
+
+def _expand(value: str, env: Mapping[str, str], server: str, header: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        variable = match.group(1)
+        if variable not in env:
+            raise MCPConfigError(
+                f"server '{server}': header {header} uses ${{{variable}}}, but {variable} is "
+                f"not set. Export it (e.g. `export {variable}=...`) or remove the header."
+            )
+        return env[variable]
+
+    return _VARIABLE.sub(replace, value)
+
+
+def _source(header: str, value: str) -> str:
+    variables = _VARIABLE.findall(value)
+    if not variables:
+        return f"the {header} header"
+    return f"the {header} header (from {', '.join('$' + v for v in variables)})"
+
+
+def _transport(entry: Any) -> str:
+    if not isinstance(entry, Mapping):
+        return "stdio"
+    if "url" in entry or entry.get("type", "stdio") != "stdio":
+        return "http"
+    return "stdio"
+
+
+ServerEntry = Annotated[
+    Annotated[MCPServerConfig, Tag("stdio")] | Annotated[MCPHttpServerConfig, Tag("http")],
+    Discriminator(_transport),
+]
+AnyServerConfig = MCPServerConfig | MCPHttpServerConfig
+
+
 class MCPConfig(BaseModel):
     """Root of `mcp_config.json`: server name to launch configuration."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    mcpServers: dict[str, MCPServerConfig]
+    mcpServers: dict[str, ServerEntry]
 
     @field_validator("mcpServers")
     @classmethod
-    def _names_are_routable(cls, servers: dict[str, MCPServerConfig]) -> dict[str, MCPServerConfig]:
+    def _names_are_routable(cls, servers: dict[str, AnyServerConfig]) -> dict[str, AnyServerConfig]:
         for name in servers:
             if not name or SERVER_SEPARATOR in name:
                 raise ValueError(
@@ -43,12 +135,12 @@ class MCPConfig(BaseModel):
                 )
         return servers
 
-    def first_server(self) -> tuple[str, MCPServerConfig]:
+    def first_server(self) -> tuple[str, AnyServerConfig]:
         """The server the agent uses: V1 takes the first entry only (requirement 2.6)."""
         name = next(iter(self.mcpServers))
         return name, self.mcpServers[name]
 
-    def agent_servers(self) -> dict[str, MCPServerConfig]:
+    def agent_servers(self) -> dict[str, AnyServerConfig]:
         """The servers the agent connects to: only the first (2.6); MCP-Ghost uses them all."""
         name, server = self.first_server()
         return {name: server}
@@ -69,7 +161,8 @@ def parse_mcp_config(text: str, *, source: str) -> MCPConfig:
         raise MCPConfigError(
             f"{source} does not have the expected shape:\n{describe_validation_error(e)}\n"
             'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...], '
-            '"env": {...}}}}'
+            '"env": {...}}}} or, for a remote server, {"<name>": {"type": "http", '
+            '"url": "http://...", "headers": {"Authorization": "Bearer ${TOKEN}"}}}'
         ) from e
     if not config.mcpServers:
         raise MCPConfigError(

@@ -20,6 +20,8 @@ import httpx
 from pydantic import ValidationError
 
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
+from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
+from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport, combined
 from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, ServerStart, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
@@ -107,14 +109,7 @@ async def mcp_ghost(
         llm = build_llm(options, client, api_key)
         if not conversation_memory:
             llm = RecentContextLLM(llm)
-        tool_server = McpStdioToolServer(
-            config.mcpServers,
-            startup_timeout_seconds=startup_timeout,
-            background_spare=False,
-            server_start=server_start,
-            fork_server=None if server_start == "spawn" else shared_fork_server(),
-            warn=telemetry.logger.warning,
-        )
+        tool_server = _tool_server(config, startup_timeout, server_start, telemetry)
         # close() waits for every process to end (up to seconds for one that ignores stdin
         # EOF): on a worker thread, never on the caller's event loop.
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
@@ -185,13 +180,39 @@ def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
     )
 
 
+def _tool_server(
+    config: MCPConfig,
+    startup_timeout: float,
+    server_start: ServerStart,
+    telemetry: LoggingTelemetry,
+) -> ClosableToolServer:
+    """Stdio servers and HTTP servers of one config, mixed (issue 16)."""
+    stdio, http = by_transport(config.mcpServers)
+    parts: list[ClosableToolServer] = []
+    if stdio:
+        parts.append(
+            McpStdioToolServer(
+                stdio,
+                startup_timeout_seconds=startup_timeout,
+                background_spare=False,
+                server_start=server_start,
+                fork_server=None if server_start == "spawn" else shared_fork_server(),
+                warn=telemetry.logger.warning,
+            )
+        )
+    if http:
+        parts.append(McpHttpToolServer(http, startup_timeout_seconds=startup_timeout))
+    return combined(parts)
+
+
 def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
     try:
         config = MCPConfig.model_validate(server_config)
     except ValidationError as e:
         raise ConfigurationError(
             f"server_config is not in the mcpServers format:\n{describe_validation_error(e)}\n"
-            'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...]}}}'
+            'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...]}}} '
+            'or {"<name>": {"type": "http", "url": "http://..."}}'
         ) from e
     if not config.mcpServers:
         raise ConfigurationError('server_config names no server: add one under "mcpServers".')

@@ -1,18 +1,23 @@
 """A structured-reasoning MCP server, compatible with the `sequentialthinking` tool.
 
 It accepts the same arguments as `@modelcontextprotocol/server-sequential-thinking` and
-answers with the same structured progress. Thought history lives as long as the process,
-so with a fresh server per turn it resets every turn, as the npm server's does.
-Run: `python -m zork_mcp.servers.reasoning`.
+answers with the same structured progress. Thought history lives as long as the MCP
+session: with a fresh server per turn it resets every turn, as the npm server's does, and
+one long-lived HTTP server keeps each session's thoughts apart.
+Run: `python -m zork_mcp.servers.reasoning [--transport http --port N]`.
 """
 
 import os
 import sys
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
+
+from zork_mcp.servers.transport import parse_transport, serve
 
 DESCRIPTION = """A detailed tool for dynamic and reflective problem-solving through thoughts.
 Each thought can build on, question, or revise previous insights as understanding deepens.
@@ -76,8 +81,32 @@ BranchId = Annotated[str | None, Field(description="Branch identifier")]
 NeedsMore = Annotated[bool | None, Field(description="If more thoughts are needed")]
 
 
+class SessionLogs:
+    """One ThoughtLog per MCP session id (stdio has none: one log for the process); only
+    the `keep` most recently used sessions are remembered."""
+
+    def __init__(self, keep: int = 256) -> None:
+        self._logs: OrderedDict[str | None, ThoughtLog] = OrderedDict()
+        self._keep = keep
+
+    def of(self, session_id: str | None) -> ThoughtLog:
+        log = self._logs.pop(session_id, None) or ThoughtLog()
+        self._logs[session_id] = log
+        if len(self._logs) > self._keep:
+            self._logs.popitem(last=False)
+        return log
+
+
+def session_id(ctx: Context | None) -> str | None:
+    """The Streamable HTTP session's id (the Mcp-Session-Id header); None over stdio."""
+    request = ctx.request_context.request if ctx is not None else None
+    headers = getattr(request, "headers", None)
+    return headers.get("mcp-session-id") if headers is not None else None
+
+
 def build_server(log: ThoughtLog | None = None, *, echo_thoughts: bool = False) -> MCPServer:
-    thoughts = log or ThoughtLog()
+    """`log` shares one history among every session (tests); by default each has its own."""
+    logs = SessionLogs()
     server = MCPServer("zork-mcp-reasoning")
 
     @server.tool(name="sequentialthinking", title="Sequential Thinking", description=DESCRIPTION)
@@ -91,11 +120,13 @@ def build_server(log: ThoughtLog | None = None, *, echo_thoughts: bool = False) 
         branchFromThought: BranchFrom = None,
         branchId: BranchId = None,
         needsMoreThoughts: NeedsMore = None,
+        ctx: Context | None = None,
     ) -> ThoughtProgress:
         entry = Thought(
             thought, thoughtNumber, totalThoughts, nextThoughtNeeded,
             isRevision, revisesThought, branchFromThought, branchId,
         )  # fmt: skip
+        thoughts = log or logs.of(session_id(ctx))
         progress = thoughts.add(entry)
         if echo_thoughts:
             total = progress.totalThoughts
@@ -105,9 +136,10 @@ def build_server(log: ThoughtLog | None = None, *, echo_thoughts: bool = False) 
     return server
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    options = parse_transport(argv, "python -m zork_mcp.servers.reasoning")
     echo = os.environ.get("DISABLE_THOUGHT_LOGGING", "").lower() != "true"
-    build_server(echo_thoughts=echo).run()
+    serve(build_server(echo_thoughts=echo), options)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game is the story
 file named by the GAME environment variable (else $ZORK_MCP_GAME, else
-../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`.
+../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`
+(add `--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
 Actions are made safe as the agent's own commands are (`domain.game_command`); `quit` and
 `restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_peek import peek
 from zork_mcp.ports.game_env import GameEnv
+from zork_mcp.servers.transport import parse_transport, serve
 
 HISTORY_LIMIT = 50
 DIRECTIONS = {
@@ -160,15 +162,18 @@ def build_server(session_factory: Callable[[], GameSession]) -> MCPServer:
     return server
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    """Over HTTP one game is shared by every session: the game goes on across turns."""
+    options = parse_transport(argv, "python -m zork_mcp.servers.text_adventure")
     path = find_game_file(os.environ.get("GAME"))
     seed = int(os.environ.get("GAME_SEED", "12"))
     allow = os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1"
-    build_server(
+    game = build_server(
         lambda: GameSession(
             JerichoGameEnv(path, seed=seed, allow_quit_restart=allow), Path(path).stem
         )
-    ).run()
+    )
+    serve(game, options)
 
 
 if __name__ == "__main__":

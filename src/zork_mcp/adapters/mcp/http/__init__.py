@@ -1,0 +1,1 @@
+"""MCP servers reached over Streamable HTTP with the SDK's client."""

@@ -1,0 +1,152 @@
+"""The ToolServer port over remote MCP servers speaking Streamable HTTP (issue 16).
+
+Every session is a fresh MCP session per server (requirement 3 as stdio keeps it): connect,
+initialize, list tools, then calls; closing it ends the session on the server (DELETE).
+Header values go into requests only: never into logs, events or error text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import ssl
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
+from mcp.shared.exceptions import MCPError as SdkMCPError
+
+from zork_mcp.adapters.mcp.http.http_status import StatusWatch
+from zork_mcp.adapters.mcp.sdk_errors import root_cause
+from zork_mcp.adapters.mcp.server_session import ServerSession
+from zork_mcp.adapters.mcp.session import McpSession
+from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
+from zork_mcp.domain.server_config import MCPHttpServerConfig
+
+# The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class _Remote:
+    name: str
+    config: MCPHttpServerConfig
+    headers: Mapping[str, str]
+
+
+class HttpServerSession(ServerSession):
+    """A ServerSession whose HTTP failures (5xx, a lost session, 401/403) mean what they say."""
+
+    def __init__(self, remote: _Remote, watch: StatusWatch, *args: Any) -> None:
+        super().__init__(remote.name, *args)
+        self._remote = remote
+        self._watch = watch
+
+    def _translate(self, error: SdkMCPError, tool: str, timeout: float) -> ZorkMcpError:
+        problem = _problem(self._remote, self._watch)
+        if problem is not None:
+            return self._broke(problem)
+        return super()._translate(error, tool, timeout)
+
+
+class McpHttpToolServer:
+    """Connects to every configured remote server per session; tools are `server.tool`."""
+
+    def __init__(
+        self,
+        servers: Mapping[str, MCPHttpServerConfig],
+        *,
+        startup_timeout_seconds: float = 10.0,
+        system_env: Mapping[str, str] | None = None,
+    ) -> None:
+        """Unset ${VAR}s in headers are an MCPConfigError here, before any turn."""
+        if not servers:
+            raise ValueError("McpHttpToolServer needs at least one server")
+        env = os.environ if system_env is None else system_env
+        self._remotes = [
+            _Remote(name, config, config.resolved_headers(env, name))
+            for name, config in servers.items()
+        ]
+        self._startup_timeout = startup_timeout_seconds
+
+    @asynccontextmanager
+    async def open_session(self) -> AsyncIterator[McpSession]:
+        async with AsyncExitStack() as stack:
+            connected = [await self._connect(stack, remote) for remote in self._remotes]
+            yield McpSession(connected)
+
+    async def _connect(self, stack: AsyncExitStack, remote: _Remote) -> ServerSession:
+        watch = StatusWatch()
+        try:
+            async with asyncio.timeout(self._startup_timeout):
+                return await stack.enter_async_context(_handshake(remote, watch))
+        except Exception as error:
+            raise _startup_error(remote, watch, root_cause(error), self._startup_timeout) from None
+
+    def close(self) -> None:
+        """Nothing outlives a session; here for symmetry with the stdio adapter."""
+
+    def __enter__(self) -> McpHttpToolServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+@asynccontextmanager
+async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[ServerSession]:
+    """initialize, then list_tools (property 8); the body's errors pass through unwrapped."""
+    client = httpx2.AsyncClient(
+        headers=dict(remote.headers),
+        timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+        verify=_tls(),
+        event_hooks={"response": [watch]},
+    )
+    try:
+        async with (
+            client,
+            streamable_http_client(
+                remote.config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES
+            ) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            listed = await session.list_tools()
+            yield HttpServerSession(remote, watch, session, listed)
+    except BaseExceptionGroup as group:
+        raise root_cause(group) from None
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context for every session: building one loads the CA bundle (~0.2 s)."""
+    return httpx2.create_ssl_context()
+
+
+def _problem(remote: _Remote, watch: StatusWatch) -> str | None:
+    return watch.problem(remote.name, remote.config.url, remote.config.header_sources())
+
+
+def _startup_error(
+    remote: _Remote, watch: StatusWatch, cause: BaseException, timeout: float
+) -> MCPServerStartupError:
+    where = f"server '{remote.name}' at {remote.config.url}"
+    reason = _problem(remote, watch)
+    if reason is None and isinstance(cause, TimeoutError):
+        reason = f"{where} did not finish initialize and list_tools within {timeout:g} s"
+    if reason is None and isinstance(cause, httpx2.ConnectError):
+        reason = f"{where} refused the connection: is it running, and is the url right?"
+    if reason is None:
+        reason = f"{where} could not be initialized: {type(cause).__name__}: {_safe(cause)}"
+    return MCPServerStartupError(reason)
+
+
+def _safe(cause: BaseException) -> str:
+    """SDK and httpx messages name urls and codes, never request headers."""
+    return str(cause)[:300]

@@ -1,0 +1,34 @@
+"""How our servers are served: stdio (default) or Streamable HTTP for one long-lived server.
+
+`--transport http --port N` serves http://127.0.0.1:N/mcp; `--host` opens it wider on purpose.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from mcp.server.mcpserver import MCPServer
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def parse_transport(argv: Sequence[str] | None, program: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=program, description="Serve this MCP server.")
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default=DEFAULT_HOST, help="HTTP only (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP only")
+    return parser.parse_args(argv)
+
+
+def serve(server: MCPServer, options: argparse.Namespace) -> None:
+    if options.transport == "stdio":
+        server.run()
+        return
+    import uvicorn
+
+    # JSON answers rather than an SSE stream per request, and no log line per request:
+    # both are most of a loopback round trip.
+    app = server.streamable_http_app(json_response=True, host=options.host)
+    uvicorn.run(app, host=options.host, port=options.port, log_level="warning")

@@ -1,0 +1,93 @@
+"""The Streamable HTTP adapter under the ToolServer contract (issue 16): our two servers and
+the fault server served over HTTP on 127.0.0.1 by real server processes."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.conftest import FAULT_SERVER
+from tests.contract.test_tool_server_game import look_probe
+from tests.contract.test_tool_server_mcp_stdio import thought_probe
+from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
+from tests.support.http_servers import free_port, http_server
+from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
+from zork_mcp.domain.server_config import MCPHttpServerConfig
+
+pytestmark = pytest.mark.slow
+
+HTTP = ("--transport", "http", "--port", "{port}")
+
+
+def http_tool_server(name: str, url: str) -> McpHttpToolServer:
+    return McpHttpToolServer({name: MCPHttpServerConfig(url=url)}, startup_timeout_seconds=10)
+
+
+def nobody_listening() -> str:
+    return f"http://127.0.0.1:{free_port()}/mcp"
+
+
+@pytest.fixture(scope="module")
+def reasoning_url():
+    with http_server(["-m", "zork_mcp.servers.reasoning", *HTTP]) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="module")
+def game_url(zork_game):
+    argv = ["-m", "zork_mcp.servers.text_adventure", *HTTP]
+    with http_server(argv, {"GAME": str(zork_game)}) as served:
+        yield served.url
+
+
+class TestOurReasoningServerOverHttp(ToolServerContract):
+    @pytest.fixture
+    def subject(self, reasoning_url):
+        server = http_tool_server("reasoning", reasoning_url)
+        broken = http_tool_server("reasoning", nobody_listening())
+        return ToolServerSubject(
+            server, "reasoning", thought_probe("reasoning.sequentialthinking"), broken_server=broken
+        )
+
+
+class TestOurGameServerOverHttp(ToolServerContract):
+    @pytest.fixture
+    def subject(self, game_url):
+        server = http_tool_server("game", game_url)
+        return ToolServerSubject(server, "game", look_probe, failing_tool="game.play_action")
+
+
+class TestFaultServerOverHttp(ToolServerContract):
+    """A fresh server per test: the crash tool kills it."""
+
+    @pytest.fixture
+    def subject(self):
+        with http_server([str(FAULT_SERVER), "http", "{port}"]) as served:
+            yield ToolServerSubject(
+                http_tool_server("faults", served.url),
+                "faults",
+                echo_probe("faults.echo"),
+                "faults.fail",
+                "faults.slow",
+                "faults.crash",
+                http_tool_server("faults", nobody_listening()),
+            )
+
+
+async def test_parallel_sessions_never_share_thought_history(reasoning_url):
+    """One long-lived HTTP reasoning server, two agents at once (issue 16)."""
+    server = http_tool_server("reasoning", reasoning_url)
+    tool, arguments, _ = thought_probe("reasoning.sequentialthinking")("x")
+
+    async def think(rounds: int) -> list[int]:
+        async with server.open_session() as session:
+            lengths = []
+            for _ in range(rounds):
+                result = await session.call_tool(tool, arguments, 10)
+                lengths.append(result.content["thoughtHistoryLength"])
+                await asyncio.sleep(0)
+            return lengths
+
+    first, second = await asyncio.gather(think(4), think(3))
+    assert (first, second) == ([1, 2, 3, 4], [1, 2, 3])
