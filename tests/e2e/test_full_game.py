@@ -5,6 +5,7 @@ process every turn), and real Jericho on zork1.z3 with seed 12."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from jericho.game_info import zork1
 
 from tests.support.llm_peers import ProviderPeer
-from tests.support.processes import processes_with_environment
+from tests.support.processes import live_descendants, processes_with_environment
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
@@ -43,6 +44,7 @@ def project(tmp_path: Path, marker: str) -> Path:
 
 def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tuple[int, list]:
     marker = uuid.uuid4().hex
+    before = set(live_descendants(os.getpid()))
     with peer.serve() as url:
         code = main(
             [
@@ -67,6 +69,8 @@ def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tu
             ]
         )
     assert processes_with_environment("E2E_MARKER", marker) == [], "a server outlived the run"
+    # A forked server carries the fork server's environment, not the marker: count processes.
+    assert set(live_descendants(os.getpid())) <= before, "a server or fork server outlived the run"
     events = [json.loads(line) for line in (tmp_path / "e2e" / "events.jsonl").open()]
     return code, events
 

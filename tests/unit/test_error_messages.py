@@ -140,6 +140,8 @@ def test_a_config_of_the_wrong_shape_shows_the_expected_shape():
         parse_mcp_config('{"servers": {}}', source="mcp.json")
     assert str(caught.value).endswith(
         'Expected: {"mcpServers": {"<name>": {"command": "...", "args": [...], "env": {...}}}}'
+        ' or, for a remote server, {"<name>": {"type": "http", "url": "http://...", '
+        '"headers": {"Authorization": "Bearer ${TOKEN}"}}}'
     )
 
 
