@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -60,3 +61,17 @@ def live_descendants(pid: int) -> list[int]:
         found += children
         frontier += children
     return found
+
+
+_before: set[int] = set()
+
+
+def remember_descendants() -> None:
+    """Note this process's live descendants now (a test's start): helpers that outlive tests
+    by design, such as multiprocessing's resource tracker, are not that test's leaks."""
+    _before.clear()
+    _before.update(live_descendants(os.getpid()))
+
+
+def descendants_before_the_test() -> set[int]:
+    return set(_before)
