@@ -15,14 +15,12 @@ import pytest
 
 from tests.contract.llm_contract import TOOLS, LLMContract, tool_request
 from tests.support.conversation import unanswered_tool_calls
-from tests.support.llm_peers import HttpFault, ProviderPeer
-from zork_mcp.adapters.anthropic_llm import AnthropicLLM
+from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
@@ -40,21 +38,17 @@ class SleepRecorder:
         self.delays.append(delay)
 
 
+# The provider each wire protocol is tried through; the peer's path checks match its base URL.
+THROUGH = {
+    "openai": ("openrouter", "/api/v1"),
+    "anthropic": ("anthropic", ""),
+    "gemini": ("gemini", ""),
+}
+
+
 def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str, retry):
-    if protocol == "openai":
-        return OpenAICompatibleLLM(
-            client,
-            model="openai/gpt-4o-mini",
-            api_key=key,
-            flavor=OPENROUTER,
-            base_url=f"{base}/api/v1",
-            retry=retry,
-        )
-    if protocol == "anthropic":
-        return AnthropicLLM(
-            client, model="claude-haiku-5-5", api_key=key, base_url=base, retry=retry
-        )
-    return GeminiLLM(client, model="gemini-3.5-flash-lite", api_key=key, base_url=base, retry=retry)
+    name, path = THROUGH[protocol]
+    return PROVIDERS[name].llm(client, api_key=key, base_url=f"{base}{path}", retry=retry)
 
 
 class HttpLLMContract(LLMContract):
@@ -66,7 +60,7 @@ class HttpLLMContract(LLMContract):
         stack, clients = ExitStack(), []
 
         def make(replies, *, tools=TOOLS, key=None, sleep=None):
-            peer = ProviderPeer(
+            peer = peer_for(
                 self.protocol, list(replies), [tool["function"]["name"] for tool in tools]
             )
             if self.transport == "mock":

@@ -15,12 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.contract.http_llm_contract import MOCK_BASE, SleepRecorder, build_adapter
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.adapters.llm_http import RetryPolicy
-from zork_mcp.adapters.openai_compatible import OPENAI, OpenAICompatibleLLM
 from zork_mcp.adapters.provider_messages import limit_cache_markers
-from zork_mcp.app.options import DEFAULT_MODELS
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     LLMRequest,
@@ -54,7 +53,7 @@ def _answered(messages: list, response) -> list:
 
 
 async def test_anthropic_final_call_without_tools_declares_them_and_forbids_calls():
-    peer = ProviderPeer("anthropic", [tool_calls_reply(("game.play", {})), text_reply("done")])
+    peer = peer_for("anthropic", [tool_calls_reply(("game.play", {})), text_reply("done")])
     first = list(initial_messages("s", "u"))
     response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
     history = [*_answered(first, response), user_message("Answer now, without tools.")]
@@ -67,7 +66,7 @@ async def test_anthropic_final_call_without_tools_declares_them_and_forbids_call
 
 async def test_anthropic_whitespace_beside_tool_calls_is_not_sent_back():
     replies = [tool_calls_reply(("game.play", {}), preamble="\n\n"), text_reply("done")]
-    peer = ProviderPeer("anthropic", replies, NAMES)
+    peer = peer_for("anthropic", replies, NAMES)
     first = list(initial_messages("s", "u"))
     response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
     assert response.preamble == "\n\n"
@@ -82,7 +81,7 @@ async def test_anthropic_whitespace_beside_tool_calls_is_not_sent_back():
 async def test_every_user_message_marked_still_gives_at_most_four_breakpoints(protocol):
     backtracks = [user_message(f"The previous approach failed ({n}).") for n in range(3)]
     messages = [*initial_messages("system text", "user text"), *backtracks]
-    peer = ProviderPeer(protocol, [text_reply("ok")])
+    peer = peer_for(protocol, [text_reply("ok")])
     await _complete(peer, LLMRequest(tuple(messages)))
     assert peer.rejections == []
     marked = [text for text, cached in _text_blocks(peer.requests[0]) if cached]
@@ -117,7 +116,7 @@ def test_limit_cache_markers_keeps_the_first_and_the_latest(marks, limit):
 
 
 async def test_gemini_thought_signature_travels_with_the_call_through_history():
-    peer = ProviderPeer(
+    peer = peer_for(
         "gemini",
         [tool_calls_reply(("game.play", {}), ("game.play", {})), text_reply("done")],
         NAMES,
@@ -135,16 +134,16 @@ async def test_gemini_thought_signature_travels_with_the_call_through_history():
 
 
 async def test_gemini_signature_never_reaches_an_openai_wire():
-    gemini = ProviderPeer("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
+    gemini = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
     first = list(initial_messages("s", "u"))
     response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, "auto"))
-    openai = ProviderPeer("openai", [text_reply("done")], NAMES)
+    openai = peer_for("openai", [text_reply("done")], NAMES)
     await _complete(openai, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
     assert openai.rejections == [] and "thoughtSignature" not in json.dumps(openai.requests)
 
 
 async def test_gemini_parameterless_tool_is_declared_without_parameters():
-    peer = ProviderPeer("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
+    peer = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
     response = await _complete(peer, LLMRequest(tuple(initial_messages("s", "u")), TOOLS, "auto"))
     (declaration,) = peer.requests[0]["tools"][0]["functionDeclarations"]
     assert "parameters" not in declaration and peer.rejections == []
@@ -156,7 +155,7 @@ async def test_gemini_parameterless_tool_is_declared_without_parameters():
 
 async def test_tool_calls_without_ids_get_unique_ids_the_next_request_can_answer():
     replies = [tool_calls_reply(("game.play", {}), ("game.play", {})), text_reply("done")]
-    peer = ProviderPeer("openai", replies, NAMES, call_ids=False)
+    peer = peer_for("openai", replies, NAMES, call_ids=False)
     first = list(initial_messages("s", "u"))
     response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
     ids = [call.id for call in response.tool_calls]
@@ -169,17 +168,10 @@ async def test_tool_calls_without_ids_get_unique_ids_the_next_request_can_answer
 
 
 async def test_openai_default_model_gets_tools_with_reasoning_off():
-    peer = ProviderPeer("openai", [tool_calls_reply(("game.play", {}))], NAMES)
+    peer = peer_for("openai", [tool_calls_reply(("game.play", {}))], NAMES)
     async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
-        llm = OpenAICompatibleLLM(
-            client,
-            model=DEFAULT_MODELS["openai"],
-            api_key=peer.api_key,
-            flavor=OPENAI,
-            base_url=f"{MOCK_BASE}/v1",
-        )
+        llm = PROVIDERS["openai"].llm(client, api_key=peer.api_key, base_url=f"{MOCK_BASE}/v1")
         await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, "auto"))
-        await llm.complete(LLMRequest(tuple(initial_messages("s", "u")))) if False else None
     assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
 
 
@@ -192,7 +184,7 @@ async def test_openai_default_model_gets_tools_with_reasoning_off():
 )
 async def test_the_providers_stated_wait_is_kept(headers, waited):
     sleep = SleepRecorder()
-    peer = ProviderPeer("openai", [HttpFault(429, "slow down", headers), text_reply("ok")])
+    peer = peer_for("openai", [HttpFault(429, "slow down", headers), text_reply("ok")])
     response = await _complete(
         peer, LLMRequest(tuple(initial_messages("s", "u"))), RetryPolicy(sleep=sleep)
     )
@@ -201,7 +193,7 @@ async def test_the_providers_stated_wait_is_kept(headers, waited):
 
 async def test_a_wait_beyond_the_budget_is_not_started_and_the_error_says_why():
     sleep = SleepRecorder()
-    peer = ProviderPeer("anthropic", [HttpFault(429, "slow down", {"retry-after": "600"})])
+    peer = peer_for("anthropic", [HttpFault(429, "slow down", {"retry-after": "600"})])
     policy = RetryPolicy(attempts=4, budget=120, sleep=sleep)
     with pytest.raises(LLMError) as caught:
         await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))), policy)
@@ -213,7 +205,7 @@ async def test_a_wait_beyond_the_budget_is_not_started_and_the_error_says_why():
 async def test_retries_stop_when_the_budget_is_spent():
     sleep = SleepRecorder()
     faults = [HttpFault(503, "busy", {"retry-after": "50"}) for _ in range(3)]
-    peer = ProviderPeer("gemini", faults)
+    peer = peer_for("gemini", faults)
     policy = RetryPolicy(attempts=4, budget=120, sleep=sleep)
     with pytest.raises(LLMError, match=r"after 3 attempts.*retry budget"):
         await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))), policy)
@@ -239,9 +231,9 @@ RETIRED = {
 DEPRECATED = {"gpt-4o-mini", "gpt-4.1-mini", "gpt-5-mini", "gemini-2.5-flash", "claude-haiku-4-5"}
 
 
-@pytest.mark.parametrize("provider", sorted(DEFAULT_MODELS))
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
 def test_the_default_model_is_neither_retired_nor_deprecated(provider):
-    bare = DEFAULT_MODELS[provider].rsplit("/", 1)[-1]
+    bare = PROVIDERS[provider].default_model.rsplit("/", 1)[-1]
     assert bare not in RETIRED | DEPRECATED
 
 
@@ -249,8 +241,8 @@ def test_the_readme_states_each_default_and_when_it_was_checked():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme.split("### Default models", 1)[1].split("###", 1)[0]
     assert "2026-11-23" in section
-    for provider, model in DEFAULT_MODELS.items():
-        assert f"| `{provider}` | `{model}` |" in section
+    for name, provider in PROVIDERS.items():
+        assert f"| `{name}` | `{provider.default_model}` |" in section
 
 
 # ---- an empty system prompt (MCP-Ghost accepts one) ----------------------------------------
@@ -258,6 +250,6 @@ def test_the_readme_states_each_default_and_when_it_was_checked():
 
 @pytest.mark.parametrize("protocol", ["openai", "anthropic", "gemini"])
 async def test_an_empty_system_prompt_is_left_out_not_sent_empty(protocol):
-    peer = ProviderPeer(protocol, [text_reply("ok")])
+    peer = peer_for(protocol, [text_reply("ok")])
     response = await _complete(peer, LLMRequest(tuple(initial_messages("", "West of House"))))
     assert response.content == "ok" and peer.rejections == []

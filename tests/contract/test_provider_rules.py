@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import GeminiPeer, ProviderPeer, peer_for
 from tests.support.provider_rules import RULES, rules_of
 from zork_mcp.adapters.fake_llm import text_reply
 
@@ -200,8 +200,9 @@ VIOLATIONS: dict[str, Callable[[Body, dict[str, str]], None]] = {
 
 
 def _peer(provider: str) -> ProviderPeer:
-    peer = ProviderPeer(provider, [text_reply("ok")])
-    peer.signatures["c1"] = "sig-1"  # as if the peer had sent c1 with this signature
+    peer = peer_for(provider, [text_reply("ok")])
+    if isinstance(peer, GeminiPeer):
+        peer.signatures["c1"] = "sig-1"  # as if the peer had sent c1 with this signature
     return peer
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_with_environment
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
@@ -131,11 +131,11 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     replies = [action_reply(c, new_objective=f"step {i}") for i, c in enumerate(WALKTHROUGH[:10])]
     spec = ["--model", "local:walkthrough", "--mcp", "off", "--episodes", "1", "--max-turns",
             "10", "--parallel", "1", "--game", str(zork_game)]  # fmt: skip
-    with ProviderPeer("openai", [*replies[:6], HttpFault(400, "no")], api_key=None).serve() as url:
+    with peer_for("openai", [*replies[:6], HttpFault(400, "no")], api_key=None).serve() as url:
         assert main(sweep_args(url, tmp_path, results, *spec)) == 1
     [failed] = SqliteResultStore(results).episodes()
     assert failed.failed and "LLMError" in (failed.error or "") and failed.turns == 6
-    with ProviderPeer("openai", replies[6:], api_key=None).serve() as url:
+    with peer_for("openai", replies[6:], api_key=None).serve() as url:
         assert main(sweep_args(url, tmp_path, results, *spec)) == 0  # a failure is a result
         assert SqliteResultStore(results).episodes() == [failed]
         assert main(sweep_args(url, tmp_path, results, *spec, "--resume")) == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from jericho.game_info import zork1
 
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.processes import live_descendants, processes_with_environment
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
@@ -85,7 +85,7 @@ def thought(n: int) -> dict:
 
 
 def test_the_walkthrough_wins_with_mcp_on(tmp_path, zork_game, capsys):
-    peer = ProviderPeer("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
+    peer = peer_for("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
     code, events = play(peer, tmp_path, zork_game)
     kinds = Counter(event["event_type"] for event in events)
     turns = [event for event in events if event["event_type"] == "turn_complete"]
@@ -103,7 +103,7 @@ def test_the_walkthrough_wins_with_mcp_on(tmp_path, zork_game, capsys):
 
 
 def test_the_walkthrough_wins_with_mcp_off(tmp_path, zork_game):
-    peer = ProviderPeer("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
+    peer = peer_for("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
     code, events = play(peer, tmp_path, zork_game, "--no-mcp")
     [end] = [event for event in events if event["event_type"] == "episode_end"]
     assert code == 0 and (end["score"], end["end_reason"]) == (350, "game_over")
@@ -118,7 +118,7 @@ def test_turns_that_think_with_tools_reach_the_server_and_the_logs(tmp_path, zor
         if index % 5 == 0:
             replies.append(tool_calls_reply((TOOL, thought(1)), (TOOL, thought(2))))
         replies.append(action_reply(command, thinking=f"turn {index}"))
-    peer = ProviderPeer("openai", replies, [TOOL], api_key=None)
+    peer = peer_for("openai", replies, [TOOL], api_key=None)
     code, events = play(peer, tmp_path, zork_game, "--max-turns", "30")
     kinds = Counter(event["event_type"] for event in events)
     results = [e for e in events if e["event_type"] == "mcp_tool_result"]

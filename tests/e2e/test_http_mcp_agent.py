@@ -12,7 +12,7 @@ import pytest
 
 from tests.e2e.test_full_game import TOOL, WALKTHROUGH, thought
 from tests.support.http_servers import http_server
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
@@ -45,7 +45,7 @@ def test_an_http_server_serves_every_turn_and_no_log_holds_the_token(
         if index % 4 == 0:
             replies.append(tool_calls_reply((TOOL, thought(1)), (TOOL, thought(2))))
         replies.append(action_reply(command))
-    peer = ProviderPeer("openai", replies, [TOOL], api_key=None)
+    peer = peer_for("openai", replies, [TOOL], api_key=None)
     argv = ["-m", "zork_mcp.servers.reasoning", "--transport", "http", "--port", "{port}"]
     with http_server(argv) as remote, peer.serve() as url:
         code = main(

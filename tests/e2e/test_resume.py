@@ -9,7 +9,7 @@ from pathlib import Path
 
 from jericho.game_info import zork1
 
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, peer_for
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.app.cli import main
 
@@ -17,7 +17,7 @@ WALKTHROUGH = zork1["walkthrough"].split("/")
 
 
 def play(replies: list, tmp_path: Path, zork_game: Path, episode: str, *extra: str) -> int:
-    peer = ProviderPeer("openai", replies, api_key=None)
+    peer = peer_for("openai", replies, api_key=None)
     (tmp_path / "pyproject.toml").write_text("[tool.zorkgpt.mcp]\nenabled = false\n")
     with peer.serve() as url:
         return main(

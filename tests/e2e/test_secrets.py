@@ -18,7 +18,7 @@ import pytest
 
 from tests.e2e.test_full_game import TOOL, WALKTHROUGH, project, thought
 from tests.support import otlp_receiver as otlp
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, peer_for
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
@@ -62,7 +62,7 @@ def test_no_key_reaches_logs_events_spans_or_the_terminal(tmp_path, zork_game, c
         action_reply(WALKTHROUGH[1]),
         HttpFault(401, f"Incorrect API key provided: {sentinel}"),
     ]
-    peer = ProviderPeer("openai", replies, [TOOL], api_key=sentinel)
+    peer = peer_for("openai", replies, [TOOL], api_key=sentinel)
     with (
         otlp_receiver() as (langfuse_url, exported),
         otlp.otlp_receiver() as collector,

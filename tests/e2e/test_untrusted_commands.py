@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from mcp import Client, StdioServerParameters
 
 from tests.support.command_fuzz import commands
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from tests.unit.test_app_agent import agent_with
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
@@ -129,7 +129,7 @@ def test_an_episode_ending_on_an_error_logs_what_ended_it():
 
 
 def test_a_killed_episode_keeps_every_completed_turn_in_both_logs(tmp_path, zork_game):
-    peer = ProviderPeer("openai", [action_reply("look")] * 5000, [], api_key=None)
+    peer = peer_for("openai", [action_reply("look")] * 5000, [], api_key=None)
     with peer.serve() as url:
         app = subprocess.Popen(
             [

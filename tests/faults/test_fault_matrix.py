@@ -38,14 +38,14 @@ import httpx
 import pytest
 
 from tests.conftest import FAULT_SERVER
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -90,7 +90,7 @@ class Rig:
     )
 
     def __post_init__(self) -> None:
-        self.peer = ProviderPeer("openai", list(self.replies), FAULT_TOOLS)
+        self.peer = peer_for("openai", list(self.replies), FAULT_TOOLS)
         config = MCPServerConfig(
             command=self.command, args=(str(FAULT_SERVER), self.mode), env=self.env or None
         )
@@ -113,11 +113,10 @@ class Rig:
     @asynccontextmanager
     async def _llm_session(self):
         async with httpx.AsyncClient(transport=self.transport) as client:
-            yield OpenAICompatibleLLM(
+            yield PROVIDERS["openrouter"].llm(
                 client,
                 model="openai/gpt-4o-mini",
                 api_key=self.peer.api_key,
-                flavor=OPENROUTER,
                 base_url="https://peer.invalid/api/v1",
                 retry=RetryPolicy(attempts=3, initial_delay=0.01, sleep=no_sleep),
             )

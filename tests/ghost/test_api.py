@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import FAULT_SERVER
-from tests.support.llm_peers import HttpFault, ProviderPeer
+from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.processes import (
     descendants_before_the_test,
     live_descendants,
@@ -65,7 +65,7 @@ def assert_no_server_left(mark: str) -> None:
 
 async def test_a_chain_runs_and_every_server_process_is_gone_after():
     mark = marker()
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             tool_calls_reply(("faults.echo", {"text": "one"})),
@@ -91,7 +91,7 @@ async def test_a_chain_runs_and_every_server_process_is_gone_after():
 
 
 async def test_timeout_bounds_each_tool_call():
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [tool_calls_reply(("faults.slow", {"seconds": 60})), text_reply("gave up waiting")],
         FAULT_TOOLS,
@@ -105,7 +105,7 @@ async def test_timeout_bounds_each_tool_call():
 
 async def test_the_circuit_breaker_stops_calling_a_tool_that_keeps_failing():
     calls = 5
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             *[tool_calls_reply(("faults.fail", {})) for _ in range(calls)],
@@ -123,7 +123,7 @@ async def test_the_circuit_breaker_stops_calling_a_tool_that_keeps_failing():
 
 
 async def test_backtracking_is_bounded():
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             *[tool_calls_reply(("faults.unknown_tool", {})) for _ in range(MAX_BACKTRACKS + 2)],
@@ -139,7 +139,7 @@ async def test_backtracking_is_bounded():
 
 
 async def test_max_iterations_ends_gracefully_with_a_final_answer():
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             *[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(2)],
@@ -153,7 +153,7 @@ async def test_max_iterations_ends_gracefully_with_a_final_answer():
 
 
 async def test_without_conversation_memory_the_llm_sees_only_the_last_exchange():
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [*[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(3)], text_reply("3")],
         FAULT_TOOLS,
@@ -165,7 +165,7 @@ async def test_without_conversation_memory_the_llm_sees_only_the_last_exchange()
 
 async def test_a_server_that_does_not_start_is_a_failed_result_not_a_crash():
     mark = marker()
-    peer = ProviderPeer("openai", [], FAULT_TOOLS)
+    peer = peer_for("openai", [], FAULT_TOOLS)
     result = await ghost(peer, mark, server_config=servers(mark, command="no-such-mcp-server"))
     assert not result.success and result.execution_metadata.servers_connected == 0
     assert "no-such-mcp-server" in result.errors[0].error and peer.requests == []
@@ -173,7 +173,7 @@ async def test_a_server_that_does_not_start_is_a_failed_result_not_a_crash():
 
 async def test_a_provider_failure_is_reported_without_the_key():
     mark = marker()
-    peer = ProviderPeer("openai", [HttpFault(400, "bad request")], FAULT_TOOLS)
+    peer = peer_for("openai", [HttpFault(400, "bad request")], FAULT_TOOLS)
     result = await ghost(peer, mark)
     assert not result.success and "HTTP 400" in result.errors[0].error
     assert peer.api_key not in result.model_dump_json()
@@ -182,7 +182,7 @@ async def test_a_provider_failure_is_reported_without_the_key():
 
 async def test_cancelling_a_run_leaves_no_server_process():
     mark = marker()
-    peer = ProviderPeer("openai", [tool_calls_reply(("faults.slow", {"seconds": 60}))], FAULT_TOOLS)
+    peer = peer_for("openai", [tool_calls_reply(("faults.slow", {"seconds": 60}))], FAULT_TOOLS)
     task = asyncio.create_task(ghost(peer, mark))
     for _ in range(200):
         if peer.requests:
@@ -221,7 +221,7 @@ async def test_bad_arguments_fail_at_once_and_say_what_to_fix(change, message):
 
 
 def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
-    peer = ProviderPeer("openai", [text_reply("hello")], FAULT_TOOLS)
+    peer = peer_for("openai", [text_reply("hello")], FAULT_TOOLS)
     client = httpx.AsyncClient(transport=peer.mock_transport())
     arguments = dict(
         server_config=servers(marker()),
@@ -243,7 +243,7 @@ def test_the_sync_convenience_runs_one_loop_and_refuses_to_nest():
 async def test_the_documented_defaults_namespace_timeout_iterations_and_memory(caplog):
     """Spec 004: namespace "mcp_ghost", timeout 30.0, max_iterations 10, conversation_memory."""
     caplog.set_level(logging.INFO, logger="mcp_ghost")
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             *[tool_calls_reply(("faults.echo", {"text": str(i)})) for i in range(2)],
@@ -262,7 +262,7 @@ async def test_the_documented_defaults_namespace_timeout_iterations_and_memory(c
 
 async def test_a_run_that_fails_after_tools_ran_keeps_what_it_did():
     """Spec 004 partial-success handling: the chain, iterations and usage survive the failure."""
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai", [tool_calls_reply(("faults.echo", {"text": "a"})), HttpFault(400)], FAULT_TOOLS
     )
     result = await ghost(peer, marker())
@@ -283,7 +283,7 @@ async def test_a_call_with_arguments_that_are_not_json_is_logged_with_its_text(c
     """P28: every tool call is logged with its arguments, even ones that do not parse."""
     caplog.set_level(logging.INFO, logger="mcp_ghost")
     raw = '{"text": "unclosed'
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai", [tool_calls_reply(("faults.echo", raw)), text_reply("sorry")], FAULT_TOOLS
     )
     result = await ghost(peer, marker(), enable_backtracking=False)
@@ -297,7 +297,7 @@ async def test_without_an_api_key_the_working_directory_env_file_gives_it(tmp_pa
     monkeypatch.setenv("OPENAI_API_KEY", "")
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.chdir(tmp_path)
-    peer = ProviderPeer("openai", [text_reply("hello")], FAULT_TOOLS)
+    peer = peer_for("openai", [text_reply("hello")], FAULT_TOOLS)
     (tmp_path / ".env").write_text(f"OPENAI_API_KEY={peer.api_key}\n")
     async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
         result = await mcp_ghost(servers(marker()), "s", "openai", None, "u", http_client=client)
@@ -308,7 +308,7 @@ async def test_without_an_api_key_the_working_directory_env_file_gives_it(tmp_pa
 async def test_a_long_run_is_sent_condensed_past_the_context_budget(caplog):
     caplog.set_level(logging.INFO, logger="mcp_ghost")
     long = "word " * 400
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             *[tool_calls_reply(("faults.echo", {"text": f"{i} {long}"})) for i in range(5)],
@@ -347,7 +347,7 @@ async def test_shutdown_never_blocks_the_callers_event_loop(tmp_path):
     script = tmp_path / "lingerer.py"
     script.write_text(LINGERER)
     config = {"mcpServers": {"lingerer": {"command": sys.executable, "args": [str(script)]}}}
-    peer = ProviderPeer("openai", [text_reply("nothing to do")], ["lingerer.nothing"])
+    peer = peer_for("openai", [text_reply("nothing to do")], ["lingerer.nothing"])
     gaps: list[float] = []
 
     async def heartbeat() -> None:
@@ -394,7 +394,7 @@ async def test_every_server_starts_before_the_first_handshake(tmp_path):
             for name in ("first", "second")
         }
     }
-    peer = ProviderPeer("openai", [text_reply("both up")], ["first.ping", "second.ping"])
+    peer = peer_for("openai", [text_reply("both up")], ["first.ping", "second.ping"])
     result = await ghost(peer, marker(), server_config=config)
     assert result.success and result.execution_metadata.servers_connected == 2
     starts = dict(line.split() for line in log.read_text().splitlines())

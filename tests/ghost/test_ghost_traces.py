@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.ghost.test_api import FAULT_TOOLS, ghost, marker
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from tests.support.otlp_receiver import STATUS_ERROR, receivers
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 
 async def test_one_ghost_call_is_one_trace_in_each_backend(monkeypatch):
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             tool_calls_reply(("faults.echo", {"text": "one"})),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.golden_scenarios import GOLDENS, PROVIDERS, SCENARIOS, discover_tools
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
 from zork_mcp.ghost.__main__ import main as ghost_cli
 from zork_mcp.ghost.goldens import GoldenMismatch, load_golden, record, replay, stable_view
@@ -135,7 +135,7 @@ async def test_record_against_a_local_peer_makes_a_golden_that_replays():
     """record() for real: a provider peer over HTTP on 127.0.0.1, real MCP servers."""
     scenario = next(s for s in SCENARIOS if s.name == "max_iterations")
     shipped = load_golden(GOLDENS / "openai" / "max_iterations.json")
-    peer = ProviderPeer("openai", list(scenario.replies), await discover_tools())
+    peer = peer_for("openai", list(scenario.replies), await discover_tools())
     with peer.serve() as url:
         golden = await record(
             scenario.inputs("openai"),

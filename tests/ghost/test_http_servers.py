@@ -7,7 +7,7 @@ import pytest
 from tests.contract.test_tool_server_mcp_stdio import thought_probe
 from tests.ghost.test_api import FAULT_TOOLS, assert_no_server_left, ghost, marker, servers
 from tests.support.http_servers import free_port, http_server
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 
 pytestmark = pytest.mark.slow
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 async def test_one_config_mixes_stdio_and_http_servers():
     mark = marker()
     _, thought, _ = thought_probe("reasoning.sequentialthinking")("plan")
-    peer = ProviderPeer(
+    peer = peer_for(
         "openai",
         [
             tool_calls_reply(("faults.echo", {"text": "local"})),
@@ -39,7 +39,7 @@ async def test_one_config_mixes_stdio_and_http_servers():
 
 async def test_an_http_server_that_is_down_is_a_failed_result_naming_it():
     config = {"mcpServers": {"remote": {"url": f"http://127.0.0.1:{free_port()}/mcp"}}}
-    result = await ghost(ProviderPeer("openai", [text_reply("x")]), marker(), server_config=config)
+    result = await ghost(peer_for("openai", [text_reply("x")]), marker(), server_config=config)
     assert not result.success
     error = result.errors[0].error
     assert "'remote'" in error and "refused the connection" in error

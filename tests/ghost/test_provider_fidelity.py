@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.ghost.test_api import FAULT_TOOLS, marker, servers
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import ProviderPeer, peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.ghost import mcp_ghost
 from zork_mcp.ghost.run import MAX_BACKTRACKS
@@ -46,7 +46,7 @@ async def run(provider: str, peer: ProviderPeer, **options):
 @pytest.mark.parametrize("provider", sorted(PROTOCOLS))
 async def test_the_final_answer_without_tools_is_accepted(provider, ending):
     replies = [*ENDINGS[ending], text_reply("my final answer")]
-    peer = ProviderPeer(PROTOCOLS[provider], replies, FAULT_TOOLS)
+    peer = peer_for(PROTOCOLS[provider], replies, FAULT_TOOLS)
     result = await run(provider, peer, max_iterations=2, enable_backtracking=False)
     assert peer.rejections == [] and peer.replies == []
     assert result.final_result == "my final answer"
@@ -56,7 +56,7 @@ async def test_the_final_answer_without_tools_is_accepted(provider, ending):
 @pytest.mark.parametrize("provider", ["anthropic", "openrouter"])
 async def test_every_backtrack_prompt_marked_still_fits_the_breakpoint_limit(provider):
     unknown = [tool_calls_reply(("faults.unknown_tool", {})) for _ in range(MAX_BACKTRACKS + 1)]
-    peer = ProviderPeer(PROTOCOLS[provider], [*unknown, text_reply("stuck")], FAULT_TOOLS)
+    peer = peer_for(PROTOCOLS[provider], [*unknown, text_reply("stuck")], FAULT_TOOLS)
     result = await run(provider, peer)
     assert result.execution_metadata.backtrack_count == MAX_BACKTRACKS
     assert peer.rejections == [] and result.final_result == "stuck"

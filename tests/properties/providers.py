@@ -9,11 +9,12 @@ from typing import Any
 import httpx
 
 from tests.contract.http_llm_contract import MOCK_BASE, build_adapter
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import ProviderPeer, peer_for
 from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
 
-PROTOCOLS = ("openai", "anthropic", "gemini")
+PROTOCOLS = tuple(dict.fromkeys(p.protocol for p in PROVIDERS.values()))
 
 
 def exchange(
@@ -21,7 +22,7 @@ def exchange(
 ) -> tuple[LLMResponse, ProviderPeer]:
     """Send one request through the real adapter; the peer checks it and renders the reply."""
     offered = [tool["function"]["name"] for tool in request.tools or ()]
-    peer = ProviderPeer(protocol, list(replies), offered, **peer_options)
+    peer = peer_for(protocol, list(replies), offered, **peer_options)
 
     async def run() -> LLMResponse:
         async with httpx.AsyncClient(transport=peer.mock_transport()) as client:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
-from zork_mcp.app.options import DEFAULT_MODELS
+from zork_mcp.app.providers import PROVIDERS as REGISTRY
 from zork_mcp.domain.messages import LLMResponse
 from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.ghost.goldens import record, save_golden
@@ -71,7 +71,7 @@ class Scenario:
             "system_prompt": SYSTEM,
             "provider": provider,
             "user_prompt": self.user_prompt,
-            "model": DEFAULT_MODELS[provider],
+            "model": REGISTRY[provider].default_model,
             "timeout": 30.0,
             "max_iterations": self.max_iterations,
             "enable_backtracking": True,
@@ -145,7 +145,7 @@ async def discover_tools() -> list[str]:
 
 
 async def author(scenario: Scenario, provider: str, tools: list[str]) -> dict[str, Any]:
-    peer = ProviderPeer(provider, list(scenario.replies), tools)
+    peer = peer_for(provider, list(scenario.replies), tools)
     golden = await record(
         scenario.inputs(provider),
         peer.api_key,

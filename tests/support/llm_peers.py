@@ -16,11 +16,12 @@ import itertools
 import json
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 
@@ -58,8 +59,9 @@ Reply = LLMResponse | HttpFault
 
 
 @dataclass
-class ProviderPeer:
-    protocol: str  # "openai" | "anthropic" | "gemini"
+class ProviderPeer(ABC):
+    """What every peer shares; a subclass per wire protocol checks requests and renders replies."""
+
     replies: list[Reply]
     canonical_tools: Sequence[str] = ()  # canonical names, in the order requests offer them
     api_key: str | None = "test-key-0123456789"
@@ -67,26 +69,30 @@ class ProviderPeer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
     broken_rules: list[str] = field(default_factory=list)  # ids from provider_rules.RULES
-    signatures: dict[str, str] = field(default_factory=dict)  # Gemini: call id -> signature
-    _signature_numbers: Iterator[int] = field(default_factory=itertools.count, repr=False)
+
+    protocol: ClassVar[str]
+
+    @abstractmethod
+    def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    def render(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def error_body(self, status: int, message: str) -> dict[str, Any]: ...
 
     def handle(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict, bytes]:
         headers = {key.lower(): value for key, value in headers.items()}
         try:
             body = json.loads(raw)
             self.requests.append(body)
-            validate = {
-                "openai": self._openai,
-                "anthropic": self._anthropic,
-                "gemini": self._gemini,
-            }[self.protocol]
-            validate(path, headers, body)
+            self.check(path, headers, body)
             return self._answer(body)
         except Rejected as e:
             self.rejections.append(str(e))
             if e.rule:
                 self.broken_rules.append(e.rule)
-            return e.status, {}, json.dumps(self._error_body(e.status, str(e))).encode()
+            return e.status, {}, json.dumps(self.error_body(e.status, str(e))).encode()
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict, bytes]:
         if not self.replies:
@@ -96,24 +102,9 @@ class ProviderPeer:
             return (
                 reply.status,
                 reply.headers,
-                json.dumps(self._error_body(reply.status, reply.message)).encode(),
+                json.dumps(self.error_body(reply.status, reply.message)).encode(),
             )
-        render = {
-            "openai": self._render_openai,
-            "anthropic": self._render_anthropic,
-            "gemini": self._render_gemini,
-        }[self.protocol]
-        return 200, {}, json.dumps(render(reply, body)).encode()
-
-    def _error_body(self, status: int, message: str) -> dict[str, Any]:
-        """The provider's own error shape (OpenAI, Anthropic and Gemini error docs)."""
-        if self.protocol == "anthropic":
-            kind = ANTHROPIC_ERROR_TYPES.get(status, "invalid_request_error")
-            return {"type": "error", "error": {"type": kind, "message": message}}
-        if self.protocol == "gemini":
-            state = GEMINI_STATUSES.get(status, "INVALID_ARGUMENT")
-            return {"error": {"code": status, "message": message, "status": state}}
-        return {"error": {"message": message, "type": "invalid_request_error", "code": status}}
+        return 200, {}, json.dumps(self.render(reply, body)).encode()
 
     def _wire_name(self, canonical: str, offered: list[str]) -> str:
         if canonical in self.canonical_tools:
@@ -121,148 +112,6 @@ class ProviderPeer:
             if index < len(offered):
                 return offered[index]
         return canonical
-
-    # ---- OpenAI chat completions -------------------------------------------------------
-
-    def _openai(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
-        if not path.endswith("/chat/completions"):
-            raise Rejected(404, f"no route {path}")
-        check_openai(headers, body, self.api_key)
-
-    def _render_openai(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
-        offered = [tool["function"]["name"] for tool in body.get("tools") or []]
-        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
-        if reply.tool_calls:
-            message["content"] = reply.preamble
-            message["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {
-                        "name": self._wire_name(call.function.name, offered),
-                        "arguments": call.function.arguments,
-                    },
-                }
-                for call in reply.tool_calls
-            ]
-            if not self.call_ids:
-                for call in message["tool_calls"]:
-                    del call["id"]
-        usage = reply.usage
-        return {
-            "id": "chatcmpl-peer",
-            "object": "chat.completion",
-            "model": body["model"],
-            "choices": [
-                {
-                    "index": 0,
-                    "message": message,
-                    "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": usage.prompt_tokens if usage else 0,
-                "completion_tokens": usage.completion_tokens if usage else 0,
-                "prompt_tokens_details": {"cached_tokens": 3},
-            },
-        }
-
-    # ---- Anthropic messages ------------------------------------------------------------
-
-    def _anthropic(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
-        if path != "/v1/messages":
-            raise Rejected(404, f"no route {path}")
-        check_anthropic(headers, body, self.api_key)
-
-    def _render_anthropic(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
-        offered = [tool["name"] for tool in body.get("tools") or []]
-        choice = body.get("tool_choice") or {}
-        content: list[dict[str, Any]] = []
-        if choice.get("type") == "tool":
-            content = [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_final",
-                    "name": choice["name"],
-                    "input": json.loads(reply.content or "{}"),
-                }
-            ]
-        elif reply.tool_calls:
-            if reply.preamble:
-                content.append({"type": "text", "text": reply.preamble})
-            content += [
-                {
-                    "type": "tool_use",
-                    "id": call.id,
-                    "name": self._wire_name(call.function.name, offered),
-                    "input": json.loads(call.function.arguments or "{}"),
-                }
-                for call in reply.tool_calls
-            ]
-        elif reply.content:
-            content = [{"type": "text", "text": reply.content}]
-        usage = reply.usage
-        uses = any(block["type"] == "tool_use" for block in content)
-        return {
-            "id": "msg_peer",
-            "type": "message",
-            "role": "assistant",
-            "model": body["model"],
-            "content": content,
-            "stop_reason": "tool_use" if uses else "end_turn",
-            "usage": {
-                "input_tokens": usage.prompt_tokens if usage else 0,
-                "output_tokens": usage.completion_tokens if usage else 0,
-                "cache_read_input_tokens": 0,
-            },
-        }
-
-    # ---- Gemini generateContent --------------------------------------------------------
-
-    def _gemini(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
-        if not re.fullmatch(r"/v1beta/models/[^/:]+:generateContent", path):
-            raise Rejected(404, f"no route {path}")
-        check_gemini(headers, body, self.api_key, self.signatures)
-
-    def _render_gemini(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
-        offered = [
-            d["name"]
-            for tool in body.get("tools") or []
-            for d in tool.get("functionDeclarations") or []
-        ]
-        parts: list[dict[str, Any]] = []
-        if reply.tool_calls:
-            if reply.preamble:
-                parts.append({"text": reply.preamble})
-            parts += [
-                {
-                    "functionCall": {
-                        "name": self._wire_name(call.function.name, offered),
-                        "args": json.loads(call.function.arguments or "{}"),
-                        "id": call.id,
-                    }
-                }
-                for call in reply.tool_calls
-            ]
-            self._sign(parts)
-        elif reply.content is not None:
-            parts = [{"text": reply.content}]
-        usage = reply.usage
-        return {
-            "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
-            "usageMetadata": {
-                "promptTokenCount": usage.prompt_tokens if usage else 0,
-                "candidatesTokenCount": usage.completion_tokens if usage else 0,
-            },
-            "modelVersion": "gemini-peer",
-        }
-
-    def _sign(self, parts: list[dict[str, Any]]) -> None:
-        """Gemini 3 signs the first functionCall part of each step (thought-signatures docs)."""
-        first = next(part for part in parts if "functionCall" in part)
-        signature = f"peer-signature-{next(self._signature_numbers)}"
-        first["thoughtSignature"] = signature
-        self.signatures[first["functionCall"]["id"]] = signature
 
     # ---- transports --------------------------------------------------------------------
 
@@ -305,3 +154,186 @@ class ProviderPeer:
             server.shutdown()
             server.server_close()
             thread.join()
+
+
+@dataclass
+class OpenAIPeer(ProviderPeer):
+    """OpenAI chat completions: OpenAI, OpenRouter and local servers."""
+
+    protocol: ClassVar[str] = "openai"
+
+    def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
+        if not path.endswith("/chat/completions"):
+            raise Rejected(404, f"no route {path}")
+        check_openai(headers, body, self.api_key)
+
+    def render(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
+        offered = [tool["function"]["name"] for tool in body.get("tools") or []]
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["content"] = reply.preamble
+            message["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": self._wire_name(call.function.name, offered),
+                        "arguments": call.function.arguments,
+                    },
+                }
+                for call in reply.tool_calls
+            ]
+            if not self.call_ids:
+                for call in message["tool_calls"]:
+                    del call["id"]
+        usage = reply.usage
+        return {
+            "id": "chatcmpl-peer",
+            "object": "chat.completion",
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": usage.prompt_tokens if usage else 0,
+                "completion_tokens": usage.completion_tokens if usage else 0,
+                "prompt_tokens_details": {"cached_tokens": 3},
+            },
+        }
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """OpenAI's error shape (API reference, "Error codes")."""
+        return {"error": {"message": message, "type": "invalid_request_error", "code": status}}
+
+
+@dataclass
+class AnthropicPeer(ProviderPeer):
+    """Anthropic messages."""
+
+    protocol: ClassVar[str] = "anthropic"
+
+    def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
+        if path != "/v1/messages":
+            raise Rejected(404, f"no route {path}")
+        check_anthropic(headers, body, self.api_key)
+
+    def render(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
+        offered = [tool["name"] for tool in body.get("tools") or []]
+        choice = body.get("tool_choice") or {}
+        content: list[dict[str, Any]] = []
+        if choice.get("type") == "tool":
+            content = [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_final",
+                    "name": choice["name"],
+                    "input": json.loads(reply.content or "{}"),
+                }
+            ]
+        elif reply.tool_calls:
+            if reply.preamble:
+                content.append({"type": "text", "text": reply.preamble})
+            content += [
+                {
+                    "type": "tool_use",
+                    "id": call.id,
+                    "name": self._wire_name(call.function.name, offered),
+                    "input": json.loads(call.function.arguments or "{}"),
+                }
+                for call in reply.tool_calls
+            ]
+        elif reply.content:
+            content = [{"type": "text", "text": reply.content}]
+        usage = reply.usage
+        uses = any(block["type"] == "tool_use" for block in content)
+        return {
+            "id": "msg_peer",
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": content,
+            "stop_reason": "tool_use" if uses else "end_turn",
+            "usage": {
+                "input_tokens": usage.prompt_tokens if usage else 0,
+                "output_tokens": usage.completion_tokens if usage else 0,
+                "cache_read_input_tokens": 0,
+            },
+        }
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """Anthropic's error shape (API reference, "Errors")."""
+        kind = ANTHROPIC_ERROR_TYPES.get(status, "invalid_request_error")
+        return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+@dataclass
+class GeminiPeer(ProviderPeer):
+    """Gemini generateContent; signs function calls as Gemini 3 does."""
+
+    protocol: ClassVar[str] = "gemini"
+    signatures: dict[str, str] = field(default_factory=dict)  # call id -> signature
+    _signature_numbers: Iterator[int] = field(default_factory=itertools.count, repr=False)
+
+    def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
+        if not re.fullmatch(r"/v1beta/models/[^/:]+:generateContent", path):
+            raise Rejected(404, f"no route {path}")
+        check_gemini(headers, body, self.api_key, self.signatures)
+
+    def render(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
+        offered = [
+            d["name"]
+            for tool in body.get("tools") or []
+            for d in tool.get("functionDeclarations") or []
+        ]
+        parts: list[dict[str, Any]] = []
+        if reply.tool_calls:
+            if reply.preamble:
+                parts.append({"text": reply.preamble})
+            parts += [
+                {
+                    "functionCall": {
+                        "name": self._wire_name(call.function.name, offered),
+                        "args": json.loads(call.function.arguments or "{}"),
+                        "id": call.id,
+                    }
+                }
+                for call in reply.tool_calls
+            ]
+            self._sign(parts)
+        elif reply.content is not None:
+            parts = [{"text": reply.content}]
+        usage = reply.usage
+        return {
+            "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
+            "usageMetadata": {
+                "promptTokenCount": usage.prompt_tokens if usage else 0,
+                "candidatesTokenCount": usage.completion_tokens if usage else 0,
+            },
+            "modelVersion": "gemini-peer",
+        }
+
+    def _sign(self, parts: list[dict[str, Any]]) -> None:
+        """Gemini 3 signs the first functionCall part of each step (thought-signatures docs)."""
+        first = next(part for part in parts if "functionCall" in part)
+        signature = f"peer-signature-{next(self._signature_numbers)}"
+        first["thoughtSignature"] = signature
+        self.signatures[first["functionCall"]["id"]] = signature
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """Gemini's error shape (Gemini API troubleshooting, google.rpc.Status)."""
+        state = GEMINI_STATUSES.get(status, "INVALID_ARGUMENT")
+        return {"error": {"code": status, "message": message, "status": state}}
+
+
+PEERS: dict[str, type[ProviderPeer]] = {
+    peer.protocol: peer for peer in (OpenAIPeer, AnthropicPeer, GeminiPeer)
+}
+
+
+def peer_for(protocol: str, *args: Any, **options: Any) -> ProviderPeer:
+    """The peer of a wire protocol (a provider registry entry's `protocol`)."""
+    return PEERS[protocol](*args, **options)

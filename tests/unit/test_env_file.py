@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.app.cli import main
 from zork_mcp.app.env_file import environment_with_env_file, load_env_file
@@ -63,7 +63,7 @@ def test_the_cli_plays_with_the_key_the_env_file_gives(
     if environment:
         monkeypatch.setenv("OPENAI_API_KEY", environment)
     in_project(f"OPENAI_API_KEY={FILE_KEY}\n")
-    peer = ProviderPeer("openai", [action_reply("look")], api_key=expected)
+    peer = peer_for("openai", [action_reply("look")], api_key=expected)
     with peer.serve() as url:
         provider = ["--provider", "openai", "--base-url", f"{url}/v1", "--no-mcp", "--plain"]
         run = ["--game", str(zork_game), "--max-turns", "1", "--log-dir", str(tmp_path / "logs")]

@@ -4,13 +4,13 @@ import httpx
 import pytest
 
 from tests.conftest import PROVIDER_KEYS, RealProviderBlocked
-from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 
 
 async def test_requests_to_real_hosts_are_refused_before_leaving_the_machine():
     async with httpx.AsyncClient() as client:
-        llm = OpenAICompatibleLLM(client, model="m", api_key="k", flavor=OPENROUTER)
+        llm = PROVIDERS["openrouter"].llm(client, model="m", api_key="k")
         with pytest.raises(RealProviderBlocked, match=r"openrouter\.ai"):
             await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
 

@@ -44,7 +44,7 @@ class AnthropicLLM:
         *,
         model: str,
         api_key: str,
-        base_url: str = "https://api.anthropic.com",
+        base_url: str,
         max_tokens: int = 1024,
         retry: RetryPolicy | None = None,
     ) -> None:

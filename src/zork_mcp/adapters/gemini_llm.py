@@ -39,7 +39,7 @@ class GeminiLLM:
         *,
         model: str,
         api_key: str,
-        base_url: str = "https://generativelanguage.googleapis.com",
+        base_url: str,
         retry: RetryPolicy | None = None,
     ) -> None:
         self._client, self._model = client, model

@@ -37,10 +37,8 @@ from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap
 class OpenAIFlavor:
     """How one OpenAI-compatible service differs from the others."""
 
-    name: str
-    base_url: str
-    key_variable: str | None
-    cache_markers: bool
+    name: str  # as errors name the provider
+    cache_markers: bool  # send cache_control: the service passes it on to a model that honours it
 
 
 # OpenAI's GPT-5.4 and later take function tools in chat completions only with reasoning
@@ -50,9 +48,6 @@ class OpenAIFlavor:
 TOOLS_WITHOUT_REASONING = re.compile(r"^gpt-(5\.[4-9]|[6-9])")
 # OpenRouter passes cache_control to Anthropic, which takes at most 4 (prompt-caching docs).
 MAX_CACHE_BREAKPOINTS = 4
-OPENROUTER = OpenAIFlavor("openrouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True)
-OPENAI = OpenAIFlavor("openai", "https://api.openai.com/v1", "OPENAI_API_KEY", False)
-LOCAL = OpenAIFlavor("local", "http://127.0.0.1:8080/v1", None, False)
 
 
 class OpenAICompatibleLLM:
@@ -62,8 +57,8 @@ class OpenAICompatibleLLM:
         *,
         model: str,
         api_key: str | None = None,
-        flavor: OpenAIFlavor = OPENROUTER,
-        base_url: str | None = None,
+        flavor: OpenAIFlavor,
+        base_url: str,
         retry: RetryPolicy | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
@@ -74,7 +69,7 @@ class OpenAICompatibleLLM:
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
-        url = f"{(base_url or flavor.base_url).rstrip('/')}/chat/completions"
+        url = f"{base_url.rstrip('/')}/chat/completions"
         secrets = (api_key,) if api_key else ()
         self._endpoint = JsonEndpoint(flavor.name, url, headers, secrets)
 

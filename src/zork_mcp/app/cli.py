@@ -12,8 +12,9 @@ from rich.console import Console
 
 from zork_mcp.app.container import Container
 from zork_mcp.app.env_file import load_env_file
-from zork_mcp.app.options import DEFAULT_MODELS, PROVIDERS, RunOptions
+from zork_mcp.app.options import RunOptions
 from zork_mcp.app.progress import print_summary
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import ZorkMcpError
 
 EXIT_CODES = {"interrupted": 130, "emulator_halted": 1}
@@ -33,7 +34,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
     p.add_argument("--provider", choices=PROVIDERS, default="openrouter")
-    p.add_argument("--model", help=f"model name (default per provider: {DEFAULT_MODELS})")
+    defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
+    p.add_argument("--model", help=f"model name (default per provider: {defaults})")
     p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
     p.add_argument(
         "--config",

@@ -11,19 +11,17 @@ from pathlib import Path
 import certifi
 import httpx
 
-from zork_mcp.adapters.anthropic_llm import AnthropicLLM
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
-from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
-from zork_mcp.adapters.openai_compatible import LOCAL, OPENAI, OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.checkpoint import CheckpointFile
-from zork_mcp.app.options import KEY_VARIABLES, RunOptions
+from zork_mcp.app.options import RunOptions
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.app.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level
@@ -32,7 +30,6 @@ from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 
-FLAVORS = {"openrouter": OPENROUTER, "openai": OPENAI, "local": LOCAL}
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 
 
@@ -46,10 +43,11 @@ def load_settings(options: RunOptions) -> MCPSettings:
 
 def api_key(options: RunOptions, environ: Mapping[str, str] | None = None) -> str | None:
     env = os.environ if environ is None else environ
-    names = KEY_VARIABLES[options.provider]
-    key = next((env[name] for name in names if env.get(name)), None)
-    if key or options.provider == "local":
+    provider = PROVIDERS[options.provider]
+    key = provider.key_in(env)
+    if key or not provider.hosted:
         return key
+    names = provider.key_variables
     raise ConfigurationError(
         f"No API key for provider '{options.provider}': set {' or '.join(names)} "
         f"(e.g. `export {names[0]}=...`, or a line `{names[0]}=...` in ./.env).\n"
@@ -75,16 +73,8 @@ def llm_session(options: RunOptions, key: str | None) -> LLMSession:
 
 
 def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -> LLM:
-    model = options.model_name
-    if options.provider == "anthropic":
-        base = options.base_url or "https://api.anthropic.com"
-        return AnthropicLLM(client, model=model, api_key=key or "", base_url=base)
-    if options.provider == "gemini":
-        base = options.base_url or "https://generativelanguage.googleapis.com"
-        return GeminiLLM(client, model=model, api_key=key or "", base_url=base)
-    flavor = FLAVORS[options.provider]
-    return OpenAICompatibleLLM(
-        client, model=model, api_key=key, flavor=flavor, base_url=options.base_url
+    return PROVIDERS[options.provider].llm(
+        client, api_key=key, model=options.model, base_url=options.base_url
     )
 
 

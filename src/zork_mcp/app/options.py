@@ -5,23 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-PROVIDERS = ("openrouter", "openai", "anthropic", "gemini", "local")
-# Current, cheap, tool-capable models, checked against each provider's model and
-# deprecation pages on 2026-11-23 (README: "Default models").
-DEFAULT_MODELS = {
-    "openrouter": "anthropic/claude-haiku-5.5",
-    "openai": "gpt-6-luna",
-    "anthropic": "claude-haiku-5-5",
-    "gemini": "gemini-3.5-flash-lite",
-    "local": "local-model",
-}
-KEY_VARIABLES = {
-    "openrouter": ("OPENROUTER_API_KEY",),
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "local": ("LOCAL_LLM_API_KEY",),
-}
+from zork_mcp.app.providers import PROVIDERS
 
 
 @dataclass(frozen=True)
@@ -43,4 +27,4 @@ class RunOptions:
 
     @property
     def model_name(self) -> str:
-        return self.model or DEFAULT_MODELS[self.provider]
+        return self.model or PROVIDERS[self.provider].default_model

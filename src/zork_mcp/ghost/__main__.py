@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from zork_mcp.app.env_file import load_env_file
-from zork_mcp.app.options import KEY_VARIABLES
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.ghost.goldens import load_golden, record, replay, save_golden
 from zork_mcp.ghost.inspect import inspect_golden
 
@@ -42,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
 def _record(path: Path, console: Console) -> int:
     golden = load_golden(path)
     provider = golden["input"]["provider"]
-    names = KEY_VARIABLES[provider]
-    key = next((os.environ[n] for n in names if os.environ.get(n)), None)
+    names = PROVIDERS[provider].key_variables
+    key = PROVIDERS[provider].key_in(os.environ)
     if key is None:
         console.print(f"Recording talks to the real {provider} API: set {' or '.join(names)}.")
         return 2

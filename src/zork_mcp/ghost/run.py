@@ -29,7 +29,8 @@ from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import NestedEventLoopError
 from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
 from zork_mcp.app.env_file import environment_with_env_file
-from zork_mcp.app.options import DEFAULT_MODELS, KEY_VARIABLES, RunOptions
+from zork_mcp.app.options import RunOptions
+from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.app.tracing import traced_call
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
@@ -41,7 +42,6 @@ from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
 
-GHOST_PROVIDERS = ("openai", "anthropic", "gemini", "openrouter")
 FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
 MAX_BACKTRACKS = 3
 BREAKER_THRESHOLD = 3
@@ -92,7 +92,7 @@ async def mcp_ghost(
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
     api_key = _api_key(provider, api_key)
     options = RunOptions(
-        provider=provider, model=model or DEFAULT_MODELS[provider], base_url=base_url
+        provider=provider, model=model, base_url=base_url
     )
     messages = [system_message(system_prompt), user_message(user_prompt)]
     telemetry = LoggingTelemetry(logging.getLogger(namespace))
@@ -222,9 +222,9 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
 def _check_arguments(
     provider: str, timeout: float, max_iterations: int, context_budget_tokens: int
 ) -> None:
-    if provider not in GHOST_PROVIDERS:
+    if provider not in HOSTED:
         raise ConfigurationError(
-            f"provider {provider!r} is not supported; use one of: {', '.join(GHOST_PROVIDERS)}."
+            f"provider {provider!r} is not supported; use one of: {', '.join(HOSTED)}."
         )
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
@@ -237,10 +237,9 @@ def _check_arguments(
 
 
 def _api_key(provider: str, given: str | None) -> str:
-    names = KEY_VARIABLES[provider]
+    names = PROVIDERS[provider].key_variables
     if given is None:
-        environ = environment_with_env_file()
-        given = next((environ[name] for name in names if environ.get(name)), None)
+        given = PROVIDERS[provider].key_in(environment_with_env_file())
     if not given or not given.strip():
         raise ConfigurationError(
             f"api_key is empty: pass the {provider} API key, or pass api_key=None and set "

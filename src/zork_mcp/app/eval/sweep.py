@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zork_mcp.app.options import PROVIDERS
+from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import ConfigurationError
 
 DEFAULT_FIRST_SEED = 12

@@ -1,0 +1,84 @@
+"""The provider registry is the one place the CLI, eval, MCP-Ghost and the tests learn providers."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.support.llm_peers import PEERS, peer_for
+from zork_mcp.adapters.fake_llm import tool_calls_reply
+from zork_mcp.app.cli import parser
+from zork_mcp.app.components import api_key, build_llm
+from zork_mcp.app.eval.sweep import parse_model
+from zork_mcp.app.options import RunOptions
+from zork_mcp.app.providers import HOSTED, PROVIDERS
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.messages import LLMRequest, initial_messages
+from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.ghost import mcp_ghost
+
+TOOL = "game.look.around"  # a dot: every provider needs its own wire form
+TOOLS = tuple(to_openai_tools([ToolSpec("game", "look.around", "look")]))
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDERS))
+async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(name):
+    """With no base URL the adapter talks to the registry's, in a form its peer accepts."""
+    provider = PROVIDERS[name]
+    peer = peer_for(provider.protocol, [tool_calls_reply((TOOL, {}))], [TOOL])
+    urls: list[httpx.URL] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        urls.append(request.url)
+        status, headers, body = peer.handle(
+            request.url.path, dict(request.headers), request.content
+        )
+        return httpx.Response(status, headers=headers, content=body)
+
+    key = provider.key_in({provider.key_variables[-1]: peer.api_key})
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        llm = build_llm(RunOptions(provider=name), client, key)
+        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS))
+
+    assert peer.rejections == []
+    assert str(urls[0]).startswith(provider.base_url.rstrip("/"))
+    assert llm.model == provider.default_model == RunOptions(provider=name).model_name
+    assert [call.function.name for call in response.tool_calls] == [TOOL]
+    wire = peer.requests[0]
+    assert provider.wire_names.pattern.match(_offered_name(provider.protocol, wire))
+
+
+def _offered_name(protocol: str, body: dict) -> str:
+    tool = body["tools"][0]
+    if protocol == "gemini":
+        return tool["functionDeclarations"][0]["name"]
+    return tool["name"] if protocol == "anthropic" else tool["function"]["name"]
+
+
+def test_every_protocol_in_the_registry_has_a_peer():
+    assert {provider.protocol for provider in PROVIDERS.values()} <= set(PEERS)
+
+
+def test_the_cli_and_eval_offer_exactly_the_registry():
+    choices = next(a.choices for a in parser()._actions if a.dest == "provider")
+    assert list(choices) == list(PROVIDERS)
+    for name in PROVIDERS:
+        assert parse_model(f"{name}:m").provider == name
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDERS))
+def test_a_missing_key_is_an_error_only_for_hosted_providers(name):
+    options = RunOptions(provider=name)
+    if name not in HOSTED:
+        assert api_key(options, environ={}) is None
+        return
+    with pytest.raises(ConfigurationError) as caught:
+        api_key(options, environ={})
+    assert all(variable in str(caught.value) for variable in PROVIDERS[name].key_variables)
+
+
+async def test_mcp_ghost_offers_the_hosted_providers_only():
+    local = [name for name in PROVIDERS if name not in HOSTED]
+    assert local == ["local"]
+    with pytest.raises(ConfigurationError, match="not supported.*" + ", ".join(HOSTED)):
+        await mcp_ghost({"mcpServers": {"s": {"command": "x"}}}, "s", "local", "k", "u")
