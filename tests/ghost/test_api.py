@@ -21,9 +21,10 @@ from tests.support.processes import (
     processes_with_environment,
 )
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.app.bootstrap import shared_fork_server
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
-from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS, shared_fork_server
+from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
 
 pytestmark = pytest.mark.slow
 FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
@@ -198,7 +199,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"provider": "cohere"}, "use one of: openai, anthropic, gemini"),
+        ({"provider": "cohere"}, "use one of: openrouter, openai, anthropic, gemini"),
         ({"api_key": " "}, "api_key is empty"),
         ({"server_config": {"servers": {}}}, "mcpServers"),
         ({"server_config": {"mcpServers": {"a.b": {"command": "x"}}}}, "contain no '.'"),

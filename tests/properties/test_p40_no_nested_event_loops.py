@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tests.properties.agents import agent_for
 from tests.properties.scripts import ScriptedModel, box_server, scripts, settings_for
-from zork_mcp.app.agent import NestedEventLoopError
+from zork_mcp.domain.errors import NestedEventLoopError
 
 
 def running_loop():

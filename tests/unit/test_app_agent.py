@@ -16,8 +16,9 @@ from zork_mcp.adapters.fake_llm import FunctionLLM, ScriptedLLM, action_reply, t
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.app.agent import NestedEventLoopError, ZorkAgent
+from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.domain.errors import NestedEventLoopError
 from zork_mcp.domain.settings import MCPSettings
 
 

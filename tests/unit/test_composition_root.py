@@ -1,4 +1,4 @@
-"""The composition root (app/container.py, app/components.py, the CLI) wired for real, fast.
+"""The composition root (app/container.py, app/bootstrap.py, the CLI) wired for real, fast.
 
 Each test builds the real Container from a pyproject and mcp_config.json written for it, and
 overrides providers (never patches modules) only where a test needs a fake.

@@ -7,8 +7,8 @@ import pytest
 
 from tests.support.llm_peers import PEERS, peer_for
 from zork_mcp.adapters.fake_llm import tool_calls_reply
+from zork_mcp.app.bootstrap import api_key, build_llm
 from zork_mcp.app.cli import parser
-from zork_mcp.app.components import api_key, build_llm
 from zork_mcp.app.eval.sweep import parse_model
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import HOSTED, PROVIDERS

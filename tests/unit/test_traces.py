@@ -19,7 +19,7 @@ from tests.support.otlp_receiver import STATUS_ERROR, receivers
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.app import components
+from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import Orchestrator
@@ -71,7 +71,7 @@ def play_two_turns(tmp_path, llm) -> None:
     async def session():
         yield llm
 
-    with contextmanager(components.telemetry)(options, settings) as telemetry:
+    with contextmanager(bootstrap.telemetry)(options, settings) as telemetry:
         agent = ZorkAgent(
             llm_session=session,
             settings=settings,

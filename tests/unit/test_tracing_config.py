@@ -62,11 +62,11 @@ def test_with_tracing_off_no_tracing_sdk_is_even_imported(tmp_path):
         import sys
         from contextlib import contextmanager
         from pathlib import Path
-        from zork_mcp.app import components
+        from zork_mcp.app import bootstrap
         from zork_mcp.app.options import RunOptions
         from zork_mcp.domain.settings import MCPSettings
         options = RunOptions(log_dir=Path({str(tmp_path)!r}))
-        with contextmanager(components.telemetry)(options, MCPSettings()) as telemetry:
+        with contextmanager(bootstrap.telemetry)(options, MCPSettings()) as telemetry:
             sdks = ("langfuse", "opentelemetry.sdk", "opentelemetry.exporter")
             loaded = sorted(m for m in sys.modules if m.startswith(sdks))
             print(type(telemetry).__name__, loaded)

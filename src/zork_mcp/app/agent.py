@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionTracker
-from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.errors import NestedEventLoopError
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tool_loop import Clock, LoopOutcome
@@ -22,10 +22,6 @@ from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer
 
 LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
-
-
-class NestedEventLoopError(ZorkMcpError, RuntimeError):
-    """The synchronous API was called from inside a running event loop."""
 
 
 class ZorkAgent:

@@ -2,7 +2,7 @@
 
 from dependency_injector import containers, providers
 
-from zork_mcp.app import components
+from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import progress
@@ -12,14 +12,14 @@ from zork_mcp.app.prompts import SYSTEM_PROMPT
 class Container(containers.DeclarativeContainer):
     options = providers.Dependency()
 
-    settings = providers.Singleton(components.load_settings, options)
-    api_key = providers.Singleton(components.api_key, options)
-    llm_session = providers.Singleton(components.llm_session, options, api_key)
-    telemetry = providers.Resource(components.telemetry, options, settings)
-    game = providers.Resource(components.game, options)
-    tool_server = providers.Resource(components.tool_server, options, settings, telemetry)
+    settings = providers.Singleton(bootstrap.load_settings, options)
+    api_key = providers.Singleton(bootstrap.api_key, options)
+    llm_session = providers.Singleton(bootstrap.llm_session, options, api_key)
+    telemetry = providers.Resource(bootstrap.telemetry, options, settings)
+    game = providers.Resource(bootstrap.game, options)
+    tool_server = providers.Resource(bootstrap.tool_server, options, settings, telemetry)
     progress = providers.Resource(progress, options.provided.plain)
-    checkpoints = providers.Singleton(components.checkpoints, options)
+    checkpoints = providers.Singleton(bootstrap.checkpoints, options)
 
     agent = providers.Singleton(
         ZorkAgent,

@@ -49,3 +49,7 @@ class LLMError(ZorkMcpError):
 
 class GameHaltedError(ZorkMcpError):
     """The Z-machine stopped with a runtime error; the episode cannot go on."""
+
+
+class NestedEventLoopError(ZorkMcpError, RuntimeError):
+    """A synchronous API (agent.decide, mcp_ghost_sync) was called inside a running event loop."""

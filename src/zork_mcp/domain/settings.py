@@ -13,6 +13,9 @@ from zork_mcp.domain.validation import describe_validation_error
 MCP_TABLE = "tool.zorkgpt.mcp"
 
 
+ServerStart = Literal["auto", "fork", "spawn"]  # how stdio servers start (README)
+
+
 class MCPSettings(BaseModel):
     """The agent's MCP settings, with the defaults of requirement 13."""
 
@@ -26,7 +29,7 @@ class MCPSettings(BaseModel):
     max_tool_result_chars: int = Field(default=50_000, ge=1_000)
     force_tool_support: bool = False
     background_spare: bool = True
-    server_start: Literal["auto", "fork", "spawn"] = "auto"
+    server_start: ServerStart = "auto"
 
 
 def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:

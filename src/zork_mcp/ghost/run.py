@@ -8,9 +8,7 @@ answer, backtracking, circuit breaker).
 from __future__ import annotations
 
 import asyncio
-import atexit
 import logging
-import os
 import time
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
@@ -19,25 +17,16 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
-from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
-from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport, combined
-from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, ServerStart, zygote_environment
-from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
-from zork_mcp.adapters.trace_semantics import RunIdentity
-from zork_mcp.app.agent import NestedEventLoopError
-from zork_mcp.app.components import HTTP_TIMEOUT, build_llm
+from zork_mcp.app.bootstrap import HTTP_TIMEOUT, ghost_llm, ghost_tool_server, ghost_trace
 from zork_mcp.app.env_file import environment_with_env_file
-from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import HOSTED, PROVIDERS
-from zork_mcp.app.tracing import traced_call
 from zork_mcp.domain.context_budget import ContextBudget
-from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError
+from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
 from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
+from zork_mcp.domain.settings import ServerStart
 from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
@@ -91,25 +80,23 @@ async def mcp_ghost(
     config = _server_config(server_config)
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
     api_key = _api_key(provider, api_key)
-    options = RunOptions(
-        provider=provider, model=model, base_url=base_url
-    )
     messages = [system_message(system_prompt), user_message(user_prompt)]
-    telemetry = LoggingTelemetry(logging.getLogger(namespace))
+    logger = logging.getLogger(namespace)
     started = time.monotonic()
     servers = len(config.mcpServers)
     async with AsyncExitStack() as stack:
-        identity = RunIdentity(
-            provider, options.model_name, mcp_config=",".join(config.mcpServers), name="mcp-ghost"
+        traced = stack.enter_context(
+            ghost_trace(logger, provider, model, config.mcpServers, user_prompt)
         )
-        traced = stack.enter_context(traced_call(telemetry, identity, input=user_prompt))
         client = http_client or await stack.enter_async_context(
             httpx.AsyncClient(timeout=HTTP_TIMEOUT)
         )
-        llm = build_llm(options, client, api_key)
+        llm = ghost_llm(provider, client, api_key, model, base_url)
         if not conversation_memory:
             llm = RecentContextLLM(llm)
-        tool_server = _tool_server(config, startup_timeout, server_start, telemetry)
+        tool_server = ghost_tool_server(
+            config, startup_timeout=startup_timeout, server_start=server_start, warn=logger.warning
+        )
         # close() waits for every process to end (up to seconds for one that ignores stdin
         # EOF): on a worker thread, never on the caller's event loop.
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
@@ -131,7 +118,7 @@ async def mcp_ghost(
                 )
                 outcome = await loop.run(messages)
         except (MCPError, LLMError) as error:
-            telemetry.logger.warning("mcp_ghost run failed: %s", error)
+            logger.warning("mcp_ghost run failed: %s", error)
             return GhostResultDict(
                 failed_run(
                     str(error),
@@ -153,22 +140,6 @@ async def mcp_ghost(
     )
 
 
-def shared_fork_server() -> ForkServer:
-    """One fork server for every mcp_ghost() call of this process, ended at exit.
-
-    The first call starts it and spawns its servers meanwhile; later calls fork them.
-    """
-    global _fork_server
-    if _fork_server is None or not _fork_server.alive:
-        _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
-        _fork_server.start()
-        atexit.register(_fork_server.close)
-    return _fork_server
-
-
-_fork_server: ForkServer | None = None
-
-
 def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
     """mcp_ghost() for synchronous code: one asyncio.run, never inside a running loop."""
     try:
@@ -178,31 +149,6 @@ def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
     raise NestedEventLoopError(
         "mcp_ghost_sync() was called from a running event loop; use `await mcp_ghost(...)`."
     )
-
-
-def _tool_server(
-    config: MCPConfig,
-    startup_timeout: float,
-    server_start: ServerStart,
-    telemetry: LoggingTelemetry,
-) -> ClosableToolServer:
-    """Stdio servers and HTTP servers of one config, mixed (issue 16)."""
-    stdio, http = by_transport(config.mcpServers)
-    parts: list[ClosableToolServer] = []
-    if stdio:
-        parts.append(
-            McpStdioToolServer(
-                stdio,
-                startup_timeout_seconds=startup_timeout,
-                background_spare=False,
-                server_start=server_start,
-                fork_server=None if server_start == "spawn" else shared_fork_server(),
-                warn=telemetry.logger.warning,
-            )
-        )
-    if http:
-        parts.append(McpHttpToolServer(http, startup_timeout_seconds=startup_timeout))
-    return combined(parts)
 
 
 def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:

@@ -303,9 +303,6 @@ def fork_supported() -> bool:
     return hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
 
 
-ServerStart = Literal["auto", "fork", "spawn"]
-
-
 def zygote_environment(system_env: Mapping[str, str]) -> dict[str, str]:
     """What servers inherit, so no credential-like variable reaches the fork server."""
     return server_environment(system_env, None, server="fork server")

@@ -20,7 +20,6 @@ from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.fork_server import (
     Forking,
     ForkServer,
-    ServerStart,
     fork_supported,
     is_forkable,
     zygote_environment,
@@ -32,6 +31,7 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.settings import ServerStart
 
 
 class McpStdioToolServer:

@@ -1,12 +1,20 @@
-"""Builders of the concrete parts: the only module that names adapters."""
+"""The composition root: builders of the concrete parts, for the CLI's runs and for MCP-Ghost.
+
+With app/providers.py (the LLM adapters) and app/tracing.py (the tracing back-ends), the
+only place that names concrete adapters; import-linter keeps the rest of the app and
+MCP-Ghost from naming one.
+"""
 
 from __future__ import annotations
 
+import atexit
+import logging
 import os
 import ssl
-from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import certifi
 import httpx
@@ -14,19 +22,27 @@ import httpx
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport
+from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport, combined
+from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import PROVIDERS
-from zork_mcp.app.tracing import tracing_backends
+from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.server_config import missing_config_error, parse_mcp_config
-from zork_mcp.domain.settings import MCPSettings, parse_game_setting, parse_mcp_settings
+from zork_mcp.domain.server_config import MCPConfig, missing_config_error, parse_mcp_config
+from zork_mcp.domain.settings import (
+    MCPSettings,
+    ServerStart,
+    parse_game_setting,
+    parse_mcp_settings,
+)
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -158,3 +174,65 @@ def _pyproject_text(options: RunOptions) -> str | None:
     if options.config != RunOptions.config:
         raise ConfigurationError(f"The config file {options.config} does not exist.")
     return None
+
+
+# ---- MCP-Ghost ----------------------------------------------------------------------------
+
+
+def ghost_llm(
+    provider: str, client: httpx.AsyncClient, key: str, model: str | None, base_url: str | None
+) -> LLM:
+    return PROVIDERS[provider].llm(client, api_key=key, model=model, base_url=base_url)
+
+
+@contextmanager
+def ghost_trace(
+    logger: logging.Logger, provider: str, model: str | None, servers: Iterable[str], prompt: Any
+) -> Iterator[Telemetry]:
+    """One mcp_ghost() call: its logger, plus Langfuse and/or OTLP when the environment asks."""
+    model = model or PROVIDERS[provider].default_model
+    identity = RunIdentity(provider, model, mcp_config=",".join(servers), name="mcp-ghost")
+    with traced_call(LoggingTelemetry(logger), identity, input=prompt) as telemetry:
+        yield telemetry
+
+
+def ghost_tool_server(
+    config: MCPConfig,
+    *,
+    startup_timeout: float,
+    server_start: ServerStart,
+    warn: Callable[[str], object],
+) -> ClosableToolServer:
+    """Every server of one config: stdio ones forked from the shared fork server, HTTP ones."""
+    stdio, http = by_transport(config.mcpServers)
+    parts: list[ClosableToolServer] = []
+    if stdio:
+        parts.append(
+            McpStdioToolServer(
+                stdio,
+                startup_timeout_seconds=startup_timeout,
+                background_spare=False,
+                server_start=server_start,
+                fork_server=None if server_start == "spawn" else shared_fork_server(),
+                warn=warn,
+            )
+        )
+    if http:
+        parts.append(McpHttpToolServer(http, startup_timeout_seconds=startup_timeout))
+    return combined(parts)
+
+
+def shared_fork_server() -> ForkServer:
+    """One fork server for every mcp_ghost() call of this process, ended at exit.
+
+    The first call starts it and spawns its servers meanwhile; later calls fork them.
+    """
+    global _fork_server
+    if _fork_server is None or not _fork_server.alive:
+        _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+        _fork_server.start()
+        atexit.register(_fork_server.close)
+    return _fork_server
+
+
+_fork_server: ForkServer | None = None
