@@ -10,7 +10,11 @@ from dataclasses import replace
 import pytest
 
 from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.ghost_result import (
+from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.recovery import Failure, backtrack_prompt
+from zork_mcp.domain.tool_loop import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
+from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.ghost.result import (
     BACKTRACKED,
     CIRCUIT_OPENED,
     RECOVERY,
@@ -20,10 +24,6 @@ from zork_mcp.domain.ghost_result import (
     ghost_result,
     recovery_action,
 )
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.recovery import Failure, backtrack_prompt
-from zork_mcp.domain.tool_loop import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
-from zork_mcp.domain.tool_result import ToolCallResult
 
 
 def record(call_id: str, outcome: CallOutcome, *, error: str | None = "boom", **rest):

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.ghost_result import GhostResultDict
+from zork_mcp.ghost.result import GhostResultDict
 from zork_mcp.ghost.run import mcp_ghost
 
 RUN_INPUTS = (

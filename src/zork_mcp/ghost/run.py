@@ -22,7 +22,6 @@ from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
-from zork_mcp.domain.ghost_result import GhostResultDict, failed_run, ghost_result
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
@@ -30,6 +29,7 @@ from zork_mcp.domain.settings import ServerStart
 from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
+from zork_mcp.ghost.result import GhostResultDict, failed_run, ghost_result
 
 FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
 MAX_BACKTRACKS = 3
