@@ -16,20 +16,16 @@ import pytest
 from tests.contract.llm_contract import TOOLS, LLMContract, tool_request
 from tests.support.conversation import unanswered_tool_calls
 from tests.support.llm_peers import HttpFault, ProviderPeer
-from zork_mcp.adapters.anthropic_llm import AnthropicLLM
+from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.adapters.openai_compatible import OPENROUTER, OpenAICompatibleLLM
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
-
-MOCK_BASE = "https://provider.peer.invalid"
 
 
 class SleepRecorder:
@@ -38,23 +34,6 @@ class SleepRecorder:
 
     async def __call__(self, delay: float) -> None:
         self.delays.append(delay)
-
-
-def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str, retry):
-    if protocol == "openai":
-        return OpenAICompatibleLLM(
-            client,
-            model="openai/gpt-4o-mini",
-            api_key=key,
-            flavor=OPENROUTER,
-            base_url=f"{base}/api/v1",
-            retry=retry,
-        )
-    if protocol == "anthropic":
-        return AnthropicLLM(
-            client, model="claude-haiku-5-5", api_key=key, base_url=base, retry=retry
-        )
-    return GeminiLLM(client, model="gemini-3.5-flash-lite", api_key=key, base_url=base, retry=retry)
 
 
 class HttpLLMContract(LLMContract):

@@ -3,8 +3,8 @@ import time
 
 from hypothesis import given
 
-from tests.properties.strategies import good_answers, tool_sets
 from tests.support.fake_servers import server_offering
+from tests.support.strategies import good_answers, tool_sets
 from zork_mcp.adapters.fake_llm import FunctionLLM
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action

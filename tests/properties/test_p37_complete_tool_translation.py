@@ -4,8 +4,8 @@ import time
 from hypothesis import given
 
 from tests.properties.openai_format import assert_openai_tool
-from tests.properties.strategies import server_names, tool_sets
 from tests.support.fake_servers import server_offering
+from tests.support.strategies import server_names, tool_sets
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
