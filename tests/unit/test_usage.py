@@ -24,3 +24,9 @@ def test_openrouter_usage_accounting_reports_cost():
 def test_a_non_numeric_cost_is_ignored():
     assert parse_usage({"prompt_tokens": 1, "cost": "free"}).cost_usd is None
     assert parse_usage({"prompt_tokens": 1, "cost": True}).cost_usd is None
+
+
+def test_usage_adds_every_counter():
+    total = Usage(10, 5, 2) + Usage(1, 2, 3)
+    assert (total.prompt_tokens, total.completion_tokens, total.cached_tokens) == (11, 7, 5)
+    assert total.total_tokens == 18
