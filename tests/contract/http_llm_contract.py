@@ -16,18 +16,16 @@ import pytest
 from tests.contract.llm_contract import TOOLS, LLMContract, tool_request
 from tests.support.conversation import unanswered_tool_calls
 from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
+from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
 from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
-
-MOCK_BASE = "https://provider.peer.invalid"
 
 
 class SleepRecorder:
@@ -36,19 +34,6 @@ class SleepRecorder:
 
     async def __call__(self, delay: float) -> None:
         self.delays.append(delay)
-
-
-# The provider each wire protocol is tried through; the peer's path checks match its base URL.
-THROUGH = {
-    "openai": ("openrouter", "/api/v1"),
-    "anthropic": ("anthropic", ""),
-    "gemini": ("gemini", ""),
-}
-
-
-def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str, retry):
-    name, path = THROUGH[protocol]
-    return PROVIDERS[name].llm(client, api_key=key, base_url=f"{base}{path}", retry=retry)
 
 
 class HttpLLMContract(LLMContract):

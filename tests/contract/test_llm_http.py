@@ -1,10 +1,6 @@
 """Every HTTP LLM adapter, over httpx.MockTransport and over a real local server."""
 
-import pytest
-
 from tests.contract.http_llm_contract import HttpLLMContract
-
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
 
 class TestOpenRouterMock(HttpLLMContract):

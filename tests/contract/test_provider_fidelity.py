@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.contract.http_llm_contract import MOCK_BASE, SleepRecorder, build_adapter
+from tests.contract.http_llm_contract import SleepRecorder
 from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
+from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.adapters.provider_messages import limit_cache_markers

@@ -11,7 +11,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 
 from tests.contract.telemetry_contract import TelemetryContract
-from tests.properties.langfuse_capture import LangfuseCapture
+from tests.support.langfuse_capture import LangfuseCapture
 from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
 from zork_mcp.adapters.otel_telemetry import OtelTelemetry
 from zork_mcp.adapters.trace_semantics import RunIdentity

@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
+from tests.support.probes import thought_probe
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -19,21 +20,6 @@ def stdio_server(name: str, command: str, *args: str, tmp_path, **options) -> Mc
     return McpStdioToolServer(
         {name: config}, stderr_path=tmp_path / "servers.stderr.log", **options
     )
-
-
-def thought_probe(tool: str):
-    def probe(tag: str):
-        arguments = {
-            "thought": f"thinking about {tag}",
-            "thoughtNumber": 1,
-            "totalThoughts": 2,
-            "nextThoughtNeeded": True,
-            "branchFromThought": 1,
-            "branchId": tag,
-        }
-        return tool, arguments, tag
-
-    return probe
 
 
 class TestOurReasoningServer(ToolServerContract):

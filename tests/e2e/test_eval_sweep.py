@@ -4,7 +4,6 @@ with a real MCP server process per turn; the stored results and the report's sta
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -20,6 +19,7 @@ from tests.conftest import ROOT
 from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_with_environment
+from tests.support.projects import write_project
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
@@ -31,10 +31,7 @@ RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
 
 def project(tmp_path: Path) -> Path:
     server = {"command": "python", "args": [str(RAW_SERVER)], "env": {"RAW_MCP_TOOLS": "[]"}}
-    (tmp_path / "mcp_config.json").write_text(json.dumps({"mcpServers": {"raw": server}}))
-    pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\n")
-    return pyproject
+    return write_project(tmp_path, {"raw": server}, enabled=True)
 
 
 def peer() -> WalkthroughPeer:

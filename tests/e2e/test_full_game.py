@@ -15,6 +15,7 @@ from jericho.game_info import zork1
 
 from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.processes import live_descendants, processes_with_environment
+from tests.support.projects import write_project
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
@@ -24,22 +25,13 @@ TOOL = "reasoning.sequentialthinking"
 
 
 def project(tmp_path: Path, marker: str) -> Path:
-    (tmp_path / "mcp_config.json").write_text(
-        json.dumps(
-            {
-                "mcpServers": {
-                    "reasoning": {
-                        "command": "python",
-                        "args": ["-m", "zork_mcp.servers.reasoning"],
-                        "env": {"DISABLE_THOUGHT_LOGGING": "true", "E2E_MARKER": marker},
-                    }
-                }
-            }
-        )
-    )
-    pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\ntool_call_timeout_seconds = 20\n")
-    return pyproject
+    reasoning = {
+        "command": "python",
+        "args": ["-m", "zork_mcp.servers.reasoning"],
+        "env": {"DISABLE_THOUGHT_LOGGING": "true", "E2E_MARKER": marker},
+    }
+    servers = {"reasoning": reasoning}
+    return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20)
 
 
 def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tuple[int, list]:

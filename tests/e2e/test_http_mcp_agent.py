@@ -13,6 +13,7 @@ import pytest
 from tests.e2e.test_full_game import TOOL, WALKTHROUGH, thought
 from tests.support.http_servers import http_server
 from tests.support.llm_peers import peer_for
+from tests.support.projects import write_project
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
@@ -21,19 +22,14 @@ SECRET = "hdr-0c7e55a1b9f24d6e"
 
 
 def project(tmp_path: Path, url: str) -> Path:
-    config = {
-        "mcpServers": {
-            "reasoning": {
-                "type": "http",
-                "url": url,
-                "headers": {"Authorization": "Bearer ${ZORK_E2E_TOKEN}"},
-            }
+    servers = {
+        "reasoning": {
+            "type": "http",
+            "url": url,
+            "headers": {"Authorization": "Bearer ${ZORK_E2E_TOKEN}"},
         }
     }
-    (tmp_path / "mcp_config.json").write_text(json.dumps(config))
-    pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\ntool_call_timeout_seconds = 20\n")
-    return pyproject
+    return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20)
 
 
 def test_an_http_server_serves_every_turn_and_no_log_holds_the_token(

@@ -10,6 +10,7 @@ from pathlib import Path
 from jericho.game_info import zork1
 
 from tests.support.llm_peers import HttpFault, peer_for
+from tests.support.projects import write_project
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.app.cli import main
 
@@ -18,12 +19,12 @@ WALKTHROUGH = zork1["walkthrough"].split("/")
 
 def play(replies: list, tmp_path: Path, zork_game: Path, episode: str, *extra: str) -> int:
     peer = peer_for("openai", replies, api_key=None)
-    (tmp_path / "pyproject.toml").write_text("[tool.zorkgpt.mcp]\nenabled = false\n")
+    pyproject = write_project(tmp_path, enabled=False)
     with peer.serve() as url:
         return main(
             ["--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
              "--game", str(zork_game), "--max-turns", "12", "--plain", "--no-mcp",
-             "--config", str(tmp_path / "pyproject.toml"), "--log-dir", str(tmp_path),
+             "--config", str(pyproject), "--log-dir", str(tmp_path),
              "--episode-id", episode, *extra]
         )  # fmt: skip
 

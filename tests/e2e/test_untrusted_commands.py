@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from mcp import Client, StdioServerParameters
 
+from tests.support.agents import agent_for
 from tests.support.command_fuzz import commands
 from tests.support.llm_peers import peer_for
-from tests.unit.test_app_agent import agent_with
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
@@ -100,7 +100,7 @@ def orchestrate(game, llm) -> tuple[Orchestrator, InMemoryTelemetry]:
     telemetry = InMemoryTelemetry()
     orchestrator = Orchestrator(
         game=game,
-        agent=agent_with(llm, telemetry),
+        agent=agent_for(llm, telemetry=telemetry),
         telemetry=telemetry,
         episode_id="t",
         max_turns=10,

@@ -38,6 +38,7 @@ import httpx
 import pytest
 
 from tests.conftest import FAULT_SERVER
+from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
@@ -52,7 +53,6 @@ from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import MCPSettings
 
 pytestmark = pytest.mark.slow
-FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
 RESULT_CAP = 50_000
 
 

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import FAULT_SERVER
+from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.processes import (
     descendants_before_the_test,
@@ -27,7 +28,6 @@ from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
 from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
 
 pytestmark = pytest.mark.slow
-FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
 
 
 def servers(marker: str, *, command: str = sys.executable) -> dict:

@@ -10,7 +10,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.scripts import SERVER, ScriptedModel, box_server, scripts
+from tests.support.scripts import SERVER, ScriptedModel, box_server, scripts
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.messages import initial_messages

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.contract.test_tool_server_mcp_stdio import thought_probe
-from tests.ghost.test_api import FAULT_TOOLS, assert_no_server_left, ghost, marker, servers
+from tests.ghost.test_api import assert_no_server_left, ghost, marker, servers
+from tests.support.fault_server import FAULT_TOOLS
 from tests.support.http_servers import free_port, http_server
 from tests.support.llm_peers import peer_for
+from tests.support.probes import thought_probe
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 
 pytestmark = pytest.mark.slow

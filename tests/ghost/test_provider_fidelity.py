@@ -9,7 +9,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.ghost.test_api import FAULT_TOOLS, marker, servers
+from tests.ghost.test_api import marker, servers
+from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import ProviderPeer, peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.ghost import mcp_ghost

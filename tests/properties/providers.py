@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from tests.contract.http_llm_contract import MOCK_BASE, build_adapter
 from tests.support.llm_peers import ProviderPeer, peer_for
+from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, LLMResponse

@@ -3,17 +3,13 @@ import time
 
 from hypothesis import given
 
-from tests.properties.strategies import good_answers, tool_sets
+from tests.support.fake_servers import server_offering
+from tests.support.strategies import good_answers, tool_sets
 from zork_mcp.adapters.fake_llm import FunctionLLM
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.messages import LLMResponse, initial_messages
 from zork_mcp.domain.settings import MCPSettings
-
-
-def nothing(**_):
-    return None
 
 
 @given(tool_sets(), good_answers)
@@ -25,11 +21,7 @@ def test_p01_tool_schema_availability(tools, answer):
 
     Validates: Requirements 1.1
     """
-    server = FakeToolServer(
-        "srv",
-        {name: nothing for name in tools},
-        schemas={name: t["inputSchema"] for name, t in tools.items()},
-    )
+    server = server_offering("srv", tools)
     seen = []
 
     def respond(request):

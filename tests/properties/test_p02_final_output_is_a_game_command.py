@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from tests.properties.scripts import Content, Script, play, scripts
+from tests.support.scripts import Content, Script, play, scripts
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 
 

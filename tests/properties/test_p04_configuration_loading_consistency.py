@@ -3,7 +3,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT
+from tests.support.strategies import TEXT
 from zork_mcp.domain.settings import parse_mcp_settings
 
 values = st.fixed_dictionaries(

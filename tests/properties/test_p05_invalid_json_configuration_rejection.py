@@ -4,7 +4,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, json_values
+from tests.support.strategies import TEXT, json_values
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError
 from zork_mcp.domain.server_config import parse_mcp_config
 

@@ -4,7 +4,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.scripts import ScriptedModel, box_server, scripts, settings_for
+from tests.support.scripts import ScriptedModel, box_server, scripts, settings_for
 from zork_mcp.adapters.fake_llm import FunctionLLM
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action

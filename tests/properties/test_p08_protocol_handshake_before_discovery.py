@@ -6,7 +6,7 @@ from hypothesis import given, settings
 
 from tests.conftest import assert_no_processes_left
 from tests.properties.raw_servers import raw_server
-from tests.properties.strategies import mcp_tool_sets
+from tests.support.strategies import mcp_tool_sets
 
 
 @settings(max_examples=50)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, json_objects, plain_names
+from tests.support.strategies import TEXT, json_objects, plain_names
 from zork_mcp.adapters.openai_compatible import parse_completion
 from zork_mcp.domain.messages import FunctionCall, LLMResponse, ToolCall
 from zork_mcp.domain.wire_names import WireNameMap

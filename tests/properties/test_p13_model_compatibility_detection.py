@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, reasoning_models, tool_models
+from tests.support.strategies import TEXT, reasoning_models, tool_models
 from zork_mcp.domain.errors import MCPError
 from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_calling
 

@@ -1,8 +1,8 @@
 import pytest
 from hypothesis import given
 
-from tests.properties.scripts import offered_requests, play, scripts
-from tests.properties.strategies import plain_names
+from tests.support.scripts import offered_requests, play, scripts
+from tests.support.strategies import plain_names
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.messages import LLMRequest, user_message
 

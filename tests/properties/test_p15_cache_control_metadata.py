@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.properties.providers import exchange
-from tests.properties.scripts import play, scripts
-from tests.properties.strategies import TEXT
+from tests.support.scripts import play, scripts
+from tests.support.strategies import TEXT
 from zork_mcp.adapters.fake_llm import text_reply
 from zork_mcp.domain.messages import LLMRequest, initial_messages, user_message
 

@@ -2,7 +2,7 @@ import json
 
 from hypothesis import given
 
-from tests.properties.scripts import Kind, play, scripts, tool_results
+from tests.support.scripts import Kind, play, scripts, tool_results
 
 
 @given(scripts)

@@ -5,7 +5,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import json_objects, json_values
+from tests.support.strategies import json_objects, json_values
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry

@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from tests.properties.scripts import play, scripts
+from tests.support.scripts import play, scripts
 
 
 @given(scripts)

@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from tests.properties.scripts import Kind, play, scripts, tool_results
+from tests.support.scripts import Kind, play, scripts, tool_results
 
 BATCH_ENDERS = {Kind.TIMEOUT, Kind.CRASH}
 

@@ -3,8 +3,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.scripts import Batch, Call, Content, Kind, Script, play
-from tests.properties.strategies import good_answers, json_objects
+from tests.support.scripts import Batch, Call, Content, Kind, Script, play
+from tests.support.strategies import good_answers, json_objects
 
 recoverable = st.sampled_from([Kind.TOOL_ERROR, Kind.BAD_JSON, Kind.NOT_OBJECT, Kind.UNKNOWN])
 batch_calls = st.lists(

@@ -1,8 +1,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.scripts import Batch, Call, Content, Kind, Script, play, tool_results
-from tests.properties.strategies import good_answers, json_objects
+from tests.support.scripts import Batch, Call, Content, Kind, Script, play, tool_results
+from tests.support.strategies import good_answers, json_objects
 from zork_mcp.domain.batch_policy import SKIPPED_AFTER_TIMEOUT
 
 any_call = st.builds(

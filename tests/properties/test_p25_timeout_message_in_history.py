@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from tests.properties.scripts import TIMEOUT, Kind, play, scripts, tool_results
+from tests.support.scripts import TIMEOUT, Kind, play, scripts, tool_results
 from zork_mcp.domain.events import EventType
 
 

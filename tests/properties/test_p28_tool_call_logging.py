@@ -4,7 +4,7 @@ from pathlib import Path
 
 from hypothesis import given
 
-from tests.properties.scripts import offered_requests, play, scripts
+from tests.support.scripts import offered_requests, play, scripts
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.events import EventType

@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from tests.properties.scripts import play, scripts
+from tests.support.scripts import play, scripts
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.events import EventType
 

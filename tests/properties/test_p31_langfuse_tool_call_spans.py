@@ -1,8 +1,8 @@
 import pytest
 from hypothesis import given, settings
 
-from tests.properties.langfuse_capture import LangfuseCapture
-from tests.properties.scripts import play, scripts
+from tests.support.langfuse_capture import LangfuseCapture
+from tests.support.scripts import play, scripts
 from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 

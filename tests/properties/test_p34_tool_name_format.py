@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, server_names, tool_names
+from tests.support.strategies import TEXT, server_names, tool_names
 from zork_mcp.domain.tool_schema import ToolSpec, canonical_name, to_openai_tool
 
 

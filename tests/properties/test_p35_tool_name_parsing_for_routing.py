@@ -3,7 +3,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import server_names, tool_names
+from tests.support.strategies import server_names, tool_names
 from zork_mcp.domain.tool_schema import canonical_name, split_canonical_name
 from zork_mcp.domain.wire_names import RULES, WireNameMap
 

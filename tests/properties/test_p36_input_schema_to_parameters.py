@@ -2,7 +2,7 @@ import copy
 
 from hypothesis import given
 
-from tests.properties.strategies import input_schemas, server_names, tool_names
+from tests.support.strategies import input_schemas, server_names, tool_names
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tool
 
 

@@ -4,17 +4,13 @@ import time
 from hypothesis import given
 
 from tests.properties.openai_format import assert_openai_tool
-from tests.properties.strategies import server_names, tool_sets
+from tests.support.fake_servers import server_offering
+from tests.support.strategies import server_names, tool_sets
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
-
-
-def nothing(**_):
-    return None
 
 
 @given(server_names, tool_sets())
@@ -25,12 +21,7 @@ def test_p37_complete_tool_translation(server_name, tools):
 
     Validates: Requirements 8.5
     """
-    server = FakeToolServer(
-        server_name,
-        {name: nothing for name in tools},
-        descriptions={name: t["description"] for name, t in tools.items()},
-        schemas={name: t["inputSchema"] for name, t in tools.items()},
-    )
+    server = server_offering(server_name, tools)
     llm = ScriptedLLM([action_reply("look")])
     asyncio.run(
         decide_action(

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from tests.conftest import assert_no_processes_left
 from tests.properties.openai_format import assert_openai_tool
 from tests.properties.raw_servers import raw_server
-from tests.properties.strategies import mcp_tool_sets
+from tests.support.strategies import mcp_tool_sets
 from zork_mcp.domain.tool_schema import to_openai_tools
 
 

@@ -4,8 +4,8 @@ from unittest import mock
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.agents import agent_for
-from tests.properties.scripts import ScriptedModel, box_server, scripts, settings_for
+from tests.support.agents import agent_for
+from tests.support.scripts import ScriptedModel, box_server, scripts, settings_for
 
 
 @given(st.lists(scripts, min_size=1, max_size=4))

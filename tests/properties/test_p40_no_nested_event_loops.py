@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.agents import agent_for
-from tests.properties.scripts import ScriptedModel, box_server, scripts, settings_for
+from tests.support.agents import agent_for
+from tests.support.scripts import ScriptedModel, box_server, scripts, settings_for
 from zork_mcp.domain.errors import NestedEventLoopError
 
 

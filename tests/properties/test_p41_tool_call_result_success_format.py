@@ -2,7 +2,7 @@ import asyncio
 
 from hypothesis import given
 
-from tests.properties.strategies import json_values
+from tests.support.strategies import json_values
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.domain.tool_result import ToolCallResult
 

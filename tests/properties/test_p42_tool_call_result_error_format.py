@@ -3,7 +3,7 @@ import asyncio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT
+from tests.support.strategies import TEXT
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.domain.batch_policy import BatchStep, error_result, skip_result, timeout_result
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tests.properties.strategies import TEXT, json_values
+from tests.support.strategies import TEXT, json_values
 from zork_mcp.domain.tool_result import ToolCallResult
 
 

@@ -2,7 +2,7 @@ import json
 
 from hypothesis import given
 
-from tests.properties.scripts import play, scripts
+from tests.support.scripts import play, scripts
 
 
 @given(scripts)

@@ -3,7 +3,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, good_answers, json_values
+from tests.support.strategies import TEXT, good_answers, json_values
 from zork_mcp.domain.agent_response import AgentResponse, parse_agent_response
 
 

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.strategies import TEXT, answers
+from tests.support.strategies import TEXT, answers
 from zork_mcp.domain.agent_response import parse_agent_response
 
 

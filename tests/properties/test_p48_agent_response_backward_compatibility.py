@@ -1,7 +1,7 @@
 from hypothesis import given
 
-from tests.properties.agents import agent_for
-from tests.properties.strategies import answers
+from tests.support.agents import agent_for
+from tests.support.strategies import answers
 from zork_mcp.adapters.fake_llm import ScriptedLLM, text_reply
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import final_answer_format, parse_agent_response

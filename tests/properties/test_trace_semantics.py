@@ -15,8 +15,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from tests.properties.langfuse_capture import LangfuseCapture
-from tests.properties.scripts import play, scripts
+from tests.support.langfuse_capture import LangfuseCapture
+from tests.support.scripts import play, scripts
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
 from zork_mcp.adapters.otel_telemetry import OtelTelemetry

@@ -18,6 +18,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 server = MCPServer("faults")
+# The tools a client sees, by their qualified names (start_failing_http is for HTTP tests).
+FAULT_TOOLS = ["faults.echo", "faults.fail", "faults.slow", "faults.crash", "faults.big"]
 
 
 @server.tool()

@@ -70,3 +70,8 @@ def test_the_final_answer_schema_is_strict_and_names_every_field():
     schema = final_answer_format().schema
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) == set(AgentResponse.model_fields) == set(schema["properties"])
+
+
+def test_a_brace_that_is_not_json_does_not_hide_the_answer_after_it():
+    text = 'I weighed {options} first. {"thinking": "t", "action": "open door"}'
+    assert parse_agent_response(text).response.action == "open door"

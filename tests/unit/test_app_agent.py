@@ -4,52 +4,34 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from contextlib import asynccontextmanager
 
 import pytest
 from langfuse import Langfuse
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from tests.support.agents import agent_for
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import FunctionLLM, ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
-from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import NestedEventLoopError
-from zork_mcp.domain.settings import MCPSettings
-
-
-def agent_with(llm, telemetry, tool_server=None) -> ZorkAgent:
-    @asynccontextmanager
-    async def session():
-        yield llm
-
-    return ZorkAgent(
-        llm_session=session,
-        settings=MCPSettings(enabled=True),
-        telemetry=telemetry,
-        system_prompt="sys",
-        tool_server=tool_server,
-    )
 
 
 def test_each_action_runs_exactly_one_event_loop(monkeypatch):
     runs = []
     real_run = asyncio.run
     monkeypatch.setattr(asyncio, "run", lambda coro: runs.append(1) or real_run(coro))
-    agent = agent_with(
-        ScriptedLLM([action_reply("north"), action_reply("south")]), InMemoryTelemetry()
-    )
+    agent = agent_for(ScriptedLLM([action_reply("north"), action_reply("south")]))
     assert agent.get_action_with_reasoning("state")["action"] == "north"
     assert agent.get_action_with_reasoning("state")["action"] == "south"
     assert runs == [1, 1]
 
 
 async def test_calling_the_sync_api_inside_a_loop_is_a_clear_error():
-    agent = agent_with(ScriptedLLM([action_reply("north")]), InMemoryTelemetry())
+    agent = agent_for(ScriptedLLM([action_reply("north")]))
     with pytest.raises(NestedEventLoopError, match=r"await agent\.decide"):
         agent.get_action_with_reasoning("state")
     assert (await agent.decide("state")).action == "north"
@@ -71,7 +53,7 @@ def test_the_episode_ends_on_game_over_with_tools_and_events():
     telemetry = InMemoryTelemetry()
     orchestrator = Orchestrator(
         game=FakeGameEnv(),
-        agent=agent_with(llm, telemetry, server),
+        agent=agent_for(llm, telemetry=telemetry, tool_server=server),
         telemetry=telemetry,
         episode_id="t",
         max_turns=10,
@@ -91,7 +73,7 @@ def test_ctrl_c_ends_the_episode_cleanly():
     telemetry = InMemoryTelemetry()
     orchestrator = Orchestrator(
         game=FakeGameEnv(),
-        agent=agent_with(FunctionLLM(interrupt), telemetry),
+        agent=agent_for(FunctionLLM(interrupt), telemetry=telemetry),
         telemetry=telemetry,
         episode_id="t",
         max_turns=5,
@@ -113,7 +95,8 @@ def test_langfuse_gets_session_tool_and_generation_spans():
     )
     server = FakeToolServer("box", {"think": lambda thought: thought})
     llm = ScriptedLLM([tool_calls_reply(("box.think", {"thought": "t"})), action_reply("look")])
-    agent_with(llm, LangfuseTelemetry(client), server).get_action_with_reasoning("state")
+    agent = agent_for(llm, telemetry=LangfuseTelemetry(client), tool_server=server)
+    agent.get_action_with_reasoning("state")
     client.flush()
     names = [span.name for span in exporter.get_finished_spans()]
     assert "agent-tool-calling-session" in names and "mcp-tool-box.think" in names

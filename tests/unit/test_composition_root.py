@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from dependency_injector import providers
 
+from tests.support.projects import write_project
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
@@ -32,10 +33,7 @@ def project(tmp_path):
     """Write a pyproject (and optionally an mcp_config.json); return CLI arguments for it."""
 
     def write(*, enabled: bool, mcp_config: str | None = None) -> list[str]:
-        pyproject = tmp_path / "pyproject.toml"
-        pyproject.write_text(
-            f"[tool.zorkgpt.mcp]\nenabled = {str(enabled).lower()}\nbackground_spare = false\n"
-        )
+        pyproject = write_project(tmp_path, enabled=enabled, background_spare=False)
         if mcp_config is not None:
             (tmp_path / "mcp_config.json").write_text(mcp_config)
         return ["--config", str(pyproject), "--log-dir", str(tmp_path / "logs"), "--plain"]

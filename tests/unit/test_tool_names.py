@@ -110,3 +110,14 @@ def test_long_names_are_cut_to_the_limit_with_a_hash():
 
 def test_an_unknown_wire_name_maps_to_none():
     assert WireNameMap(["s.t"]).to_canonical("s__u") is None
+
+
+def test_gemini_names_start_with_a_letter_or_underscore():
+    assert readable_wire_name("1srv.tool", GEMINI_RULE) == "_1srv.tool"
+    assert readable_wire_name("srv.tool", GEMINI_RULE) == "srv.tool"
+
+
+def test_a_name_of_exactly_the_limit_stays_readable():
+    name = "s." + "t" * 61  # 64 characters once the dot becomes "__"
+    wire = WireNameMap([name], OPENAI_RULE).to_wire(name)
+    assert wire == "s__" + "t" * 61 and len(wire) == 64

@@ -15,8 +15,12 @@ def test_usage_without_any_reported_cost_has_none():
 
 def test_openrouter_usage_accounting_reports_cost():
     usage = parse_usage(
-        {"prompt_tokens": 194, "completion_tokens": 2, "cost": 0.000095,
-         "prompt_tokens_details": {"cached_tokens": 0}}
+        {
+            "prompt_tokens": 194,
+            "completion_tokens": 2,
+            "cost": 0.000095,
+            "prompt_tokens_details": {"cached_tokens": 0},
+        }
     )
     assert usage == Usage(194, 2, 0, 0.000095)
 
@@ -24,3 +28,9 @@ def test_openrouter_usage_accounting_reports_cost():
 def test_a_non_numeric_cost_is_ignored():
     assert parse_usage({"prompt_tokens": 1, "cost": "free"}).cost_usd is None
     assert parse_usage({"prompt_tokens": 1, "cost": True}).cost_usd is None
+
+
+def test_usage_adds_every_counter():
+    total = Usage(10, 5, 2) + Usage(1, 2, 3)
+    assert (total.prompt_tokens, total.completion_tokens, total.cached_tokens) == (11, 7, 5)
+    assert total.total_tokens == 18

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from zork_mcp.adapters.memory_telemetry import RecordedSpan
+from zork_mcp.adapters.recorded_span import RecordedSpan
 from zork_mcp.domain.events import Event, EventType, Level, SpanKind
 from zork_mcp.domain.tool_result import jsonable
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from zork_mcp.adapters.memory_telemetry import RecordedSpan
+from zork_mcp.adapters.recorded_span import RecordedSpan
 from zork_mcp.domain.events import Event, Level, SpanKind
 
 LEVELS = {

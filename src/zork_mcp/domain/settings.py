@@ -11,6 +11,7 @@ from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.validation import describe_validation_error
 
 MCP_TABLE = "tool.zorkgpt.mcp"
+TOOL_TIMEOUT_SECONDS = 30.0  # one tool call's limit unless configured (requirement 13)
 
 
 ServerStart = Literal["auto", "fork", "spawn"]  # how stdio servers start (README)
@@ -24,7 +25,7 @@ class MCPSettings(BaseModel):
     enabled: bool = False
     config_file: str = Field(default="mcp_config.json", min_length=1)
     max_tool_iterations: int = Field(default=20, ge=1)
-    tool_call_timeout_seconds: float = Field(default=30, gt=0)
+    tool_call_timeout_seconds: float = Field(default=TOOL_TIMEOUT_SECONDS, gt=0)
     server_startup_timeout_seconds: float = Field(default=10, gt=0)
     max_tool_result_chars: int = Field(default=50_000, ge=1_000)
     force_tool_support: bool = False

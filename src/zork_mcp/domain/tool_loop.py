@@ -41,6 +41,7 @@ from zork_mcp.domain.messages import (
     user_message,
 )
 from zork_mcp.domain.recovery import CircuitBreaker, Failure, Recovery, backtrack_prompt
+from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
 from zork_mcp.ports.llm import LLM
@@ -53,7 +54,7 @@ Clock = Callable[[], float]
 @dataclass(frozen=True)
 class LoopLimits:
     max_iterations: int = 20
-    tool_timeout_seconds: float = 30.0
+    tool_timeout_seconds: float = TOOL_TIMEOUT_SECONDS
     max_result_chars: int = 50_000  # a tool message's JSON text, at most
     context_budget: ContextBudget = field(default_factory=ContextBudget)
 

@@ -25,7 +25,7 @@ from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, Neste
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
-from zork_mcp.domain.settings import ServerStart
+from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
 from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
@@ -54,7 +54,7 @@ async def mcp_ghost(
     user_prompt: str,
     model: str | None = None,
     namespace: str = "mcp_ghost",
-    timeout: float = 30.0,
+    timeout: float = TOOL_TIMEOUT_SECONDS,
     max_iterations: int = 10,
     enable_backtracking: bool = True,
     conversation_memory: bool = True,

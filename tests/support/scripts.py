@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tests.properties.strategies import Answer, answers, json_objects
+from tests.support.strategies import Answer, answers, json_objects
 from zork_mcp.adapters.fake_llm import FunctionLLM
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry

@@ -1,4 +1,5 @@
-"""Details of the loop and the turn that telemetry and recovery depend on."""
+"""What a turn tells telemetry (its session span, a retry, each skipped call) and how the
+loop recovers (a call's unexpected error, backtracking up to its bound)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A ZorkAgent wired to a scripted LLM, for the properties of the synchronous boundary."""
+"""A ZorkAgent wired to a given LLM, for tests of the agent's synchronous boundary."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from zork_mcp.ports.telemetry import Telemetry
 def agent_for(
     llm: LLM,
     *,
-    settings: MCPSettings,
+    settings: MCPSettings = MCPSettings(enabled=True),
     tool_server: FakeToolServer | None = None,
     telemetry: Telemetry | None = None,
 ) -> ZorkAgent:
