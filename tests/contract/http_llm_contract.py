@@ -23,8 +23,9 @@ from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import LLMRequest, initial_messages
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 
 MOCK_BASE = "https://provider.peer.invalid"

@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from tests.properties.scripts import SERVER, ScriptedModel, box_server, scripts
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_policy import FAILED_OUTCOMES, LoopLimits
+from zork_mcp.domain.loop_records import ExitReason
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.recovery import BACKTRACK_PROMPT, CircuitBreaker, Recovery
-from zork_mcp.domain.tool_loop import FAILED_OUTCOMES, ExitReason, LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.ghost.memory import recent_context
 from zork_mcp.ghost.result import BACKTRACKED, failed_run, ghost_result
 from zork_mcp.ghost.run import ghost_policy

@@ -20,8 +20,9 @@ from zork_mcp.domain.context_budget import (
     split_steps,
 )
 from zork_mcp.domain.events import EventType
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import system_message, user_message
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_records import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.recovery import Failure, backtrack_prompt
-from zork_mcp.domain.tool_loop import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.ghost.result import (
     BACKTRACKED,

@@ -13,10 +13,11 @@ from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
 from zork_mcp.domain.events import SESSION_SPAN, EventType, Level
+from zork_mcp.domain.loop_policy import AGENT_POLICY, LoopLimits
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import AGENT_POLICY, LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec
 
 

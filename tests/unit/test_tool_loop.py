@@ -15,8 +15,10 @@ from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
 from zork_mcp.domain.events import EventType
+from zork_mcp.domain.loop_policy import LoopLimits
+from zork_mcp.domain.loop_records import ExitReason, LoopOutcome
 from zork_mcp.domain.messages import FINAL_ACTION_PROMPT, LLMResponse, initial_messages
-from zork_mcp.domain.tool_loop import ExitReason, LoopLimits, LoopOutcome, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 
 def think(thought: str, step: int = 1) -> dict:

@@ -14,9 +14,10 @@ from contextlib import AbstractAsyncContextManager
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionTracker
 from zork_mcp.domain.errors import NestedEventLoopError
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock, LoopOutcome
+from zork_mcp.domain.tool_loop import Clock
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer

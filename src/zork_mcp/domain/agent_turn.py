@@ -11,10 +11,12 @@ from contextlib import AsyncExitStack
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ConnectResult, Directive
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
+from zork_mcp.domain.loop_policy import LoopLimits
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import Message
 from zork_mcp.domain.model_support import ensure_tool_support
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock, LoopLimits, LoopOutcome, ToolLoop
+from zork_mcp.domain.tool_loop import Clock, ToolLoop
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer, ToolSession

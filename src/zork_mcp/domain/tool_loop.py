@@ -10,11 +10,10 @@ are recovered from (backtracking, circuit breaker).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import replace
 from typing import Any
 
-from zork_mcp.domain.agent_response import ParsedAnswer, final_answer_format, parse_agent_response
+from zork_mcp.domain.agent_response import ParsedAnswer, parse_agent_response
 from zork_mcp.domain.batch_policy import (
     BatchStep,
     CallOutcome,
@@ -24,23 +23,28 @@ from zork_mcp.domain.batch_policy import (
     skip_result,
     timeout_result,
 )
-from zork_mcp.domain.context_budget import ContextBudget, compact
+from zork_mcp.domain.context_budget import compact
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
 from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
+from zork_mcp.domain.loop_policy import AGENT_POLICY, FAILED_OUTCOMES, LoopLimits, LoopPolicy
+from zork_mcp.domain.loop_records import (
+    Backtrack,
+    ExitReason,
+    LoopOutcome,
+    LoopState,
+    ToolCallRecord,
+)
 from zork_mcp.domain.messages import (
-    FINAL_ACTION_PROMPT,
     LLMRequest,
     LLMResponse,
     Message,
-    ResponseFormat,
     ToolCall,
-    Usage,
     assistant_content_message,
     assistant_tool_calls_message,
     tool_message,
     user_message,
 )
-from zork_mcp.domain.recovery import CircuitBreaker, Failure, Recovery, backtrack_prompt
+from zork_mcp.domain.recovery import CircuitBreaker, Failure, backtrack_prompt
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
 from zork_mcp.ports.llm import LLM
@@ -48,121 +52,6 @@ from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolSession
 
 Clock = Callable[[], float]
-
-
-@dataclass(frozen=True)
-class LoopLimits:
-    max_iterations: int = 20
-    tool_timeout_seconds: float = 30.0
-    max_result_chars: int = 50_000  # a tool message's JSON text, at most
-    context_budget: ContextBudget = field(default_factory=ContextBudget)
-
-
-@dataclass(frozen=True)
-class LoopPolicy:
-    """How a run asks for its final answer, reads it, and recovers from tool failures."""
-
-    final_format: ResponseFormat | None
-    final_prompt: str
-    agent_answer: bool  # read the final content as an AgentResponse
-    recovery: Recovery = Recovery()
-
-
-AGENT_POLICY = LoopPolicy(final_answer_format(), FINAL_ACTION_PROMPT, agent_answer=True)
-FAILED_OUTCOMES = frozenset(
-    {
-        CallOutcome.TOOL_ERROR,
-        CallOutcome.BAD_ARGUMENTS,
-        CallOutcome.UNKNOWN_TOOL,
-        CallOutcome.TIMED_OUT,
-        CallOutcome.CIRCUIT_OPEN,
-    }
-)
-
-
-class ExitReason(Enum):
-    CONTENT = "content"
-    NO_TOOLS = "no_tools"
-    MAX_ITERATIONS = "max_iterations"
-    UNEXPECTED_STATE = "unexpected_state"
-    SESSION_BROKEN = "session_broken"
-    FAILED = "failed"  # an error (the LLM's, the session's) ended the run: see so_far()
-
-
-@dataclass(frozen=True)
-class ToolCallRecord:
-    """One entry of the tool chain: what was called, how it went, what it returned."""
-
-    iteration: int
-    call_id: str
-    tool_name: str
-    arguments: Mapping[str, Any] | None
-    outcome: CallOutcome
-    result: ToolCallResult
-    duration_seconds: float = 0.0
-    reasoning: str | None = None
-    opened_circuit: bool = False
-
-
-@dataclass(frozen=True)
-class Backtrack:
-    """After this iteration's failures the LLM was asked for a different approach."""
-
-    iteration: int
-    call_ids: tuple[str, ...]
-    prompt: str
-
-
-@dataclass(frozen=True)
-class LoopOutcome:
-    """Everything a turn decided and how: used by the agent and by MCP-Ghost alike."""
-
-    answer: ParsedAnswer | None  # None unless the policy reads an AgentResponse
-    iterations: int
-    llm_calls: int
-    exit_reason: ExitReason
-    tool_chain: tuple[ToolCallRecord, ...]
-    usage: Usage
-    final_content: str | None
-    messages: tuple[Message, ...] = field(repr=False)
-    backtracks: tuple[Backtrack, ...] = ()
-
-    @property
-    def forced_final(self) -> bool:
-        return self.exit_reason is not ExitReason.CONTENT
-
-    @property
-    def action(self) -> str:
-        return self._agent_answer().response.action
-
-    @property
-    def reasoning(self) -> str:
-        return self._agent_answer().response.thinking
-
-    @property
-    def new_objective(self) -> str | None:
-        return self._agent_answer().response.new_objective
-
-    @property
-    def parse_error(self) -> str | None:
-        return self.answer.error if self.answer else None
-
-    def _agent_answer(self) -> ParsedAnswer:
-        if self.answer is None:
-            raise ValueError("this run's policy does not read an AgentResponse")
-        return self.answer
-
-    @property
-    def errors(self) -> tuple[str, ...]:
-        failures = [r.result.error_message or "" for r in self.tool_chain if r.result.is_error]
-        return (*failures, *([self.parse_error] if self.parse_error else []))
-
-    def as_agent_dict(self) -> dict[str, str | None]:
-        return {
-            "action": self.action,
-            "reasoning": self.reasoning,
-            "new_objective": self.new_objective,
-        }
 
 
 class ToolLoop:
@@ -182,36 +71,33 @@ class ToolLoop:
         self._telemetry, self._clock, self._turn = telemetry, clock, turn
         self._policy = policy
         self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
-        self._backtracks: list[Backtrack] = []
         self._tools = tuple(session.tools) if session else ()
         self._known = {spec.canonical_name: spec for spec in self._tools}
-        self._messages: list[Message] = []
-        self._chain: list[ToolCallRecord] = []
-        self._usage, self._llm_calls, self._iterations = Usage(), 0, 0
+        self._state = LoopState()
 
     async def run(self, messages: list[Message]) -> LoopOutcome:
-        self._messages = messages
+        self._state.messages = messages
         content, reason = None, ExitReason.NO_TOOLS
         if self._tools:
             content, reason = await self._iterate(tuple(to_openai_tools(self._tools)))
         if reason is not ExitReason.CONTENT:
             content = await self._final_call(reason)
         elif content is not None:
-            self._messages.append(assistant_content_message(content))
+            self._state.messages.append(assistant_content_message(content))
         return self._finish(content, reason)
 
     async def _iterate(self, offered: tuple[dict[str, Any], ...]) -> tuple[str | None, ExitReason]:
         for iteration in range(1, self._limits.max_iterations + 1):
-            self._iterations = iteration
+            self._state.iterations = iteration
             self._emit(
                 EventType.MCP_ITERATION_START,
                 f"Agent tool-calling iteration {iteration}/{self._limits.max_iterations}",
                 max_iterations=self._limits.max_iterations,
             )
-            request = LLMRequest(tuple(self._messages), tools=offered, tool_choice="auto")
+            request = LLMRequest(tuple(self._state.messages), tools=offered, tool_choice="auto")
             response = await self._complete(request)
             if response.tool_calls:
-                self._messages.append(assistant_tool_calls_message(response))
+                self._state.messages.append(assistant_tool_calls_message(response))
                 if await self._run_batch(response) is BatchStep.STOP_TOOLS:
                     return None, ExitReason.SESSION_BROKEN
                 continue
@@ -231,17 +117,17 @@ class ToolLoop:
         if reason is not ExitReason.NO_TOOLS:
             self._emit(
                 EventType.MCP_NO_CONTENT,
-                f"Agent exited tool loop without content after {self._iterations} "
+                f"Agent exited tool loop without content after {self._state.iterations} "
                 f"iterations ({reason.value}); asking for the final answer without tools",
                 Level.WARNING,
-                iterations=self._iterations,
+                iterations=self._state.iterations,
                 reason=reason.value,
             )
-            self._messages.append(user_message(self._policy.final_prompt))
-        request = LLMRequest(tuple(self._messages), response_format=self._policy.final_format)
+            self._state.messages.append(user_message(self._policy.final_prompt))
+        request = LLMRequest(tuple(self._state.messages), response_format=self._policy.final_format)
         content = (await self._complete(request)).content
         if content is not None:
-            self._messages.append(assistant_content_message(content))
+            self._state.messages.append(assistant_content_message(content))
         return content
 
     async def _complete(self, request: LLMRequest) -> LLMResponse:
@@ -264,8 +150,7 @@ class ToolLoop:
                 metadata={"response_model": response.model},
                 usage=response.usage,
             )
-        self._llm_calls += 1
-        self._usage = self._usage + (response.usage or Usage())
+        self._state.count(response)
         return response
 
     def _within_budget(self, request: LLMRequest) -> LLMRequest:
@@ -294,29 +179,29 @@ class ToolLoop:
                 step = next_step(record.outcome)
             else:
                 record = self._skip(call, step)
-            self._messages.append(tool_message(call.id, record.result))
+            self._state.messages.append(tool_message(call.id, record.result))
             records.append(record)
-        self._chain.extend(records)
+        self._state.chain.extend(records)
         if step is not BatchStep.STOP_TOOLS:
             self._backtrack_after(records)
         return step
 
     def _backtrack_after(self, records: list[ToolCallRecord]) -> None:
         failed = [r for r in records if r.outcome in FAILED_OUTCOMES]
-        if not failed or len(self._backtracks) >= self._policy.recovery.max_backtracks:
+        if not failed or len(self._state.backtracks) >= self._policy.recovery.max_backtracks:
             return
         prompt = backtrack_prompt(
             Failure(r.tool_name, r.result.error_message or "failed") for r in failed
         )
-        self._messages.append(user_message(prompt))
-        self._backtracks.append(
-            Backtrack(self._iterations, tuple(r.call_id for r in failed), prompt)
+        self._state.messages.append(user_message(prompt))
+        self._state.backtracks.append(
+            Backtrack(self._state.iterations, tuple(r.call_id for r in failed), prompt)
         )
         self._emit(
             EventType.MCP_BACKTRACK,
             f"Backtracking after {len(failed)} failed tool call(s)",
             Level.WARNING,
-            backtrack=len(self._backtracks),
+            backtrack=len(self._state.backtracks),
             failed_tools=[r.tool_name for r in failed],
         )
 
@@ -396,7 +281,7 @@ class ToolLoop:
             EventType.MCP_TOOL_SKIPPED, f"Skipping {name}: {result.error_message}", tool_name=name
         )
         return ToolCallRecord(
-            self._iterations, call.id, call.function.name, None, CallOutcome.SKIPPED, result
+            self._state.iterations, call.id, call.function.name, None, CallOutcome.SKIPPED, result
         )
 
     def _reported(
@@ -410,7 +295,7 @@ class ToolLoop:
         opened_circuit: bool = False,
     ) -> ToolCallRecord:
         record = ToolCallRecord(
-            self._iterations,
+            self._state.iterations,
             call.id,
             call.function.name,
             arguments,
@@ -465,35 +350,21 @@ class ToolLoop:
 
     def so_far(self) -> LoopOutcome:
         """What the run did before an error ended it: its chain, iterations, usage, messages."""
-        return LoopOutcome(
-            answer=None,
-            iterations=self._iterations,
-            llm_calls=self._llm_calls,
-            exit_reason=ExitReason.FAILED,
-            tool_chain=tuple(self._chain),
-            usage=self._usage,
-            final_content=None,
-            messages=tuple(self._messages),
-            backtracks=tuple(self._backtracks),
-        )
+        return self._state.outcome(None, ExitReason.FAILED, None)
 
     def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        outcome = replace(
-            self.so_far(),
-            answer=self._read_answer(content) if self._policy.agent_answer else None,
-            exit_reason=reason,
-            final_content=content,
-        )
+        answer = self._read_answer(content) if self._policy.agent_answer else None
+        outcome = self._state.outcome(answer, reason, content)
         if self._tools:
             used = sorted(
-                {r.tool_name for r in self._chain if r.outcome is not CallOutcome.SKIPPED}
+                {r.tool_name for r in self._state.chain if r.outcome is not CallOutcome.SKIPPED}
             )
             self._emit(
                 EventType.MCP_SESSION_COMPLETE,
                 f"MCP session complete ({outcome.iterations} iterations, "
-                f"{len(self._chain)} tool calls)",
+                f"{len(self._state.chain)} tool calls)",
                 iterations=outcome.iterations,
-                tool_calls_count=len(self._chain),
+                tool_calls_count=len(self._state.chain),
                 tools_used=used,
                 final_action=outcome.action if outcome.answer else None,
             )
@@ -521,7 +392,7 @@ class ToolLoop:
     def _emit(
         self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any
     ) -> None:
-        fields = {"iteration": self._iterations, "turn": self._turn, **fields}
+        fields = {"iteration": self._state.iterations, "turn": self._turn, **fields}
         self._telemetry.emit(Event(kind, message, level, fields))
 
 

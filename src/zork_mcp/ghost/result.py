@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.messages import Message, Usage
-from zork_mcp.domain.tool_loop import ExitReason, LoopOutcome, ToolCallRecord
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made

@@ -22,11 +22,12 @@ from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
+from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.domain.settings import ServerStart
-from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
 from zork_mcp.ghost.result import GhostResultDict, failed_run, ghost_result
