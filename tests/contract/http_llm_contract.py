@@ -156,7 +156,7 @@ class HttpLLMContract(LLMContract):
             loop = ToolLoop(llm, session, LoopLimits(3, 0.2), InMemoryTelemetry(), time.monotonic)
             outcome = await loop.run(initial_messages("You play Zork.", "West of House"))
         assert peer.rejections == [] and len(peer.requests) == 4
-        assert outcome.action == "open mailbox" and outcome.forced_final
+        assert outcome.answer.response.action == "open mailbox" and outcome.forced_final
         assert unanswered_tool_calls(list(outcome.messages)) == []
         assert outcome.usage.total_tokens > 0
 

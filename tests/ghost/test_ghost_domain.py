@@ -64,7 +64,7 @@ def test_backtracks_follow_failed_batches_and_are_bounded(script, recovery):
     for message in prompts:
         index = outcome.messages.index(message)
         assert message["role"] == "user" and outcome.messages[index - 1]["role"] == "tool"
-    assert outcome.answer is None, "a ghost run reads no AgentResponse"
+    assert outcome.answer == (outcome.final_content or "").strip(), "a ghost run reads free text"
 
 
 @given(scripts, st.integers(1, 3))

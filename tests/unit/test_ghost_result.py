@@ -19,6 +19,7 @@ from zork_mcp.ghost.result import (
     CIRCUIT_OPENED,
     RECOVERY,
     REPORTED,
+    GhostAnswerReader,
     GhostResultDict,
     failed_run,
     ghost_result,
@@ -37,7 +38,7 @@ def record(call_id: str, outcome: CallOutcome, *, error: str | None = "boom", **
 
 def run(records, *, reason=ExitReason.CONTENT, content="done", backtracks=()):
     return LoopOutcome(
-        answer=None,
+        answer=GhostAnswerReader().read(content),
         iterations=2,
         llm_calls=3,
         exit_reason=reason,

@@ -106,7 +106,7 @@ def test_an_unexpected_error_in_a_call_is_that_call_s_error():
     outcome = asyncio.run(loop.run(initial_messages("s", "u")))
     (record,) = outcome.tool_chain
     assert record.result.error_message == "Tool call box.odd failed: RuntimeError: socket reset"
-    assert outcome.action == "n"
+    assert outcome.answer.response.action == "n"
 
 
 def test_backtracking_stops_at_its_bound():

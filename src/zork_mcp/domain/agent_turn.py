@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
+from zork_mcp.domain.agent_response import ParsedAnswer
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ConnectResult, Directive
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
@@ -32,7 +33,7 @@ async def decide_action(
     tool_server: ToolServer | None = None,
     connection: ConnectionTracker | None = None,
     turn: int = 0,
-) -> LoopOutcome:
+) -> LoopOutcome[ParsedAnswer]:
     """Decide one game command, with tools when a server is given and still allowed."""
     limits = LoopLimits(
         settings.max_tool_iterations,
@@ -53,12 +54,13 @@ async def decide_action(
                 ensure_tool_support(llm.model, force=settings.force_tool_support)
                 session = await connect_tools(tool_server, tracker, stack, telemetry, turn)
             outcome = await ToolLoop(llm, session, limits, telemetry, clock, turn).run(messages)
+        action = outcome.answer.response.action
         span.update(
-            output=outcome.action,
+            output=action,
             metadata={
                 "iterations_used": outcome.iterations,
                 "tools_called": len(outcome.tool_chain),
-                "final_action": outcome.action,
+                "final_action": action,
                 "tools_offered": session is not None,
             },
         )

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from zork_mcp.domain.agent_response import ParsedAnswer
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.messages import LLMResponse, Message, Usage
 from zork_mcp.domain.tool_result import ToolCallResult
+
+A = TypeVar("A")
 
 
 class ExitReason(Enum):
@@ -47,10 +48,10 @@ class Backtrack:
 
 
 @dataclass(frozen=True)
-class LoopOutcome:
+class LoopOutcome(Generic[A]):
     """Everything a turn decided and how: used by the agent and by MCP-Ghost alike."""
 
-    answer: ParsedAnswer | None  # None unless the policy reads an AgentResponse
+    answer: A  # the final content as the run's policy reads it
     iterations: int
     llm_calls: int
     exit_reason: ExitReason
@@ -63,39 +64,6 @@ class LoopOutcome:
     @property
     def forced_final(self) -> bool:
         return self.exit_reason is not ExitReason.CONTENT
-
-    @property
-    def action(self) -> str:
-        return self._agent_answer().response.action
-
-    @property
-    def reasoning(self) -> str:
-        return self._agent_answer().response.thinking
-
-    @property
-    def new_objective(self) -> str | None:
-        return self._agent_answer().response.new_objective
-
-    @property
-    def parse_error(self) -> str | None:
-        return self.answer.error if self.answer else None
-
-    def _agent_answer(self) -> ParsedAnswer:
-        if self.answer is None:
-            raise ValueError("this run's policy does not read an AgentResponse")
-        return self.answer
-
-    @property
-    def errors(self) -> tuple[str, ...]:
-        failures = [r.result.error_message or "" for r in self.tool_chain if r.result.is_error]
-        return (*failures, *([self.parse_error] if self.parse_error else []))
-
-    def as_agent_dict(self) -> dict[str, str | None]:
-        return {
-            "action": self.action,
-            "reasoning": self.reasoning,
-            "new_objective": self.new_objective,
-        }
 
 
 @dataclass
@@ -113,9 +81,7 @@ class LoopState:
         self.llm_calls += 1
         self.usage = self.usage + (response.usage or Usage())
 
-    def outcome(
-        self, answer: ParsedAnswer | None, reason: ExitReason, content: str | None
-    ) -> LoopOutcome:
+    def outcome(self, answer: A, reason: ExitReason, content: str | None) -> LoopOutcome[A]:
         return LoopOutcome(
             answer=answer,
             iterations=self.iterations,

@@ -2,18 +2,17 @@
 
 Tools are offered while iterating and response_format never is; the answer comes either as
 content or from a forced final call (no tools) after the loop ran out, the LLM returned
-nothing, or the tool server broke. A LoopPolicy says how that final call is asked, whether
-the answer is an AgentResponse (the Zork agent) or free text (MCP-Ghost), and how failures
-are recovered from (backtracking, circuit breaker).
+nothing, or the tool server broke. A LoopPolicy says how that final call is asked, how its
+content is read as the answer (an AgentResponse for the Zork agent, free text for MCP-Ghost),
+and how failures are recovered from (backtracking, circuit breaker).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from zork_mcp.domain.agent_response import ParsedAnswer, parse_agent_response
 from zork_mcp.domain.batch_policy import (
     BatchStep,
     CallOutcome,
@@ -51,10 +50,11 @@ from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolSession
 
+A = TypeVar("A")
 Clock = Callable[[], float]
 
 
-class ToolLoop:
+class ToolLoop(Generic[A]):
     """One turn's loop over one (optional) tool session."""
 
     def __init__(
@@ -65,7 +65,7 @@ class ToolLoop:
         telemetry: Telemetry,
         clock: Clock,
         turn: int = 0,
-        policy: LoopPolicy = AGENT_POLICY,
+        policy: LoopPolicy[A] = AGENT_POLICY,
     ) -> None:
         self._llm, self._session, self._limits = llm, session, limits
         self._telemetry, self._clock, self._turn = telemetry, clock, turn
@@ -75,7 +75,7 @@ class ToolLoop:
         self._known = {spec.canonical_name: spec for spec in self._tools}
         self._state = LoopState()
 
-    async def run(self, messages: list[Message]) -> LoopOutcome:
+    async def run(self, messages: list[Message]) -> LoopOutcome[A]:
         self._state.messages = messages
         content, reason = None, ExitReason.NO_TOOLS
         if self._tools:
@@ -348,12 +348,22 @@ class ToolLoop:
                 outcome=record.outcome.value,
             )
 
-    def so_far(self) -> LoopOutcome:
+    def so_far(self) -> LoopOutcome[None]:
         """What the run did before an error ended it: its chain, iterations, usage, messages."""
         return self._state.outcome(None, ExitReason.FAILED, None)
 
-    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        answer = self._read_answer(content) if self._policy.agent_answer else None
+    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome[A]:
+        reader = self._policy.answer
+        answer = reader.read(content)
+        error = reader.parse_error(answer)
+        if error:
+            self._emit(
+                EventType.AGENT_PARSE_ERROR,
+                f"Failed to parse agent response: {error}",
+                Level.ERROR,
+                raw_response=content,
+                error=error,
+            )
         outcome = self._state.outcome(answer, reason, content)
         if self._tools:
             used = sorted(
@@ -366,21 +376,9 @@ class ToolLoop:
                 iterations=outcome.iterations,
                 tool_calls_count=len(self._state.chain),
                 tools_used=used,
-                final_action=outcome.action if outcome.answer else None,
+                final_action=reader.final_action(answer),
             )
         return outcome
-
-    def _read_answer(self, content: str | None) -> ParsedAnswer:
-        parsed = parse_agent_response(content)
-        if parsed.error:
-            self._emit(
-                EventType.AGENT_PARSE_ERROR,
-                f"Failed to parse agent response: {parsed.error}",
-                Level.ERROR,
-                raw_response=content,
-                error=parsed.error,
-            )
-        return parsed
 
     def _tool_metadata(self, name: str) -> dict[str, Any]:
         spec = self._known.get(name)
