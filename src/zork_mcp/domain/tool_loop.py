@@ -4,7 +4,7 @@ Tools are offered while iterating and response_format never is; the answer comes
 content or from a forced final call (no tools) after the loop ran out, the LLM returned
 nothing, or the tool server broke. A LoopPolicy says how that final call is asked, how its
 content is read as the answer (an AgentResponse for the Zork agent, free text for MCP-Ghost),
-and how failures are recovered from (backtracking, circuit breaker).
+and how failures are recovered from (backtracking, circuit breaker). A LoopReport reports it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from zork_mcp.domain.batch_policy import (
 )
 from zork_mcp.domain.context_budget import compact
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
-from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
 from zork_mcp.domain.loop_policy import AGENT_POLICY, FAILED_OUTCOMES, LoopLimits, LoopPolicy
 from zork_mcp.domain.loop_records import (
     Backtrack,
@@ -33,6 +32,7 @@ from zork_mcp.domain.loop_records import (
     LoopState,
     ToolCallRecord,
 )
+from zork_mcp.domain.loop_report import LoopReport
 from zork_mcp.domain.messages import (
     LLMRequest,
     LLMResponse,
@@ -52,6 +52,7 @@ from zork_mcp.ports.tool_server import ToolSession
 
 A = TypeVar("A")
 Clock = Callable[[], float]
+Refusal = tuple[CallOutcome, ToolCallResult]
 
 
 class ToolLoop(Generic[A]):
@@ -67,89 +68,60 @@ class ToolLoop(Generic[A]):
         turn: int = 0,
         policy: LoopPolicy[A] = AGENT_POLICY,
     ) -> None:
-        self._llm, self._session, self._limits = llm, session, limits
-        self._telemetry, self._clock, self._turn = telemetry, clock, turn
-        self._policy = policy
-        self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
+        self._llm, self._session, self._clock = llm, session, clock
+        self._limits, self._policy = limits, policy
         self._tools = tuple(session.tools) if session else ()
         self._known = {spec.canonical_name: spec for spec in self._tools}
+        self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
         self._state = LoopState()
+        self._report = LoopReport(telemetry, turn, limits, self._known, self._state)
 
     async def run(self, messages: list[Message]) -> LoopOutcome[A]:
         self._state.messages = messages
-        content, reason = None, ExitReason.NO_TOOLS
-        if self._tools:
-            content, reason = await self._iterate(tuple(to_openai_tools(self._tools)))
+        content, reason = await self._iterate() if self._tools else (None, ExitReason.NO_TOOLS)
         if reason is not ExitReason.CONTENT:
             content = await self._final_call(reason)
-        elif content is not None:
-            self._state.messages.append(assistant_content_message(content))
+        if content is not None:
+            messages.append(assistant_content_message(content))
         return self._finish(content, reason)
 
-    async def _iterate(self, offered: tuple[dict[str, Any], ...]) -> tuple[str | None, ExitReason]:
+    def so_far(self) -> LoopOutcome[None]:
+        """What the run did before an error ended it: its chain, iterations, usage, messages."""
+        return self._state.outcome(None, ExitReason.FAILED, None)
+
+    async def _iterate(self) -> tuple[str | None, ExitReason]:
+        offered = tuple(to_openai_tools(self._tools))
         for iteration in range(1, self._limits.max_iterations + 1):
             self._state.iterations = iteration
-            self._emit(
-                EventType.MCP_ITERATION_START,
-                f"Agent tool-calling iteration {iteration}/{self._limits.max_iterations}",
-                max_iterations=self._limits.max_iterations,
-            )
-            request = LLMRequest(tuple(self._state.messages), tools=offered, tool_choice="auto")
-            response = await self._complete(request)
-            if response.tool_calls:
-                self._state.messages.append(assistant_tool_calls_message(response))
-                if await self._run_batch(response) is BatchStep.STOP_TOOLS:
-                    return None, ExitReason.SESSION_BROKEN
-                continue
-            if response.content and response.content.strip():
-                return response.content, ExitReason.CONTENT
-            self._emit(
-                EventType.MCP_UNEXPECTED_STATE,
-                f"LLM returned no content and no tool_calls, "
-                f"finish_reason={response.finish_reason}",
-                Level.WARNING,
-                finish_reason=response.finish_reason,
-            )
-            return None, ExitReason.UNEXPECTED_STATE
+            self._report.iteration_started()
+            messages = tuple(self._state.messages)
+            response = await self._complete(LLMRequest(messages, tools=offered, tool_choice="auto"))
+            if not response.tool_calls:
+                return self._content_of(response)
+            step, records = await self._run_batch(response)
+            if step is BatchStep.STOP_TOOLS:
+                return None, ExitReason.SESSION_BROKEN
+            self._backtrack_after(records)
         return None, ExitReason.MAX_ITERATIONS
+
+    def _content_of(self, response: LLMResponse) -> tuple[str | None, ExitReason]:
+        if response.content and response.content.strip():
+            return response.content, ExitReason.CONTENT
+        self._report.unexpected_state(response.finish_reason)
+        return None, ExitReason.UNEXPECTED_STATE
 
     async def _final_call(self, reason: ExitReason) -> str | None:
         if reason is not ExitReason.NO_TOOLS:
-            self._emit(
-                EventType.MCP_NO_CONTENT,
-                f"Agent exited tool loop without content after {self._state.iterations} "
-                f"iterations ({reason.value}); asking for the final answer without tools",
-                Level.WARNING,
-                iterations=self._state.iterations,
-                reason=reason.value,
-            )
+            self._report.left_without_content(reason)
             self._state.messages.append(user_message(self._policy.final_prompt))
         request = LLMRequest(tuple(self._state.messages), response_format=self._policy.final_format)
-        content = (await self._complete(request)).content
-        if content is not None:
-            self._state.messages.append(assistant_content_message(content))
-        return content
+        return (await self._complete(request)).content
 
     async def _complete(self, request: LLMRequest) -> LLMResponse:
         request = self._within_budget(request)
-        metadata = {
-            "model": self._llm.model,
-            "tools": len(request.tools or ()),
-            "tool_choice": request.tool_choice,
-            "forced_final": bool(request.response_format),
-        }
-        with self._telemetry.span(
-            LLM_GENERATION,
-            kind=SpanKind.GENERATION,
-            input=list(request.messages),
-            metadata=metadata,
-        ) as span:
+        with self._report.generation(self._llm.model, request) as generated:
             response = await self._llm.complete(request)
-            span.update(
-                output=_response_summary(response),
-                metadata={"response_model": response.model},
-                usage=response.usage,
-            )
+            generated(response)
         self._state.count(response)
         return response
 
@@ -158,20 +130,11 @@ class ToolLoop(Generic[A]):
         compaction = compact(request.messages, self._limits.context_budget)
         if compaction is None:
             return request
-        self._emit(
-            EventType.MCP_CONTEXT_COMPACTED,
-            f"Context over budget (~{compaction.tokens_before} tokens): "
-            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
-            f"tokens sent",
-            tokens_before=compaction.tokens_before,
-            tokens_after=compaction.tokens_after,
-            max_tokens=self._limits.context_budget.max_tokens,
-            steps_condensed=compaction.steps_condensed,
-            critical_kept=compaction.critical_kept,
-        )
+        self._report.context_compacted(compaction)
         return replace(request, messages=compaction.messages)
 
-    async def _run_batch(self, response: LLMResponse) -> BatchStep:
+    async def _run_batch(self, response: LLMResponse) -> tuple[BatchStep, list[ToolCallRecord]]:
+        self._state.messages.append(assistant_tool_calls_message(response))
         step, records = BatchStep.NEXT_CALL, []
         for call in response.tool_calls or ():
             if step is BatchStep.NEXT_CALL:
@@ -182,9 +145,7 @@ class ToolLoop(Generic[A]):
             self._state.messages.append(tool_message(call.id, record.result))
             records.append(record)
         self._state.chain.extend(records)
-        if step is not BatchStep.STOP_TOOLS:
-            self._backtrack_after(records)
-        return step
+        return step, records
 
     def _backtrack_after(self, records: list[ToolCallRecord]) -> None:
         failed = [r for r in records if r.outcome in FAILED_OUTCOMES]
@@ -194,68 +155,48 @@ class ToolLoop(Generic[A]):
             Failure(r.tool_name, r.result.error_message or "failed") for r in failed
         )
         self._state.messages.append(user_message(prompt))
-        self._state.backtracks.append(
-            Backtrack(self._state.iterations, tuple(r.call_id for r in failed), prompt)
-        )
-        self._emit(
-            EventType.MCP_BACKTRACK,
-            f"Backtracking after {len(failed)} failed tool call(s)",
-            Level.WARNING,
-            backtrack=len(self._state.backtracks),
-            failed_tools=[r.tool_name for r in failed],
-        )
+        call_ids = tuple(r.call_id for r in failed)
+        self._state.backtracks.append(Backtrack(self._state.iterations, call_ids, prompt))
+        self._report.backtracked(failed)
 
     async def _call_tool(self, call: ToolCall, reasoning: str | None) -> ToolCallRecord:
         name = call.function.name
         try:
             arguments = parse_arguments(call.function.arguments)
         except ValueError as e:
-            self._emit(
-                EventType.MCP_TOOL_CALL,
-                f"Agent calling tool {name} with arguments that are not valid JSON",
-                tool_name=name,
-                arguments=call.function.arguments,
-                arguments_error=str(e),
-            )
+            self._report.arguments_unparsed(call, e)
             result = error_result(name, f"invalid JSON arguments: {e}")
-            return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
-        self._emit(
-            EventType.MCP_TOOL_CALL,
-            f"Agent calling tool {name}",
-            tool_name=name,
-            arguments=arguments,
-        )
+            return self._record(call, None, reasoning, CallOutcome.BAD_ARGUMENTS, result)
+        self._report.tool_called(name, arguments)
+        refusal = self._refusal(name)
+        if refusal is not None:
+            return self._record(call, arguments, reasoning, *refusal)
+        return await self._call_session(call, arguments, reasoning)
+
+    def _refusal(self, name: str) -> Refusal | None:
+        """Why a call is not made: the tool is unknown, or its circuit is open."""
         if name not in self._known:
-            result = error_result(name, f"unknown tool; available: {sorted(self._known)}")
-            return self._reported(call, arguments, CallOutcome.UNKNOWN_TOOL, result, 0.0, reasoning)
+            known = sorted(self._known)
+            return CallOutcome.UNKNOWN_TOOL, error_result(name, f"unknown tool; available: {known}")
         if not self._breaker.allows(name):
             failures = self._breaker.failures(name)
             reason = f"circuit open after {failures} consecutive failures; not called again"
-            result = error_result(name, reason)
-            return self._reported(call, arguments, CallOutcome.CIRCUIT_OPEN, result, 0.0, reasoning)
+            return CallOutcome.CIRCUIT_OPEN, error_result(name, reason)
+        return None
+
+    async def _call_session(
+        self, call: ToolCall, arguments: dict[str, Any], reasoning: str | None
+    ) -> ToolCallRecord:
+        name = call.function.name
         started = self._clock()
-        metadata = {**self._tool_metadata(name), "tool_name": name, "call_id": call.id}
-        with self._telemetry.span(tool_span_name(name), input=arguments, metadata=metadata) as span:
+        with self._report.tool_span(call, arguments) as ran:
             outcome, result = await self._invoke(name, arguments)
             duration = self._clock() - started
-            span.update(
-                output=result.to_dict(),
-                metadata={
-                    "is_error": result.is_error,
-                    "outcome": outcome.value,
-                    "duration_ms": round(duration * 1000, 3),
-                },
-            )
+            ran(outcome, result, duration)
         opened = self._breaker.record(name, succeeded=outcome is CallOutcome.SUCCEEDED)
-        record = self._reported(call, arguments, outcome, result, duration, reasoning, opened)
+        record = self._record(call, arguments, reasoning, outcome, result, duration, opened)
         if opened:
-            self._emit(
-                EventType.MCP_CIRCUIT_OPEN,
-                f"Tool {name} failed {self._breaker.failures(name)} times in a row: "
-                f"not called again",
-                Level.WARNING,
-                tool_name=name,
-            )
+            self._report.circuit_opened(name, self._breaker.failures(name))
         return record
 
     async def _invoke(
@@ -277,23 +218,22 @@ class ToolLoop(Generic[A]):
     def _skip(self, call: ToolCall, after: BatchStep) -> ToolCallRecord:
         result = skip_result(after)
         name = call.function.name
-        self._emit(
-            EventType.MCP_TOOL_SKIPPED, f"Skipping {name}: {result.error_message}", tool_name=name
-        )
+        self._report.call_skipped(name, result)
         return ToolCallRecord(
-            self._state.iterations, call.id, call.function.name, None, CallOutcome.SKIPPED, result
+            self._state.iterations, call.id, name, None, CallOutcome.SKIPPED, result
         )
 
-    def _reported(
+    def _record(
         self,
         call: ToolCall,
         arguments: Mapping[str, Any] | None,
+        reasoning: str | None,
         outcome: CallOutcome,
         result: ToolCallResult,
-        duration: float,
-        reasoning: str | None,
+        duration: float = 0.0,
         opened_circuit: bool = False,
     ) -> ToolCallRecord:
+        """The record of a call that was asked for (made or refused), reported."""
         record = ToolCallRecord(
             self._state.iterations,
             call.id,
@@ -305,102 +245,16 @@ class ToolLoop(Generic[A]):
             reasoning,
             opened_circuit,
         )
-        self._report(record)
+        self._report.call_recorded(record)
         return record
-
-    def _report(self, record: ToolCallRecord) -> None:
-        name, duration_ms = record.tool_name, round(record.duration_seconds * 1000, 3)
-        if record.outcome in (CallOutcome.SUCCEEDED, CallOutcome.TOOL_ERROR):
-            content = record.result.content
-            self._emit(
-                EventType.MCP_TOOL_RESULT,
-                f"Tool result received from {name} ({record.duration_seconds:.1f}s)",
-                tool_name=name,
-                result_type=type(content).__name__,
-                result_length=len(str(content)),
-                is_error=record.result.is_error,
-                duration_ms=duration_ms,
-                **self._tool_metadata(name),
-            )
-        if record.outcome is CallOutcome.TIMED_OUT:
-            self._emit(
-                EventType.MCP_TOOL_TIMEOUT,
-                f"Tool call timeout: {name}",
-                Level.WARNING,
-                tool_name=name,
-                timeout_seconds=self._limits.tool_timeout_seconds,
-            )
-        elif record.outcome is CallOutcome.SESSION_BROKEN:
-            self._emit(
-                EventType.MCP_SESSION_BROKEN,
-                f"Tool server stopped during {name}: no more tool calls this turn",
-                Level.WARNING,
-                tool_name=name,
-                error=record.result.error_message,
-            )
-        elif record.outcome is not CallOutcome.SUCCEEDED:
-            self._emit(
-                EventType.MCP_TOOL_ERROR,
-                f"Tool call failed: {name}",
-                Level.WARNING,
-                tool_name=name,
-                error=record.result.error_message,
-                outcome=record.outcome.value,
-            )
-
-    def so_far(self) -> LoopOutcome[None]:
-        """What the run did before an error ended it: its chain, iterations, usage, messages."""
-        return self._state.outcome(None, ExitReason.FAILED, None)
 
     def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome[A]:
         reader = self._policy.answer
         answer = reader.read(content)
         error = reader.parse_error(answer)
         if error:
-            self._emit(
-                EventType.AGENT_PARSE_ERROR,
-                f"Failed to parse agent response: {error}",
-                Level.ERROR,
-                raw_response=content,
-                error=error,
-            )
+            self._report.answer_unparsed(content, error)
         outcome = self._state.outcome(answer, reason, content)
         if self._tools:
-            used = sorted(
-                {r.tool_name for r in self._state.chain if r.outcome is not CallOutcome.SKIPPED}
-            )
-            self._emit(
-                EventType.MCP_SESSION_COMPLETE,
-                f"MCP session complete ({outcome.iterations} iterations, "
-                f"{len(self._state.chain)} tool calls)",
-                iterations=outcome.iterations,
-                tool_calls_count=len(self._state.chain),
-                tools_used=used,
-                final_action=reader.final_action(answer),
-            )
+            self._report.session_complete(outcome, reader.final_action(answer))
         return outcome
-
-    def _tool_metadata(self, name: str) -> dict[str, Any]:
-        spec = self._known.get(name)
-        return {
-            "server_name": spec.server if spec else None,
-            "timeout_seconds": self._limits.tool_timeout_seconds,
-        }
-
-    def _emit(
-        self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any
-    ) -> None:
-        fields = {"iteration": self._state.iterations, "turn": self._turn, **fields}
-        self._telemetry.emit(Event(kind, message, level, fields))
-
-
-def _response_summary(response: LLMResponse) -> dict[str, Any]:
-    calls = [
-        {"name": c.function.name, "arguments": c.function.arguments}
-        for c in response.tool_calls or ()
-    ]
-    return {
-        "content": response.content,
-        "tool_calls": calls,
-        "finish_reason": response.finish_reason,
-    }
