@@ -23,8 +23,9 @@ from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import LLMRequest, initial_messages
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 
 
@@ -140,7 +141,7 @@ class HttpLLMContract(LLMContract):
             loop = ToolLoop(llm, session, LoopLimits(3, 0.2), InMemoryTelemetry(), time.monotonic)
             outcome = await loop.run(initial_messages("You play Zork.", "West of House"))
         assert peer.rejections == [] and len(peer.requests) == 4
-        assert outcome.action == "open mailbox" and outcome.forced_final
+        assert outcome.answer.response.action == "open mailbox" and outcome.forced_final
         assert unanswered_tool_calls(list(outcome.messages)) == []
         assert outcome.usage.total_tokens > 0
 

@@ -19,14 +19,14 @@ def test_p02_final_output_is_always_a_game_command(script):
     Validates: Requirements 1.4
     """
     outcome = play(script).outcome
-    action = outcome.action
+    action = outcome.answer.response.action
     assert isinstance(action, str) and action.strip() == action and action
     assert "\n" not in action and not action.startswith(">")
     assert action == " ".join(action.split())
     answer = _answers_by_text(script).get(outcome.final_content)
     if answer is not None and answer.parseable:
         assert action == " ".join(answer.action.split())
-        assert outcome.parse_error is None
+        assert outcome.answer.error is None
     else:
-        assert action == FALLBACK_ACTION and outcome.parse_error
-        assert outcome.reasoning == f"Parse error: {outcome.parse_error}"
+        assert action == FALLBACK_ACTION and outcome.answer.error
+        assert outcome.answer.response.thinking == f"Parse error: {outcome.answer.error}"

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import initial_messages
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 
 class Probe:

@@ -9,8 +9,9 @@ from tests.support.strategies import json_objects, json_values
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import initial_messages
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 layouts = st.fixed_dictionaries(
     {

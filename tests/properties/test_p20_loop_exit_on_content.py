@@ -1,7 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
-from zork_mcp.domain.tool_loop import ExitReason
+from zork_mcp.domain.loop_records import ExitReason
 
 
 @given(scripts)

@@ -24,12 +24,12 @@ def test_p27_graceful_degradation_after_retry_failure(healthy_turns, failing, tu
     server.fail_next_connects(failing)
     outcome, llm = play_turn(server, tracker, telemetry, healthy_turns + 2)
     assert tracker.is_disabled, "the disabled flag is set"
-    assert outcome.action == "look" and llm.requests[0].tools is None
+    assert outcome.answer.response.action == "look" and llm.requests[0].tools is None
     assert len(telemetry.of_type(EventType.MCP_DISABLED_FALLBACK)) == 1
     attempts = server.connect_attempts
     server.fail_next_connects(0)
     for turn in range(turns_after):
         outcome, llm = play_turn(server, tracker, telemetry, healthy_turns + 3 + turn)
-        assert llm.requests[0].tools is None and outcome.action == "look"
+        assert llm.requests[0].tools is None and outcome.answer.response.action == "look"
     assert server.connect_attempts == attempts, "never reconnects this episode"
     assert server.open_sessions == 0

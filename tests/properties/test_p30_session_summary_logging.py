@@ -24,4 +24,4 @@ def test_p30_session_summary_logging(script):
     assert summary.fields["iterations"] == len(offered_requests(played))
     assert summary.fields["tool_calls_count"] == len(played.model.sent)
     assert summary.fields["tools_used"] == sorted(attempted)
-    assert summary.fields["final_action"] == played.outcome.action
+    assert summary.fields["final_action"] == played.outcome.answer.response.action

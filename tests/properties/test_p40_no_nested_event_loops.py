@@ -50,7 +50,7 @@ def test_p40_the_sync_api_refuses_to_nest(script):
     async def inside_a_loop():
         with pytest.raises(NestedEventLoopError):
             agent.get_action_with_reasoning("West of House")
-        return (await agent.decide("West of House")).action
+        return (await agent.decide("West of House")).answer.response.action
 
     assert asyncio.run(inside_a_loop())
     assert agent.turn == 0

@@ -22,6 +22,7 @@ from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import (
     FunctionCall,
     LLMRequest,
@@ -32,7 +33,7 @@ from zork_mcp.domain.messages import (
     initial_messages,
 )
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock, LoopOutcome
+from zork_mcp.domain.tool_loop import Clock
 from zork_mcp.ports.telemetry import Telemetry
 
 SERVER = "box"

@@ -40,7 +40,7 @@ async def turn(
         connection=tracker,
         turn=number,
     )
-    return llm, telemetry, outcome.action
+    return llm, telemetry, outcome.answer.response.action
 
 
 async def test_turn_one_failure_raises_startup_error_without_retry():

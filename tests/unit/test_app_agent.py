@@ -34,7 +34,7 @@ async def test_calling_the_sync_api_inside_a_loop_is_a_clear_error():
     agent = agent_for(ScriptedLLM([action_reply("north")]))
     with pytest.raises(NestedEventLoopError, match=r"await agent\.decide"):
         agent.get_action_with_reasoning("state")
-    assert (await agent.decide("state")).action == "north"
+    assert (await agent.decide("state")).answer.response.action == "north"
 
 
 def test_the_episode_ends_on_game_over_with_tools_and_events():

@@ -20,8 +20,9 @@ from zork_mcp.domain.context_budget import (
     split_steps,
 )
 from zork_mcp.domain.events import EventType
+from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import system_message, user_message
-from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
 
@@ -130,7 +131,7 @@ async def test_a_long_turn_is_sent_condensed_with_an_event_and_its_history_kept_
             llm, session, LoopLimits(10, 5.0, context_budget=budget), telemetry, lambda: 0.0
         )
         outcome = await loop.run([system_message("s"), user_message("read the book")])
-    assert outcome.action == "north"
+    assert outcome.answer.response.action == "north"
     assert len(outcome.messages) == 2 + pages * 2 + 1, "the turn's own history stays whole"
     sizes = [estimate_tokens(request.messages) for request in llm.requests]
     assert max(sizes) <= budget.max_tokens < estimate_tokens(outcome.messages[:-1])

@@ -71,8 +71,9 @@ def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
 def test_a_forced_final_answer_is_announced_as_a_warning():
     from zork_mcp.adapters.fake_llm import tool_calls_reply
     from zork_mcp.adapters.fake_tool_server import FakeToolServer
+    from zork_mcp.domain.loop_policy import LoopLimits
     from zork_mcp.domain.messages import initial_messages
-    from zork_mcp.domain.tool_loop import LoopLimits, ToolLoop
+    from zork_mcp.domain.tool_loop import ToolLoop
 
     server = FakeToolServer("box", {"echo": lambda: "x"})
     llm = ScriptedLLM([tool_calls_reply(("box.echo", {})), action_reply("look")])

@@ -10,15 +10,16 @@ from dataclasses import replace
 import pytest
 
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_records import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.recovery import Failure, backtrack_prompt
-from zork_mcp.domain.tool_loop import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.ghost.result import (
     BACKTRACKED,
     CIRCUIT_OPENED,
     RECOVERY,
     REPORTED,
+    GhostAnswerReader,
     GhostResultDict,
     failed_run,
     ghost_result,
@@ -37,7 +38,7 @@ def record(call_id: str, outcome: CallOutcome, *, error: str | None = "boom", **
 
 def run(records, *, reason=ExitReason.CONTENT, content="done", backtracks=()):
     return LoopOutcome(
-        answer=None,
+        answer=GhostAnswerReader().read(content),
         iterations=2,
         llm_calls=3,
         exit_reason=reason,

@@ -15,8 +15,10 @@ from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
 from zork_mcp.domain.events import EventType
+from zork_mcp.domain.loop_policy import LoopLimits
+from zork_mcp.domain.loop_records import ExitReason, LoopOutcome
 from zork_mcp.domain.messages import FINAL_ACTION_PROMPT, LLMResponse, initial_messages
-from zork_mcp.domain.tool_loop import ExitReason, LoopLimits, LoopOutcome, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 
 
 def think(thought: str, step: int = 1) -> dict:
@@ -65,7 +67,7 @@ async def test_tool_calls_run_through_the_session_and_results_reach_the_next_cal
     second = llm.requests[1].messages  # 5.4, 5.5
     [result] = tool_messages(second)
     assert json.loads(result["content"]) == {"content": {"thought": "open it", "step": 1}}
-    assert outcome.action == "open mailbox"
+    assert outcome.answer.response.action == "open mailbox"
     assert outcome.exit_reason is ExitReason.CONTENT  # 5.6
     assert len(llm.requests) == 2
 
@@ -92,7 +94,7 @@ async def test_bad_json_arguments_become_an_error_result_and_the_loop_goes_on():
     first, second = tool_messages(llm.requests[1].messages)
     assert "invalid JSON arguments" in json.loads(first["content"])["error"]
     assert json.loads(second["content"]) == {"content": think("ok")}
-    assert outcome.action == "north"
+    assert outcome.answer.response.action == "north"
     assert telemetry.of_type(EventType.MCP_TOOL_ERROR)
 
 
@@ -108,7 +110,10 @@ async def test_max_iterations_force_a_final_answer_without_tools_and_with_a_sche
     assert final.tools is None and final.tool_choice is None  # 5.8
     assert final.response_format is not None  # 5.9
     assert final.response_format.name == "AgentResponse"
-    assert outcome.exit_reason is ExitReason.MAX_ITERATIONS and outcome.action == "wait"
+    assert (
+        outcome.exit_reason is ExitReason.MAX_ITERATIONS
+        and outcome.answer.response.action == "wait"
+    )
     assert telemetry.of_type(EventType.MCP_NO_CONTENT)
 
 
@@ -131,7 +136,7 @@ async def test_neither_content_nor_tool_calls_warns_and_forces_the_final_answer(
     outcome, llm, telemetry = await run_loop([text_reply(None), action_reply("east")], server)
     assert telemetry.of_type(EventType.MCP_UNEXPECTED_STATE)  # 5.10
     assert outcome.exit_reason is ExitReason.UNEXPECTED_STATE
-    assert llm.requests[-1].tools is None and outcome.action == "east"
+    assert llm.requests[-1].tools is None and outcome.answer.response.action == "east"
 
 
 async def test_a_failing_call_is_reported_and_the_rest_of_its_batch_still_runs():
@@ -168,7 +173,7 @@ async def test_a_timeout_skips_the_rest_of_the_batch_and_asks_the_llm_again_with
     assert "timed out" in json.loads(timed_out["content"])["error"]  # 6.6
     assert [json.loads(m["content"])["error"] for m in skipped] == [SKIPPED_AFTER_TIMEOUT] * 2
     assert llm.requests[1].tools, "after a timeout the LLM decides, with tools still offered"
-    assert outcome.action == "south"
+    assert outcome.answer.response.action == "south"
     assert telemetry.of_type(EventType.MCP_TOOL_TIMEOUT)
 
 
@@ -187,7 +192,10 @@ async def test_a_dead_server_stops_tool_use_and_forces_the_final_answer():
     assert final.tools is None and final.response_format is not None
     skipped = json.loads(tool_messages(final.messages)[1]["content"])
     assert skipped["error"] == SKIPPED_AFTER_BREAK
-    assert outcome.exit_reason is ExitReason.SESSION_BROKEN and outcome.action == "climb tree"
+    assert (
+        outcome.exit_reason is ExitReason.SESSION_BROKEN
+        and outcome.answer.response.action == "climb tree"
+    )
     assert telemetry.of_type(EventType.MCP_SESSION_BROKEN)
 
 
@@ -221,25 +229,26 @@ async def test_without_a_session_one_schema_constrained_call_answers():
     [request] = llm.requests
     assert request.tools is None and request.response_format is not None
     assert FINAL_ACTION_PROMPT not in [m["content"] for m in request.messages]
-    assert outcome.as_agent_dict() == {
-        "action": "open mailbox",
-        "reasoning": "a mailbox is here",
-        "new_objective": None,
-    }
+    response = outcome.answer.response
+    assert (response.action, response.thinking, response.new_objective) == (
+        "open mailbox",
+        "a mailbox is here",
+        None,
+    )
 
 
 async def test_an_unparseable_answer_falls_back_to_a_safe_action_and_says_why():
     outcome, _, telemetry = await run_loop([text_reply("I think I will go north")])
-    assert outcome.action == FALLBACK_ACTION
+    assert outcome.answer.response.action == FALLBACK_ACTION
     [event] = telemetry.of_type(EventType.AGENT_PARSE_ERROR)
     assert event.fields["raw_response"] == "I think I will go north"
-    assert outcome.parse_error
+    assert outcome.answer.error
 
 
 async def test_an_empty_final_answer_still_yields_a_game_command():
     server = make_server()
     outcome, _, _ = await run_loop([text_reply(None), text_reply("")], server)
-    assert outcome.action == FALLBACK_ACTION
+    assert outcome.answer.response.action == FALLBACK_ACTION
 
 
 async def test_events_carry_tool_name_arguments_iteration_and_result_shape():

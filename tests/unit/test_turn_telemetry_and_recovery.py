@@ -14,10 +14,11 @@ from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
 from zork_mcp.domain.events import SESSION_SPAN, EventType, Level
+from zork_mcp.domain.loop_policy import AGENT_POLICY, LoopLimits
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import AGENT_POLICY, LoopLimits, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec
 
 
@@ -106,7 +107,7 @@ def test_an_unexpected_error_in_a_call_is_that_call_s_error():
     outcome = asyncio.run(loop.run(initial_messages("s", "u")))
     (record,) = outcome.tool_chain
     assert record.result.error_message == "Tool call box.odd failed: RuntimeError: socket reset"
-    assert outcome.action == "n"
+    assert outcome.answer.response.action == "n"
 
 
 def test_backtracking_stops_at_its_bound():

@@ -11,12 +11,14 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
+from zork_mcp.domain.agent_response import AgentResponse, ParsedAnswer
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionTracker
 from zork_mcp.domain.errors import NestedEventLoopError
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock, LoopOutcome
+from zork_mcp.domain.tool_loop import Clock
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer
@@ -40,7 +42,7 @@ class ZorkAgent:
         self.tool_server, self._clock = tool_server, clock
         self.connection = ConnectionTracker()
         self.turn = 0
-        self.last_outcome: LoopOutcome | None = None
+        self.last_outcome: LoopOutcome[ParsedAnswer] | None = None
 
     def get_action_with_reasoning(
         self, game_state_text: str, relevant_memories: str | None = None
@@ -53,11 +55,11 @@ class ZorkAgent:
             )
         self.turn += 1
         self.last_outcome = asyncio.run(self.decide(game_state_text, relevant_memories))
-        return self.last_outcome.as_agent_dict()
+        return _reply(self.last_outcome.answer.response)
 
     async def decide(
         self, game_state_text: str, relevant_memories: str | None = None
-    ) -> LoopOutcome:
+    ) -> LoopOutcome[ParsedAnswer]:
         async with self._llm_session() as llm:
             return await decide_action(
                 llm=llm,
@@ -69,6 +71,14 @@ class ZorkAgent:
                 connection=self.connection,
                 turn=self.turn,
             )
+
+
+def _reply(response: AgentResponse) -> dict[str, str | None]:
+    return {
+        "action": response.action,
+        "reasoning": response.thinking,
+        "new_objective": response.new_objective,
+    }
 
 
 def _loop_is_running() -> bool:

@@ -59,6 +59,19 @@ def parse_agent_response(text: str | None) -> ParsedAnswer:
     return _fallback(f"no AgentResponse JSON object found ({strict_error}); raw: {text[:200]!r}")
 
 
+class AgentAnswerReader:
+    """The agent's answer reader: an AgentResponse, or the fallback with the reason why."""
+
+    def read(self, content: str | None) -> ParsedAnswer:
+        return parse_agent_response(content)
+
+    def parse_error(self, answer: ParsedAnswer) -> str | None:
+        return answer.error
+
+    def final_action(self, answer: ParsedAnswer) -> str | None:
+        return answer.response.action
+
+
 def final_answer_format() -> ResponseFormat:
     """A strict JSON schema for the forced final call, made from AgentResponse (5.9)."""
     return ResponseFormat(

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
+from zork_mcp.domain.agent_response import ParsedAnswer
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ConnectResult, Directive
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
+from zork_mcp.domain.loop_policy import LoopLimits
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import Message
 from zork_mcp.domain.model_support import ensure_tool_support
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock, LoopLimits, LoopOutcome, ToolLoop
+from zork_mcp.domain.tool_loop import Clock, ToolLoop
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer, ToolSession
@@ -30,7 +33,7 @@ async def decide_action(
     tool_server: ToolServer | None = None,
     connection: ConnectionTracker | None = None,
     turn: int = 0,
-) -> LoopOutcome:
+) -> LoopOutcome[ParsedAnswer]:
     """Decide one game command, with tools when a server is given and still allowed."""
     limits = LoopLimits(
         settings.max_tool_iterations,
@@ -51,12 +54,13 @@ async def decide_action(
                 ensure_tool_support(llm.model, force=settings.force_tool_support)
                 session = await connect_tools(tool_server, tracker, stack, telemetry, turn)
             outcome = await ToolLoop(llm, session, limits, telemetry, clock, turn).run(messages)
+        action = outcome.answer.response.action
         span.update(
-            output=outcome.action,
+            output=action,
             metadata={
                 "iterations_used": outcome.iterations,
                 "tools_called": len(outcome.tool_chain),
-                "final_action": outcome.action,
+                "final_action": action,
                 "tools_offered": session is not None,
             },
         )

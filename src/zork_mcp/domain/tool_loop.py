@@ -2,19 +2,17 @@
 
 Tools are offered while iterating and response_format never is; the answer comes either as
 content or from a forced final call (no tools) after the loop ran out, the LLM returned
-nothing, or the tool server broke. A LoopPolicy says how that final call is asked, whether
-the answer is an AgentResponse (the Zork agent) or free text (MCP-Ghost), and how failures
-are recovered from (backtracking, circuit breaker).
+nothing, or the tool server broke. A LoopPolicy says how that final call is asked, how its
+content is read as the answer (an AgentResponse for the Zork agent, free text for MCP-Ghost),
+and how failures are recovered from (backtracking, circuit breaker). A LoopReport reports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import Any
+from dataclasses import replace
+from typing import Any, Generic, TypeVar
 
-from zork_mcp.domain.agent_response import ParsedAnswer, final_answer_format, parse_agent_response
 from zork_mcp.domain.batch_policy import (
     BatchStep,
     CallOutcome,
@@ -24,149 +22,40 @@ from zork_mcp.domain.batch_policy import (
     skip_result,
     timeout_result,
 )
-from zork_mcp.domain.context_budget import ContextBudget, compact
+from zork_mcp.domain.context_budget import compact
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
-from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
+from zork_mcp.domain.loop_policy import AGENT_POLICY, FAILED_OUTCOMES, LoopLimits, LoopPolicy
+from zork_mcp.domain.loop_records import (
+    Backtrack,
+    ExitReason,
+    LoopOutcome,
+    LoopState,
+    ToolCallRecord,
+)
+from zork_mcp.domain.loop_report import LoopReport
 from zork_mcp.domain.messages import (
-    FINAL_ACTION_PROMPT,
     LLMRequest,
     LLMResponse,
     Message,
-    ResponseFormat,
     ToolCall,
-    Usage,
     assistant_content_message,
     assistant_tool_calls_message,
     tool_message,
     user_message,
 )
-from zork_mcp.domain.recovery import CircuitBreaker, Failure, Recovery, backtrack_prompt
-from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS
+from zork_mcp.domain.recovery import CircuitBreaker, Failure, backtrack_prompt
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolSession
 
+A = TypeVar("A")
 Clock = Callable[[], float]
+Refusal = tuple[CallOutcome, ToolCallResult]
 
 
-@dataclass(frozen=True)
-class LoopLimits:
-    max_iterations: int = 20
-    tool_timeout_seconds: float = TOOL_TIMEOUT_SECONDS
-    max_result_chars: int = 50_000  # a tool message's JSON text, at most
-    context_budget: ContextBudget = field(default_factory=ContextBudget)
-
-
-@dataclass(frozen=True)
-class LoopPolicy:
-    """How a run asks for its final answer, reads it, and recovers from tool failures."""
-
-    final_format: ResponseFormat | None
-    final_prompt: str
-    agent_answer: bool  # read the final content as an AgentResponse
-    recovery: Recovery = Recovery()
-
-
-AGENT_POLICY = LoopPolicy(final_answer_format(), FINAL_ACTION_PROMPT, agent_answer=True)
-FAILED_OUTCOMES = frozenset(
-    {
-        CallOutcome.TOOL_ERROR,
-        CallOutcome.BAD_ARGUMENTS,
-        CallOutcome.UNKNOWN_TOOL,
-        CallOutcome.TIMED_OUT,
-        CallOutcome.CIRCUIT_OPEN,
-    }
-)
-
-
-class ExitReason(Enum):
-    CONTENT = "content"
-    NO_TOOLS = "no_tools"
-    MAX_ITERATIONS = "max_iterations"
-    UNEXPECTED_STATE = "unexpected_state"
-    SESSION_BROKEN = "session_broken"
-    FAILED = "failed"  # an error (the LLM's, the session's) ended the run: see so_far()
-
-
-@dataclass(frozen=True)
-class ToolCallRecord:
-    """One entry of the tool chain: what was called, how it went, what it returned."""
-
-    iteration: int
-    call_id: str
-    tool_name: str
-    arguments: Mapping[str, Any] | None
-    outcome: CallOutcome
-    result: ToolCallResult
-    duration_seconds: float = 0.0
-    reasoning: str | None = None
-    opened_circuit: bool = False
-
-
-@dataclass(frozen=True)
-class Backtrack:
-    """After this iteration's failures the LLM was asked for a different approach."""
-
-    iteration: int
-    call_ids: tuple[str, ...]
-    prompt: str
-
-
-@dataclass(frozen=True)
-class LoopOutcome:
-    """Everything a turn decided and how: used by the agent and by MCP-Ghost alike."""
-
-    answer: ParsedAnswer | None  # None unless the policy reads an AgentResponse
-    iterations: int
-    llm_calls: int
-    exit_reason: ExitReason
-    tool_chain: tuple[ToolCallRecord, ...]
-    usage: Usage
-    final_content: str | None
-    messages: tuple[Message, ...] = field(repr=False)
-    backtracks: tuple[Backtrack, ...] = ()
-
-    @property
-    def forced_final(self) -> bool:
-        return self.exit_reason is not ExitReason.CONTENT
-
-    @property
-    def action(self) -> str:
-        return self._agent_answer().response.action
-
-    @property
-    def reasoning(self) -> str:
-        return self._agent_answer().response.thinking
-
-    @property
-    def new_objective(self) -> str | None:
-        return self._agent_answer().response.new_objective
-
-    @property
-    def parse_error(self) -> str | None:
-        return self.answer.error if self.answer else None
-
-    def _agent_answer(self) -> ParsedAnswer:
-        if self.answer is None:
-            raise ValueError("this run's policy does not read an AgentResponse")
-        return self.answer
-
-    @property
-    def errors(self) -> tuple[str, ...]:
-        failures = [r.result.error_message or "" for r in self.tool_chain if r.result.is_error]
-        return (*failures, *([self.parse_error] if self.parse_error else []))
-
-    def as_agent_dict(self) -> dict[str, str | None]:
-        return {
-            "action": self.action,
-            "reasoning": self.reasoning,
-            "new_objective": self.new_objective,
-        }
-
-
-class ToolLoop:
+class ToolLoop(Generic[A]):
     """One turn's loop over one (optional) tool session."""
 
     def __init__(
@@ -177,96 +66,63 @@ class ToolLoop:
         telemetry: Telemetry,
         clock: Clock,
         turn: int = 0,
-        policy: LoopPolicy = AGENT_POLICY,
+        policy: LoopPolicy[A] = AGENT_POLICY,
     ) -> None:
-        self._llm, self._session, self._limits = llm, session, limits
-        self._telemetry, self._clock, self._turn = telemetry, clock, turn
-        self._policy = policy
-        self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
-        self._backtracks: list[Backtrack] = []
+        self._llm, self._session, self._clock = llm, session, clock
+        self._limits, self._policy = limits, policy
         self._tools = tuple(session.tools) if session else ()
         self._known = {spec.canonical_name: spec for spec in self._tools}
-        self._messages: list[Message] = []
-        self._chain: list[ToolCallRecord] = []
-        self._usage, self._llm_calls, self._iterations = Usage(), 0, 0
+        self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
+        self._state = LoopState()
+        self._report = LoopReport(telemetry, turn, limits, self._known, self._state)
 
-    async def run(self, messages: list[Message]) -> LoopOutcome:
-        self._messages = messages
-        content, reason = None, ExitReason.NO_TOOLS
-        if self._tools:
-            content, reason = await self._iterate(tuple(to_openai_tools(self._tools)))
+    async def run(self, messages: list[Message]) -> LoopOutcome[A]:
+        self._state.messages = messages
+        content, reason = await self._iterate() if self._tools else (None, ExitReason.NO_TOOLS)
         if reason is not ExitReason.CONTENT:
             content = await self._final_call(reason)
-        elif content is not None:
-            self._messages.append(assistant_content_message(content))
+        if content is not None:
+            messages.append(assistant_content_message(content))
         return self._finish(content, reason)
 
-    async def _iterate(self, offered: tuple[dict[str, Any], ...]) -> tuple[str | None, ExitReason]:
+    def so_far(self) -> LoopOutcome[None]:
+        """What the run did before an error ended it: its chain, iterations, usage, messages."""
+        return self._state.outcome(None, ExitReason.FAILED, None)
+
+    async def _iterate(self) -> tuple[str | None, ExitReason]:
+        offered = tuple(to_openai_tools(self._tools))
         for iteration in range(1, self._limits.max_iterations + 1):
-            self._iterations = iteration
-            self._emit(
-                EventType.MCP_ITERATION_START,
-                f"Agent tool-calling iteration {iteration}/{self._limits.max_iterations}",
-                max_iterations=self._limits.max_iterations,
-            )
-            request = LLMRequest(tuple(self._messages), tools=offered, tool_choice="auto")
-            response = await self._complete(request)
-            if response.tool_calls:
-                self._messages.append(assistant_tool_calls_message(response))
-                if await self._run_batch(response) is BatchStep.STOP_TOOLS:
-                    return None, ExitReason.SESSION_BROKEN
-                continue
-            if response.content and response.content.strip():
-                return response.content, ExitReason.CONTENT
-            self._emit(
-                EventType.MCP_UNEXPECTED_STATE,
-                f"LLM returned no content and no tool_calls, "
-                f"finish_reason={response.finish_reason}",
-                Level.WARNING,
-                finish_reason=response.finish_reason,
-            )
-            return None, ExitReason.UNEXPECTED_STATE
+            self._state.iterations = iteration
+            self._report.iteration_started()
+            messages = tuple(self._state.messages)
+            response = await self._complete(LLMRequest(messages, tools=offered, tool_choice="auto"))
+            if not response.tool_calls:
+                return self._content_of(response)
+            step, records = await self._run_batch(response)
+            if step is BatchStep.STOP_TOOLS:
+                return None, ExitReason.SESSION_BROKEN
+            self._backtrack_after(records)
         return None, ExitReason.MAX_ITERATIONS
+
+    def _content_of(self, response: LLMResponse) -> tuple[str | None, ExitReason]:
+        if response.content and response.content.strip():
+            return response.content, ExitReason.CONTENT
+        self._report.unexpected_state(response.finish_reason)
+        return None, ExitReason.UNEXPECTED_STATE
 
     async def _final_call(self, reason: ExitReason) -> str | None:
         if reason is not ExitReason.NO_TOOLS:
-            self._emit(
-                EventType.MCP_NO_CONTENT,
-                f"Agent exited tool loop without content after {self._iterations} "
-                f"iterations ({reason.value}); asking for the final answer without tools",
-                Level.WARNING,
-                iterations=self._iterations,
-                reason=reason.value,
-            )
-            self._messages.append(user_message(self._policy.final_prompt))
-        request = LLMRequest(tuple(self._messages), response_format=self._policy.final_format)
-        content = (await self._complete(request)).content
-        if content is not None:
-            self._messages.append(assistant_content_message(content))
-        return content
+            self._report.left_without_content(reason)
+            self._state.messages.append(user_message(self._policy.final_prompt))
+        request = LLMRequest(tuple(self._state.messages), response_format=self._policy.final_format)
+        return (await self._complete(request)).content
 
     async def _complete(self, request: LLMRequest) -> LLMResponse:
         request = self._within_budget(request)
-        metadata = {
-            "model": self._llm.model,
-            "tools": len(request.tools or ()),
-            "tool_choice": request.tool_choice,
-            "forced_final": bool(request.response_format),
-        }
-        with self._telemetry.span(
-            LLM_GENERATION,
-            kind=SpanKind.GENERATION,
-            input=list(request.messages),
-            metadata=metadata,
-        ) as span:
+        with self._report.generation(self._llm.model, request) as generated:
             response = await self._llm.complete(request)
-            span.update(
-                output=_response_summary(response),
-                metadata={"response_model": response.model},
-                usage=response.usage,
-            )
-        self._llm_calls += 1
-        self._usage = self._usage + (response.usage or Usage())
+            generated(response)
+        self._state.count(response)
         return response
 
     def _within_budget(self, request: LLMRequest) -> LLMRequest:
@@ -274,20 +130,11 @@ class ToolLoop:
         compaction = compact(request.messages, self._limits.context_budget)
         if compaction is None:
             return request
-        self._emit(
-            EventType.MCP_CONTEXT_COMPACTED,
-            f"Context over budget (~{compaction.tokens_before} tokens): "
-            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
-            f"tokens sent",
-            tokens_before=compaction.tokens_before,
-            tokens_after=compaction.tokens_after,
-            max_tokens=self._limits.context_budget.max_tokens,
-            steps_condensed=compaction.steps_condensed,
-            critical_kept=compaction.critical_kept,
-        )
+        self._report.context_compacted(compaction)
         return replace(request, messages=compaction.messages)
 
-    async def _run_batch(self, response: LLMResponse) -> BatchStep:
+    async def _run_batch(self, response: LLMResponse) -> tuple[BatchStep, list[ToolCallRecord]]:
+        self._state.messages.append(assistant_tool_calls_message(response))
         step, records = BatchStep.NEXT_CALL, []
         for call in response.tool_calls or ():
             if step is BatchStep.NEXT_CALL:
@@ -295,83 +142,61 @@ class ToolLoop:
                 step = next_step(record.outcome)
             else:
                 record = self._skip(call, step)
-            self._messages.append(tool_message(call.id, record.result))
+            self._state.messages.append(tool_message(call.id, record.result))
             records.append(record)
-        self._chain.extend(records)
-        if step is not BatchStep.STOP_TOOLS:
-            self._backtrack_after(records)
-        return step
+        self._state.chain.extend(records)
+        return step, records
 
     def _backtrack_after(self, records: list[ToolCallRecord]) -> None:
         failed = [r for r in records if r.outcome in FAILED_OUTCOMES]
-        if not failed or len(self._backtracks) >= self._policy.recovery.max_backtracks:
+        if not failed or len(self._state.backtracks) >= self._policy.recovery.max_backtracks:
             return
         prompt = backtrack_prompt(
             Failure(r.tool_name, r.result.error_message or "failed") for r in failed
         )
-        self._messages.append(user_message(prompt))
-        self._backtracks.append(
-            Backtrack(self._iterations, tuple(r.call_id for r in failed), prompt)
-        )
-        self._emit(
-            EventType.MCP_BACKTRACK,
-            f"Backtracking after {len(failed)} failed tool call(s)",
-            Level.WARNING,
-            backtrack=len(self._backtracks),
-            failed_tools=[r.tool_name for r in failed],
-        )
+        self._state.messages.append(user_message(prompt))
+        call_ids = tuple(r.call_id for r in failed)
+        self._state.backtracks.append(Backtrack(self._state.iterations, call_ids, prompt))
+        self._report.backtracked(failed)
 
     async def _call_tool(self, call: ToolCall, reasoning: str | None) -> ToolCallRecord:
         name = call.function.name
         try:
             arguments = parse_arguments(call.function.arguments)
         except ValueError as e:
-            self._emit(
-                EventType.MCP_TOOL_CALL,
-                f"Agent calling tool {name} with arguments that are not valid JSON",
-                tool_name=name,
-                arguments=call.function.arguments,
-                arguments_error=str(e),
-            )
+            self._report.arguments_unparsed(call, e)
             result = error_result(name, f"invalid JSON arguments: {e}")
-            return self._reported(call, None, CallOutcome.BAD_ARGUMENTS, result, 0.0, reasoning)
-        self._emit(
-            EventType.MCP_TOOL_CALL,
-            f"Agent calling tool {name}",
-            tool_name=name,
-            arguments=arguments,
-        )
+            return self._record(call, None, reasoning, CallOutcome.BAD_ARGUMENTS, result)
+        self._report.tool_called(name, arguments)
+        refusal = self._refusal(name)
+        if refusal is not None:
+            return self._record(call, arguments, reasoning, *refusal)
+        return await self._call_session(call, arguments, reasoning)
+
+    def _refusal(self, name: str) -> Refusal | None:
+        """Why a call is not made: the tool is unknown, or its circuit is open."""
         if name not in self._known:
-            result = error_result(name, f"unknown tool; available: {sorted(self._known)}")
-            return self._reported(call, arguments, CallOutcome.UNKNOWN_TOOL, result, 0.0, reasoning)
+            known = sorted(self._known)
+            return CallOutcome.UNKNOWN_TOOL, error_result(name, f"unknown tool; available: {known}")
         if not self._breaker.allows(name):
             failures = self._breaker.failures(name)
             reason = f"circuit open after {failures} consecutive failures; not called again"
-            result = error_result(name, reason)
-            return self._reported(call, arguments, CallOutcome.CIRCUIT_OPEN, result, 0.0, reasoning)
+            return CallOutcome.CIRCUIT_OPEN, error_result(name, reason)
+        return None
+
+    async def _call_session(
+        self, call: ToolCall, arguments: dict[str, Any], reasoning: str | None
+    ) -> ToolCallRecord:
+        name = call.function.name
         started = self._clock()
-        metadata = {**self._tool_metadata(name), "tool_name": name, "call_id": call.id}
-        with self._telemetry.span(tool_span_name(name), input=arguments, metadata=metadata) as span:
+        with self._report.tool_span(call, arguments) as ran:
             outcome, result = await self._invoke(name, arguments)
             duration = self._clock() - started
-            span.update(
-                output=result.to_dict(),
-                metadata={
-                    "is_error": result.is_error,
-                    "outcome": outcome.value,
-                    "duration_ms": round(duration * 1000, 3),
-                },
-            )
+            ran(outcome, result, duration)
         opened = self._breaker.record(name, succeeded=outcome is CallOutcome.SUCCEEDED)
-        record = self._reported(call, arguments, outcome, result, duration, reasoning, opened)
+        record = self._record(call, arguments, reasoning, outcome, result, duration, opened)
         if opened:
-            self._emit(
-                EventType.MCP_CIRCUIT_OPEN,
-                f"Tool {name} failed {self._breaker.failures(name)} times in a row: "
-                f"not called again",
-                Level.WARNING,
-                tool_name=name,
-            )
+            self._report.circuit_opened(name, self._breaker.failures(name))
         return record
 
     async def _invoke(
@@ -393,25 +218,24 @@ class ToolLoop:
     def _skip(self, call: ToolCall, after: BatchStep) -> ToolCallRecord:
         result = skip_result(after)
         name = call.function.name
-        self._emit(
-            EventType.MCP_TOOL_SKIPPED, f"Skipping {name}: {result.error_message}", tool_name=name
-        )
+        self._report.call_skipped(name, result)
         return ToolCallRecord(
-            self._iterations, call.id, call.function.name, None, CallOutcome.SKIPPED, result
+            self._state.iterations, call.id, name, None, CallOutcome.SKIPPED, result
         )
 
-    def _reported(
+    def _record(
         self,
         call: ToolCall,
         arguments: Mapping[str, Any] | None,
+        reasoning: str | None,
         outcome: CallOutcome,
         result: ToolCallResult,
-        duration: float,
-        reasoning: str | None,
+        duration: float = 0.0,
         opened_circuit: bool = False,
     ) -> ToolCallRecord:
+        """The record of a call that was asked for (made or refused), reported."""
         record = ToolCallRecord(
-            self._iterations,
+            self._state.iterations,
             call.id,
             call.function.name,
             arguments,
@@ -421,118 +245,16 @@ class ToolLoop:
             reasoning,
             opened_circuit,
         )
-        self._report(record)
+        self._report.call_recorded(record)
         return record
 
-    def _report(self, record: ToolCallRecord) -> None:
-        name, duration_ms = record.tool_name, round(record.duration_seconds * 1000, 3)
-        if record.outcome in (CallOutcome.SUCCEEDED, CallOutcome.TOOL_ERROR):
-            content = record.result.content
-            self._emit(
-                EventType.MCP_TOOL_RESULT,
-                f"Tool result received from {name} ({record.duration_seconds:.1f}s)",
-                tool_name=name,
-                result_type=type(content).__name__,
-                result_length=len(str(content)),
-                is_error=record.result.is_error,
-                duration_ms=duration_ms,
-                **self._tool_metadata(name),
-            )
-        if record.outcome is CallOutcome.TIMED_OUT:
-            self._emit(
-                EventType.MCP_TOOL_TIMEOUT,
-                f"Tool call timeout: {name}",
-                Level.WARNING,
-                tool_name=name,
-                timeout_seconds=self._limits.tool_timeout_seconds,
-            )
-        elif record.outcome is CallOutcome.SESSION_BROKEN:
-            self._emit(
-                EventType.MCP_SESSION_BROKEN,
-                f"Tool server stopped during {name}: no more tool calls this turn",
-                Level.WARNING,
-                tool_name=name,
-                error=record.result.error_message,
-            )
-        elif record.outcome is not CallOutcome.SUCCEEDED:
-            self._emit(
-                EventType.MCP_TOOL_ERROR,
-                f"Tool call failed: {name}",
-                Level.WARNING,
-                tool_name=name,
-                error=record.result.error_message,
-                outcome=record.outcome.value,
-            )
-
-    def so_far(self) -> LoopOutcome:
-        """What the run did before an error ended it: its chain, iterations, usage, messages."""
-        return LoopOutcome(
-            answer=None,
-            iterations=self._iterations,
-            llm_calls=self._llm_calls,
-            exit_reason=ExitReason.FAILED,
-            tool_chain=tuple(self._chain),
-            usage=self._usage,
-            final_content=None,
-            messages=tuple(self._messages),
-            backtracks=tuple(self._backtracks),
-        )
-
-    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome:
-        outcome = replace(
-            self.so_far(),
-            answer=self._read_answer(content) if self._policy.agent_answer else None,
-            exit_reason=reason,
-            final_content=content,
-        )
+    def _finish(self, content: str | None, reason: ExitReason) -> LoopOutcome[A]:
+        reader = self._policy.answer
+        answer = reader.read(content)
+        error = reader.parse_error(answer)
+        if error:
+            self._report.answer_unparsed(content, error)
+        outcome = self._state.outcome(answer, reason, content)
         if self._tools:
-            used = sorted(
-                {r.tool_name for r in self._chain if r.outcome is not CallOutcome.SKIPPED}
-            )
-            self._emit(
-                EventType.MCP_SESSION_COMPLETE,
-                f"MCP session complete ({outcome.iterations} iterations, "
-                f"{len(self._chain)} tool calls)",
-                iterations=outcome.iterations,
-                tool_calls_count=len(self._chain),
-                tools_used=used,
-                final_action=outcome.action if outcome.answer else None,
-            )
+            self._report.session_complete(outcome, reader.final_action(answer))
         return outcome
-
-    def _read_answer(self, content: str | None) -> ParsedAnswer:
-        parsed = parse_agent_response(content)
-        if parsed.error:
-            self._emit(
-                EventType.AGENT_PARSE_ERROR,
-                f"Failed to parse agent response: {parsed.error}",
-                Level.ERROR,
-                raw_response=content,
-                error=parsed.error,
-            )
-        return parsed
-
-    def _tool_metadata(self, name: str) -> dict[str, Any]:
-        spec = self._known.get(name)
-        return {
-            "server_name": spec.server if spec else None,
-            "timeout_seconds": self._limits.tool_timeout_seconds,
-        }
-
-    def _emit(
-        self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any
-    ) -> None:
-        fields = {"iteration": self._iterations, "turn": self._turn, **fields}
-        self._telemetry.emit(Event(kind, message, level, fields))
-
-
-def _response_summary(response: LLMResponse) -> dict[str, Any]:
-    calls = [
-        {"name": c.function.name, "arguments": c.function.arguments}
-        for c in response.tool_calls or ()
-    ]
-    return {
-        "content": response.content,
-        "tool_calls": calls,
-        "finish_reason": response.finish_reason,
-    }

@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.messages import Message, Usage
-from zork_mcp.domain.tool_loop import ExitReason, LoopOutcome, ToolCallRecord
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made
@@ -80,8 +80,21 @@ class GhostResult(_Model):
     execution_metadata: ExecutionMetadata
 
 
+class GhostAnswerReader:
+    """MCP-Ghost's answer: the LLM's final text, stripped ("" when it gave none)."""
+
+    def read(self, content: str | None) -> str:
+        return content.strip() if content else ""
+
+    def parse_error(self, answer: str) -> str | None:
+        return None
+
+    def final_action(self, answer: str) -> str | None:
+        return None
+
+
 def ghost_result(
-    outcome: LoopOutcome,
+    outcome: LoopOutcome[str],
     *,
     tools_discovered: int,
     servers_connected: int,
@@ -89,7 +102,7 @@ def ghost_result(
     max_iterations: int,
 ) -> GhostResult:
     """The structured result of a run that reached the LLM's final answer."""
-    answer = outcome.final_content.strip() if outcome.final_content else ""
+    answer = outcome.answer
     success = bool(answer) and outcome.exit_reason not in UNFINISHED
     chain = tool_chain(outcome.tool_chain)
     errors = _errors(outcome, max_iterations)
@@ -120,7 +133,7 @@ def failed_run(
     servers_connected: int,
     conversation_so_far: list[Message],
     tools_discovered: int = 0,
-    partial: LoopOutcome | None = None,
+    partial: LoopOutcome[Any] | None = None,
 ) -> GhostResult:
     """The result of a run that could not go on: a server did not start, the LLM failed.
 
@@ -214,7 +227,7 @@ def recovery_action(record: ToolCallRecord, backtracked: frozenset[str]) -> str:
     return RECOVERY.get(record.outcome, REPORTED)
 
 
-def _errors(outcome: LoopOutcome, max_iterations: int) -> list[GhostError]:
+def _errors(outcome: LoopOutcome[Any], max_iterations: int) -> list[GhostError]:
     backtracked = frozenset(i for b in outcome.backtracks for i in b.call_ids)
     errors = [
         GhostError(
@@ -238,7 +251,9 @@ def _errors(outcome: LoopOutcome, max_iterations: int) -> list[GhostError]:
     return errors
 
 
-def summarise(success: bool, outcome: LoopOutcome, metadata: ExecutionMetadata, answer: str) -> str:
+def summarise(
+    success: bool, outcome: LoopOutcome[str], metadata: ExecutionMetadata, answer: str
+) -> str:
     ran = [r for r in outcome.tool_chain if r.outcome not in NOT_RUN]
     failed = sum(r.result.is_error for r in ran)
     tools = len({r.tool_name for r in ran})

@@ -22,26 +22,27 @@ from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
+from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
 from zork_mcp.domain.messages import system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
-from zork_mcp.domain.tool_loop import LoopLimits, LoopPolicy, ToolLoop
+from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
-from zork_mcp.ghost.result import GhostResultDict, failed_run, ghost_result
+from zork_mcp.ghost.result import GhostAnswerReader, GhostResultDict, failed_run, ghost_result
 
 FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
 MAX_BACKTRACKS = 3
 BREAKER_THRESHOLD = 3
 
 
-def ghost_policy(enable_backtracking: bool) -> LoopPolicy:
+def ghost_policy(enable_backtracking: bool) -> LoopPolicy[str]:
     backtracks = MAX_BACKTRACKS if enable_backtracking else 0
     return LoopPolicy(
         final_format=None,
         final_prompt=FINAL_ANSWER_PROMPT,
-        agent_answer=False,
+        answer=GhostAnswerReader(),
         recovery=Recovery(max_backtracks=backtracks, breaker_threshold=BREAKER_THRESHOLD),
     )
 
@@ -100,7 +101,7 @@ async def mcp_ghost(
         # close() waits for every process to end (up to seconds for one that ignores stdin
         # EOF): on a worker thread, never on the caller's event loop.
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
-        loop: ToolLoop | None = None
+        loop: ToolLoop[str] | None = None
         try:
             async with tool_server.open_session() as session:
                 discovered = len(session.tools)
