@@ -121,6 +121,37 @@ def test_ctrl_c_keeps_finished_episodes_stops_running_ones_and_a_rerun_completes
     assert rerun.skipped == len(stored) and len(store.episodes("s")) == 24
 
 
+class CtrlCWhileReading(Future):
+    """A finished episode whose result is being read when Ctrl-C reaches the sweep."""
+
+    def __init__(self, record: EpisodeRecord) -> None:
+        super().__init__()
+        self.set_result(record)
+        self.signalled = False
+
+    def result(self, timeout=None):
+        if not self.signalled:
+            self.signalled = True
+            raise KeyboardInterrupt
+        return super().result(timeout)
+
+
+class CtrlCOnThird(ThreadBackend):
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        if len(self.played) == 2:
+            self.played.append(task.spec.key)
+            return CtrlCWhileReading(record_of(task))
+        return super().submit(task)
+
+
+def test_ctrl_c_while_a_result_is_read_stops_the_sweep_and_loses_no_episode(tmp_path):
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), CtrlCOnThird()
+    state = Scheduler(backend, store, 1, {}).run(tasks())
+    assert state.stopped, "the sweep's own Ctrl-C was taken for an episode's"
+    assert backend.interrupted.is_set()
+    assert {r.key for r in store.episodes("s")} == set(backend.played[:3])
+
+
 def test_failed_episodes_are_kept_on_a_rerun_and_played_again_when_asked(tmp_path):
     store = SqliteResultStore(tmp_path / "r.sqlite")
     Scheduler(ThreadBackend(fail_seeds=frozenset({12})), store, 2, {}).run(tasks(2))

@@ -59,7 +59,7 @@ class Scheduler:
                 self._fill(pending, running, state)
                 done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
-                    self._finish(future, running.pop(future), state)
+                    self._finish(future, running, state)
         except KeyboardInterrupt:
             state.stopped = True
             self._drain(running, state)
@@ -85,16 +85,29 @@ class Scheduler:
             if self.observer:
                 self.observer.started(task, state)
 
-    def _finish(self, future: Future[EpisodeRecord], task: EpisodeTask, state: SweepState) -> None:
+    def _finish(
+        self,
+        future: Future[EpisodeRecord],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        """Store a finished episode, then let it go from `running`.
+
+        A Ctrl-C in this process is never taken for an episode's own interruption: it
+        propagates, and an episode not yet stored stays in `running` for the drain.
+        """
+        task = running[future]
+        error = future.exception()
+        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt))
+        # a worker that failed is recorded with its error, and the sweep goes on
+        record = None if interrupted else crashed(task, error) if error else future.result()
+        if record:
+            self.store.record(record)  # idempotent: a replayed episode replaces itself
+        del running[future]
         state.running[task.spec.cell.model.provider] -= 1
-        try:
-            record = future.result()
-        except (EpisodeInterrupted, KeyboardInterrupt):
+        if record is None:
             state.interrupted += 1
             return
-        except Exception as e:  # the worker itself failed: record it, the sweep goes on
-            record = crashed(task, e)
-        self.store.record(record)
         state.records.append(record)
         if record.failed:
             state.failed += 1
@@ -112,7 +125,7 @@ class Scheduler:
             except KeyboardInterrupt:
                 continue
             for future in done:
-                self._finish(future, running.pop(future), state)
+                self._finish(future, running, state)
 
 
 def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:
