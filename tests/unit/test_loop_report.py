@@ -55,6 +55,14 @@ def run(replies: list, limits: LoopLimits = LIMITS, policy: LoopPolicy = AGENT_P
     return telemetry
 
 
+def calls(*pairs: tuple[str, object]):
+    """Tool calls with ids of their own, so the history (and its token estimate) is the same
+    whichever tests ran before."""
+    reply = tool_calls_reply(*pairs)
+    ids = (f"call_{n}" for n in itertools.count(1))
+    return replace(reply, tool_calls=tuple(replace(c, id=next(ids)) for c in reply.tool_calls))
+
+
 def events(telemetry: InMemoryTelemetry) -> list[tuple]:
     return [(e.type.name, e.message, e.level.name, dict(e.fields)) for e in telemetry.events]
 
@@ -66,7 +74,7 @@ def at(iteration: int, **fields: object) -> dict:
 def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
     policy = replace(AGENT_POLICY, recovery=Recovery(max_backtracks=1, breaker_threshold=1))
     telemetry = run(
-        [tool_calls_reply(("box.fail", {})), text_reply(""), action_reply("north")],
+        [calls(("box.fail", {})), text_reply(""), action_reply("north")],
         policy=policy,
     )
     assert events(telemetry) == [
@@ -98,8 +106,8 @@ def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
 def test_a_timeout_and_a_dead_server_each_end_their_batch_then_the_answer_is_not_json():
     telemetry = run(
         [
-            tool_calls_reply(("box.hang", {}), ("box.echo", {"text": "a"})),
-            tool_calls_reply(("box.crash", {}), ("box.echo", {"text": "b"})),
+            calls(("box.hang", {}), ("box.echo", {"text": "a"})),
+            calls(("box.crash", {}), ("box.echo", {"text": "b"})),
             text_reply("not json"),
         ]
     )
@@ -143,8 +151,8 @@ def test_calls_refused_before_running_then_the_iterations_run_out_over_budget():
     budget = ContextBudget(max_tokens=60, keep_recent_steps=1)
     telemetry = run(
         [
-            tool_calls_reply(("box.echo", "{oops"), ("box.nope", {})),
-            tool_calls_reply(("box.echo", {"text": LONG})),
+            calls(("box.echo", "{oops"), ("box.nope", {})),
+            calls(("box.echo", {"text": LONG})),
             action_reply("south"),
         ],
         replace(LIMITS, max_iterations=2, context_budget=budget),
@@ -184,7 +192,7 @@ def test_calls_refused_before_running_then_the_iterations_run_out_over_budget():
 
 
 def test_each_llm_call_and_each_tool_call_is_one_span_with_what_it_did():
-    call = tool_calls_reply(("box.echo", {"text": "a"}))
+    call = calls(("box.echo", {"text": "a"}))
     telemetry = run([call, action_reply("north")])
     first, tool, final = telemetry.spans
     assert (first.name, first.kind, len(first.input)) == ("agent-llm-call", SpanKind.GENERATION, 2)
