@@ -20,7 +20,7 @@ from pathlib import Path
 from jericho.game_info import zork1
 
 from benchmarks.support import print_table
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.jericho_game import find_game_file
 from zork_mcp.app.cli import main as app_main
@@ -51,7 +51,7 @@ def project(directory: Path, server_start: str) -> Path:
 def play(mode: str, game: Path, directory: Path) -> list[str]:
     mcp = mode != "off"
     server_start = mode.removeprefix("on-") if mode.startswith("on-") else "auto"
-    peer = ProviderPeer("openai", [action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
+    peer = OpenAIPeer([action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
     with peer.serve() as url:
         started = time.perf_counter()
         code = app_main(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benchmarks.full_game import TOOL, WALKTHROUGH, project
 from benchmarks.support import print_table
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 from zork_mcp.adapters.jericho_game import find_game_file
 from zork_mcp.app.cli import main as app_main
@@ -53,7 +53,7 @@ def replies(turns: int, think_every: int) -> list:
 
 
 def record(turns: int, think_every: int) -> list[dict]:
-    peer = ProviderPeer("openai", replies(turns, think_every), [TOOL], api_key=None)
+    peer = OpenAIPeer(replies(turns, think_every), [TOOL], api_key=None)
     with tempfile.TemporaryDirectory() as directory, peer.serve() as url:
         code = app_main(
             [

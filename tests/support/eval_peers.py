@@ -21,7 +21,7 @@ from typing import Any
 
 from jericho.game_info import zork1
 
-from tests.support.llm_peers import ProviderPeer
+from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
 
 WALKTHROUGH = zork1["walkthrough"].split("/")
@@ -38,8 +38,7 @@ def uniform(*parts: object) -> float:
 
 
 @dataclass
-class WalkthroughPeer(ProviderPeer):
-    protocol: str = "openai"
+class WalkthroughPeer(OpenAIPeer):
     replies: list = field(default_factory=list)
     canonical_tools: tuple[str, ...] = (TOOL,)
     api_key: str | None = None
@@ -52,8 +51,8 @@ class WalkthroughPeer(ProviderPeer):
         self.replies = [self.decide(body)]
         return super()._answer(body)
 
-    def _render_openai(self, reply: Any, body: dict[str, Any]) -> dict[str, Any]:
-        rendered = super()._render_openai(reply, body)
+    def render(self, reply: Any, body: dict[str, Any]) -> dict[str, Any]:
+        rendered = super().render(reply, body)
         usage = rendered["usage"]
         usage["cost"] = COST_PER_TOKEN * (usage["prompt_tokens"] + usage["completion_tokens"])
         return rendered
