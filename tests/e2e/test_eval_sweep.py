@@ -146,6 +146,12 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     assert resumed.prompt_tokens == 100
 
 
+def as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it: a test run started in the background (`cmd &`, as
+    CI may) has SIGINT ignored, the sweep would inherit that, and rightly not stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tmp_path, zork_game):
     results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
     spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "12", "--max-turns", "6",
@@ -153,7 +159,8 @@ def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tm
     with peer().serve() as url:
         command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec)]
         sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 preexec_fn=as_from_a_terminal)  # fmt: skip
         kept = wait_for_rows(results, sweep, at_least=1)
         sweep.send_signal(signal.SIGINT)
         _, errors = sweep.communicate(timeout=120)
