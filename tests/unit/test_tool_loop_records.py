@@ -1,0 +1,88 @@
+"""Each call the LLM asks for leaves one record saying what became of it (MCP-Ghost's tool
+chain is built from these): made, refused (bad JSON, circuit open), timed out or skipped,
+with the reasoning the LLM gave beside its calls and the circuit breaker's verdict."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import replace
+
+from zork_mcp.adapters.fake_llm import ScriptedLLM, text_reply, tool_calls_reply
+from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
+from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop_policy import LoopLimits
+from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.recovery import Recovery
+from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.ghost.run import ghost_policy
+
+TICK = 0.0123456  # seconds between two readings of the clock
+
+
+def fail(**_: object) -> None:
+    raise RuntimeError("locked")
+
+
+def echo(text: str) -> str:
+    return text
+
+
+def calls(preamble: str | None, *pairs: tuple[str, object]):
+    reply = tool_calls_reply(*pairs, preamble=preamble)
+    ids = (f"{preamble}-{n}" for n in itertools.count(1))
+    return replace(reply, tool_calls=tuple(replace(c, id=next(ids)) for c in reply.tool_calls))
+
+
+def run_ghost_loop(replies: list):
+    server = FakeToolServer("box", {"fail": fail, "echo": echo, "hang": hang})
+    policy = replace(ghost_policy(False), recovery=Recovery(breaker_threshold=2))
+    telemetry, ticks = InMemoryTelemetry(), itertools.count()
+
+    async def play():
+        async with server.open_session() as session:
+            loop = ToolLoop(
+                ScriptedLLM(replies),
+                session,
+                LoopLimits(max_iterations=6, tool_timeout_seconds=0.05),
+                telemetry,
+                lambda: 100 + next(ticks) * TICK,
+                policy=policy,
+            )
+            return await loop.run(initial_messages("s", "u"))
+
+    return asyncio.run(play()), telemetry
+
+
+def test_every_call_asked_for_has_a_record_of_what_became_of_it():
+    outcome, telemetry = run_ghost_loop(
+        [
+            calls("door", ("box.fail", {}), ("box.fail", {})),
+            calls("again", ("box.fail", {}), ("box.echo", {"text": "a"}), ("box.echo", "{x")),
+            calls("echo", ("box.echo", {"text": "b"})),
+            calls("wait", ("box.hang", {}), ("box.echo", {"text": "c"})),
+            text_reply("done"),
+        ]
+    )
+    rows = [
+        (r.iteration, r.call_id, r.tool_name, r.arguments, r.outcome, r.reasoning,
+         r.opened_circuit, round(r.duration_seconds, 7))
+        for r in outcome.tool_chain
+    ]  # fmt: skip
+    made = round(TICK, 7)
+    assert rows == [
+        (1, "door-1", "box.fail", {}, CallOutcome.TOOL_ERROR, "door", False, made),
+        (1, "door-2", "box.fail", {}, CallOutcome.TOOL_ERROR, "door", True, made),
+        (2, "again-1", "box.fail", {}, CallOutcome.CIRCUIT_OPEN, "again", False, 0.0),
+        (2, "again-2", "box.echo", {"text": "a"}, CallOutcome.SUCCEEDED, "again", False, made),
+        (2, "again-3", "box.echo", None, CallOutcome.BAD_ARGUMENTS, "again", False, 0.0),
+        (3, "echo-1", "box.echo", {"text": "b"}, CallOutcome.SUCCEEDED, "echo", False, made),
+        (4, "wait-1", "box.hang", {}, CallOutcome.TIMED_OUT, "wait", False, made),
+        (4, "wait-2", "box.echo", None, CallOutcome.SKIPPED, None, False, 0.0),
+    ]  # fmt: skip
+    refused = outcome.tool_chain[2].result
+    assert refused.error_message == (
+        "Tool call box.fail failed: circuit open after 2 consecutive failures; not called again"
+    )
+    assert all(e.fields["turn"] == 0 for e in telemetry.events), "no turn given: turn 0"
