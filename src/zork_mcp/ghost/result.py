@@ -7,21 +7,24 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.batch_policy import BatchStep, CallOutcome, next_step
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, ToolCallRecord
 from zork_mcp.domain.messages import Message, Usage
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made
-RECOVERY = {
-    CallOutcome.TIMED_OUT: "the rest of the batch was skipped; the LLM chose what next",
-    CallOutcome.SESSION_BROKEN: "tool use stopped; the LLM was asked for its final answer",
+# What the loop does after a failed call follows from the batch policy's step for it.
+AFTER_STEP = {
+    BatchStep.SKIP_REST_OF_BATCH: "the rest of the batch was skipped; the LLM chose what next",
+    BatchStep.STOP_TOOLS: "tool use stopped; the LLM was asked for its final answer",
+    BatchStep.NEXT_CALL: "reported to the LLM in the tool result",
+}
+NOT_MADE = {
     CallOutcome.CIRCUIT_OPEN: "not called: the tool's circuit is open",
     CallOutcome.SKIPPED: "not run: an earlier call ended the batch",
 }
 BACKTRACKED = "backtracked: the LLM was told what failed and asked for a different approach"
 CIRCUIT_OPENED = "circuit opened: the tool is not called again in this run"
-REPORTED = "reported to the LLM in the tool result"
 
 
 class _Model(BaseModel):
@@ -224,7 +227,7 @@ def recovery_action(record: ToolCallRecord, backtracked: frozenset[str]) -> str:
         return BACKTRACKED
     if record.opened_circuit:
         return CIRCUIT_OPENED
-    return RECOVERY.get(record.outcome, REPORTED)
+    return NOT_MADE.get(record.outcome) or AFTER_STEP[next_step(record.outcome)]
 
 
 def _errors(outcome: LoopOutcome[Any], max_iterations: int) -> list[GhostError]:
