@@ -28,6 +28,7 @@ from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport, combin
 from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.checkpoint import CheckpointFile
@@ -44,6 +45,7 @@ from zork_mcp.domain.settings import (
     parse_mcp_settings,
 )
 from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.result_store import ResultStore
 from zork_mcp.ports.telemetry import Telemetry
 
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
@@ -166,6 +168,11 @@ def run_identity(options: RunOptions, settings: MCPSettings) -> RunIdentity:
     if settings.enabled:
         mcp = (options.mcp_config or Path(settings.config_file)).name
     return RunIdentity(options.provider, options.model_name, options.episode_id, mcp, options.seed)
+
+
+def results_store(path: Path, *, existing: bool = False) -> ResultStore:
+    """A sweep's results; `existing=True` refuses a path with no results yet."""
+    return SqliteResultStore.existing(path) if existing else SqliteResultStore(path)
 
 
 def _pyproject_text(options: RunOptions) -> str | None:

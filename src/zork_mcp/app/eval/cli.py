@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.app.bootstrap import results_store
 from zork_mcp.app.eval.backends import Backend, LocalBackend
 from zork_mcp.app.eval.episode import EpisodeTask
 from zork_mcp.app.eval.live import sweep_progress
@@ -30,6 +30,7 @@ from zork_mcp.app.eval.sweep import (
     sweep_from_toml,
 )
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.ports.result_store import ResultStore
 
 DEFAULT_RESULTS = Path("eval/results.sqlite")
 
@@ -110,7 +111,7 @@ def main(argv: Sequence[str]) -> int:
 
 def sweep(args: argparse.Namespace) -> int:
     spec, parallel = sweep_spec(args)
-    store = SqliteResultStore(args.results)
+    store = results_store(args.results)
     log_root = args.log_dir or args.results.parent / "logs"
     config = args.config.resolve() if args.config.is_file() else args.config  # none: defaults
     tasks = [
@@ -196,7 +197,7 @@ def _report_console() -> Console:
     return console if console.is_terminal else Console(width=200)
 
 
-def _report_sweep(store: SqliteResultStore, name: str, out: Path, state: SweepState) -> None:
+def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -> None:
     console = _report_console()
     if state.stopped:
         console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
@@ -207,7 +208,7 @@ def _report_sweep(store: SqliteResultStore, name: str, out: Path, state: SweepSt
 
 
 def report(args: argparse.Namespace) -> int:
-    store = SqliteResultStore.existing(args.results)
+    store = results_store(args.results, existing=True)
     names = [args.sweep] if args.sweep else store.sweeps()
     console = _report_console()
     for name in names:

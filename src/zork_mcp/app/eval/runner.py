@@ -9,10 +9,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.eval.backends import Backend
 from zork_mcp.app.eval.episode import EpisodeInterrupted, EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.ports.result_store import ResultStore
 
 POLL_SECONDS = 0.5
 
@@ -42,7 +42,7 @@ class SweepState:
 @dataclass
 class Scheduler:
     backend: Backend
-    store: SqliteResultStore
+    store: ResultStore
     parallel: int
     provider_limits: Mapping[str, int]
     observer: SweepObserver | None = None
