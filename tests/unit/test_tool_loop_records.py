@@ -8,12 +8,16 @@ import asyncio
 import itertools
 from dataclasses import replace
 
+import pytest
+
 from zork_mcp.adapters.fake_llm import ScriptedLLM, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.loop_records import ExitReason
+from zork_mcp.domain.messages import Usage, initial_messages
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.ghost.run import ghost_policy
@@ -86,3 +90,50 @@ def test_every_call_asked_for_has_a_record_of_what_became_of_it():
         "Tool call box.fail failed: circuit open after 2 consecutive failures; not called again"
     )
     assert all(e.fields["turn"] == 0 for e in telemetry.events), "no turn given: turn 0"
+
+
+def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
+    server = FakeToolServer("box", {"fail": fail})
+    policy = replace(ghost_policy(True), recovery=Recovery(max_backtracks=1))
+
+    async def play():
+        async with server.open_session() as session:
+            loop = ToolLoop(
+                ScriptedLLM([calls("door", ("box.fail", {})), text_reply("gave up")]),
+                session,
+                LoopLimits(max_iterations=3),
+                InMemoryTelemetry(),
+                lambda: 0.0,
+                policy=policy,
+            )
+            return await loop.run(initial_messages("s", "u"))
+
+    outcome = asyncio.run(play())
+    (backtrack,) = outcome.backtracks
+    roles = [(m["role"], m.get("content")) for m in outcome.messages[2:]]
+    assert roles[1:] == [
+        ("tool", roles[1][1]),
+        ("user", backtrack.prompt),
+        ("assistant", "gave up"),
+    ]
+    assert "box.fail" in backtrack.prompt and backtrack.call_ids == ("door-1",)
+
+
+def test_what_a_run_did_before_the_llm_failed_is_kept():
+    server = FakeToolServer("box", {"echo": echo})
+
+    async def play():
+        async with server.open_session() as session:
+            llm = ScriptedLLM([calls("look", ("box.echo", {"text": "a"})), LLMError("down")])
+            loop = ToolLoop(llm, session, LoopLimits(), InMemoryTelemetry(), lambda: 0.0)
+            with pytest.raises(LLMError):
+                await loop.run(initial_messages("s", "u"))
+            return loop.so_far()
+
+    partial = asyncio.run(play())
+    assert partial.exit_reason is ExitReason.FAILED
+    assert (partial.answer, partial.final_content) == (None, None)
+    assert (partial.iterations, partial.llm_calls) == (2, 1)
+    assert [r.tool_name for r in partial.tool_chain] == ["box.echo"]
+    assert partial.usage == Usage(10, 5)
+    assert [m["role"] for m in partial.messages] == ["system", "user", "assistant", "tool"]
