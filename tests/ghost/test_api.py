@@ -19,6 +19,7 @@ from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.processes import (
     descendants_before_the_test,
     live_descendants,
+    process_group_members,
     processes_with_environment,
 )
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
@@ -56,11 +57,13 @@ def marker() -> str:
 
 
 def assert_no_server_left(mark: str) -> None:
-    """No spawned server (its environment holds the mark) and no forked one (a descendant
-    of this process other than the fork server every call shares, or one older than the
-    test)."""
+    """No spawned server (its environment holds the mark) and no forked one: a descendant
+    of this process other than the fork server every call shares and the child it forked
+    ahead (which waits in its process group; a server leads its own), or one older than
+    the test."""
     assert processes_with_environment("MARK", mark) == []
-    known = set(shared_fork_server().pids) | descendants_before_the_test()
+    fork_server = process_group_members(shared_fork_server().pids)
+    known = fork_server | descendants_before_the_test()
     assert [pid for pid in live_descendants(os.getpid()) if pid not in known] == []
 
 

@@ -43,6 +43,10 @@ def processes_with_environment(name: str, value: str) -> list[int]:
     return found
 
 
+def process_group_members(group_ids: Iterable[int]) -> set[int]:
+    return {pid for pid, _, _ in processes_in_groups(group_ids)}
+
+
 def live_descendants(pid: int) -> list[int]:
     """Live (non-zombie) processes below `pid` in the process tree."""
     parents: dict[int, list[int]] = {}

@@ -119,9 +119,56 @@ async def test_the_fork_server_holds_no_credential_thread_or_other_socket(tmp_pa
     assert not [entry for entry in environ if b"secret" in entry]
     assert len(os.listdir(f"/proc/{pid}/task")) == 1, "single-threaded, so fork is safe"
     links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
-    sockets = [link for link in links if link.startswith("socket:")]
-    assert len(sockets) == 1, f"only its control socket, no client socket: {links}"
+    sockets = {
+        link.removeprefix("socket:[").removesuffix("]") for link in links if "socket:" in link
+    }
+    assert len(sockets) == 2, f"its control socket and its pre-forked child's, no other: {links}"
+    assert sockets <= unnamed_unix_sockets(), "socketpairs: no path anyone else could reach"
     assert_no_processes_left(server)
+
+
+EXIT_PROBE = """
+import atexit, sys, threading, time
+from mcp.server.mcpserver import MCPServer
+out = sys.argv[1]
+left_open = open(out + ".open", "w")
+left_open.write("written, never closed")
+atexit.register(lambda: open(out + ".atexit", "w").write("atexit ran"))
+def late():
+    time.sleep(0.3)
+    open(out + ".thread", "w").write("joined")
+server = MCPServer("exit-probe")
+@server.tool()
+def ping() -> str:
+    return "pong"
+server.run()
+threading.Thread(target=late).start()
+raise SystemExit("exiting with a message")
+"""
+
+
+@pytest.mark.parametrize("start", ["spawn", "fork"])
+async def test_a_server_ends_as_the_interpreter_ends_it(tmp_path, start):
+    """Non-daemon threads joined, atexit handlers run, open files flushed, the SystemExit
+    message printed: what a forked child keeps of interpreter shutdown (issue 14)."""
+    script, out = tmp_path / "exit_probe.py", tmp_path / "out"
+    script.write_text(EXIT_PROBE)
+    config = MCPServerConfig(command="python", args=(str(script), str(out)))
+    server = probe_server(config, tmp_path, start, background_spare=False)
+    async with server.open_session() as session:
+        assert (await session.call_tool("probe.ping", {}, 10)).content == "pong"
+    assert_no_processes_left(server)  # close() waits for every server process to end
+    written = {
+        suffix: Path(f"{out}.{suffix}").read_text() for suffix in ("open", "atexit", "thread")
+    }
+    assert written == {"open": "written, never closed", "atexit": "atexit ran", "thread": "joined"}
+    assert "exiting with a message" in (tmp_path / "stderr.log").read_text()
+
+
+def unnamed_unix_sockets() -> set[str]:
+    """Inodes of Unix sockets with no path (socketpairs), from /proc/net/unix."""
+    rows = Path("/proc/net/unix").read_text().splitlines()[1:]
+    return {fields[6] for fields in (row.split() for row in rows) if len(fields) == 7}
 
 
 async def test_the_fault_cases_fail_the_same_way_when_forked(tmp_path):
@@ -215,7 +262,7 @@ def test_a_sigkilled_client_leaves_no_process(tmp_path, probe):
     assert client.stdout is not None
     pids = json.loads(client.stdout.readline())
     assert len(pids) == 3, "the fork server, the session's process and the spare"
-    assert len(processes_in_groups(pids)) == 3
+    assert len(processes_in_groups(pids)) == 4, "and the child the fork server forked ahead"
     client.kill()
     client.wait()
     deadline = time.monotonic() + 15
