@@ -21,9 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp import ClientSession
-
 from benchmarks.support import print_table
+from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -50,7 +49,7 @@ async def one_turn(server: McpStdioToolServer) -> dict[str, float]:
     marks.append(time.perf_counter())
     async with (
         pipe_streams(process, server._stderr) as (read, write),
-        ClientSession(read, write) as session,
+        ZorkClientSession(read, write) as session,
     ):
         await session.initialize()
         marks.append(time.perf_counter())

@@ -18,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -64,7 +64,7 @@ async def _naive_cycle() -> float:
     with open("/dev/null", "w") as errlog:
         async with (
             stdio_client(parameters, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
+            ZorkClientSession(read, write) as session,
         ):
             await session.initialize()
             await session.list_tools()

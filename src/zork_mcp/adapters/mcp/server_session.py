@@ -9,10 +9,10 @@ from typing import Any
 import anyio
 import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError as SdkMCPError
 from mcp.shared.message import SessionMessage
 
+from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.results import to_result, to_spec, wraps_result
 from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from zork_mcp.domain.errors import (
@@ -27,7 +27,9 @@ from zork_mcp.domain.tool_result import ToolCallResult
 class ServerSession:
     """A connected server's tools and calls; once broken it stays broken."""
 
-    def __init__(self, name: str, session: ClientSession, listed: types.ListToolsResult) -> None:
+    def __init__(
+        self, name: str, session: ZorkClientSession, listed: types.ListToolsResult
+    ) -> None:
         self.name = name
         self._session = session
         self.tools = [to_spec(name, tool) for tool in listed.tools]
@@ -70,7 +72,7 @@ async def server_session(
     write: MemoryObjectSendStream[SessionMessage],
 ) -> AsyncIterator[ServerSession]:
     """initialize, then list_tools (property 8), over a transport's SDK streams."""
-    async with ClientSession(read, write) as session:
+    async with ZorkClientSession(read, write) as session:
         await session.initialize()
         listed = await session.list_tools()
         yield ServerSession(name, session, listed)

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
-from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError as SdkMCPError
 
+from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
@@ -114,7 +114,7 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
             streamable_http_client(
                 remote.config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES
             ) as (read, write),
-            ClientSession(read, write) as session,
+            ZorkClientSession(read, write) as session,
         ):
             await session.initialize()
             listed = await session.list_tools()

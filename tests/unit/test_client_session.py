@@ -1,0 +1,84 @@
+"""Output-schema validators outlive the session that compiled them (one session per turn),
+and validation itself is unchanged: through real server processes and the real SDK."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from jsonschema.validators import Draft202012Validator
+
+from tests.conftest import ROOT, assert_no_processes_left
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+
+pytestmark = pytest.mark.slow
+SCHEMA_SERVER = ROOT / "tests" / "support" / "schema_server.py"
+
+
+def schema_server(schema: dict, tmp_path: Path) -> McpStdioToolServer:
+    config = MCPServerConfig(command="python", args=(str(SCHEMA_SERVER), json.dumps(schema)))
+    return McpStdioToolServer(
+        {"s": config}, background_spare=False, stderr_path=tmp_path / "stderr.log"
+    )
+
+
+def unique_schema(**n: object) -> dict:
+    """A schema no other test compiled (the validators are kept for the whole process)."""
+    properties = {"n": {"type": "integer", **n}}
+    return {"type": "object", "title": uuid.uuid4().hex, "properties": properties}
+
+
+async def call(server: McpStdioToolServer, n: object):
+    async with server.open_session() as session:
+        return await session.call_tool("s.count", {"n": n}, 10)
+
+
+@pytest.fixture
+def schema_checks(monkeypatch) -> list[dict]:
+    """Every schema checked against the metaschema, which is what compiling costs."""
+    checked: list[dict] = []
+    check = Draft202012Validator.check_schema.__func__
+
+    def counted(cls, schema, *args, **kwargs):
+        checked.append(schema)
+        return check(cls, schema, *args, **kwargs)
+
+    monkeypatch.setattr(Draft202012Validator, "check_schema", classmethod(counted))
+    return checked
+
+
+async def test_a_schema_is_compiled_once_for_every_session(tmp_path, schema_checks):
+    schema = unique_schema(minimum=0)
+    server = schema_server(schema, tmp_path)
+    results = [(await call(server, n)).content for n in (1, 2, 3)]
+    assert results == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert schema_checks.count(schema) == 1, "three sessions, one compile"
+    with pytest.raises(RuntimeError, match="-1 is less than the minimum of 0"):
+        await call(server, -1)  # a kept validator still validates
+    assert_no_processes_left(server)
+
+
+async def test_a_changed_schema_is_compiled_anew(tmp_path, schema_checks):
+    first, second = unique_schema(), unique_schema(maximum=5)
+    for schema in (first, second):
+        server = schema_server(schema, tmp_path)
+        assert (await call(server, 3)).content == {"n": 3}
+        assert_no_processes_left(server)
+    assert schema_checks == [first, second]
+    server = schema_server(second, tmp_path)
+    with pytest.raises(RuntimeError, match="7 is greater than the maximum of 5"):
+        await call(server, 7)
+    assert_no_processes_left(server)
+
+
+async def test_an_invalid_schema_is_refused_on_every_call(tmp_path):
+    server = schema_server(
+        {"type": "object", "title": uuid.uuid4().hex, "minProperties": -1}, tmp_path
+    )
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="Invalid schema for tool count"):
+            await call(server, 1)
+    assert_no_processes_left(server)
