@@ -1,9 +1,9 @@
 """Starts one server's processes, forked or spawned, and keeps a spare warming when asked to.
 
-Accounting: a connect attempt starts at most one process. It takes the live spare and,
-once that has connected, starts the next one; or, with no live spare, starts its own and
-leaves a spare behind when its session closes. A failed connect starts no spare, so an
-episode that gives up on MCP has no server process left running.
+Accounting: a connect attempt starts at most one process. It takes the live spare and
+starts the next one at once; or, with no live spare, starts its own and leaves a spare
+behind when its session closes. A failed connect leaves no spare (one it started is
+retired again), so an episode that gives up on MCP has no server process left running.
 """
 
 from __future__ import annotations

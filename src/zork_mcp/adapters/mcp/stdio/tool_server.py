@@ -94,17 +94,26 @@ class McpStdioToolServer:
 
     @asynccontextmanager
     async def open_session(self) -> AsyncIterator[McpSession]:
-        """Every server's process starts before the first handshake, so they start together."""
+        """Every server's process starts before the first handshake, so they start together.
+
+        A supply whose spare was taken starts the next turn's spare at once, so it has this
+        whole turn to get ready; if this connect fails, that spare is retired again.
+        """
         async with AsyncExitStack() as stack:
             taken = [self._take(stack, supply) for supply in self._supplies]
-            refilled: list[ProcessSupply] = []
+            refilled = [
+                supply for supply, (_, was_spare) in zip(self._supplies, taken, strict=True)
+                if was_spare
+            ]  # fmt: skip
+            for supply in refilled:
+                supply.warm_up()
             try:
                 connected = [
-                    await self._connect(stack, supply, process, was_spare, refilled)
+                    await self._connect(stack, supply, process, was_spare)
                     for supply, (process, was_spare) in zip(self._supplies, taken, strict=True)
                 ]
             except BaseException:
-                for supply in refilled:  # a failed connect leaves no spare behind
+                for supply in refilled:
                     supply.drop_spare()
                 raise
             self._start_fork_server()
@@ -116,12 +125,7 @@ class McpStdioToolServer:
         return process, was_spare
 
     async def _connect(
-        self,
-        stack: AsyncExitStack,
-        supply: ProcessSupply,
-        process: ServerProcess,
-        was_spare: bool,
-        refilled: list[ProcessSupply],
+        self, stack: AsyncExitStack, supply: ProcessSupply, process: ServerProcess, was_spare: bool
     ) -> ServerSession:
         handshake = _handshake(supply.name, process, self._stderr)
         try:
@@ -129,10 +133,7 @@ class McpStdioToolServer:
                 server = await stack.enter_async_context(handshake)
         except Exception as error:
             raise supply.startup_error(root_cause(error), self._startup_timeout) from error
-        if was_spare:
-            supply.warm_up()  # this attempt's one new process: the next turn's spare
-            refilled.append(supply)
-        else:
+        if not was_spare:
             stack.callback(supply.warm_up)  # after this session, not within its attempt
         return server
 
