@@ -3,9 +3,11 @@
 Each turn starts the reasoning server with no spare (so the start is on the clock), then
 times each step: process start (Popen, or a fork request), initialize (which waits for the
 process to be ready: the interpreter and its imports when spawned), list tools, one tool
-call, close (pipes closed, process handed to the reaper). The server's own CPU for the
-turn is read from /proc when the call has returned: interpreter start-up, imports and
-handshake when spawned; only what runs after fork when forked.
+call, close (pipes closed, process handed to the reaper). Two CPU figures, means per turn:
+"start CPU" is the server process's CPU when initialize has been answered (interpreter,
+imports and set-up when spawned; what runs after fork when forked); "life CPU" is its
+whole life, exit included, plus the fork server's work per fork (every process is reaped
+into this process's children CPU times; the fork server's one-off start-up is left out).
 
     python -m benchmarks.server_start [--turns 20]
 """
@@ -33,12 +35,19 @@ SERVER = MCPServerConfig(
     env={"DISABLE_THOUGHT_LOGGING": "true"},
 )
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
-STEPS = ("process start", "initialize", "list tools", "call", "close", "total", "server CPU")
+STEPS = ("process start", "initialize", "list tools", "call", "close", "total")
 
 
 def cpu_ms(pid: int) -> float:
+    """A live process's own CPU so far (user + system)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_ms() -> float:
+    """CPU of every child this process has reaped, and of their reaped children."""
+    times = os.times()
+    return 1000 * (times.children_user + times.children_system)
 
 
 async def one_turn(server: McpStdioToolServer) -> dict[str, float]:
@@ -53,27 +62,33 @@ async def one_turn(server: McpStdioToolServer) -> dict[str, float]:
     ):
         await session.initialize()
         marks.append(time.perf_counter())
+        start_cpu = cpu_ms(process.pid)
         await session.list_tools()
         marks.append(time.perf_counter())
         await session.call_tool("sequentialthinking", THOUGHT)
         marks.append(time.perf_counter())
-        cpu = cpu_ms(process.pid)
     server._reaper.retire(process)
     marks.append(time.perf_counter())
     steps = [1000 * (b - a) for a, b in itertools.pairwise(marks)]
-    return dict(zip(STEPS, [*steps, 1000 * (marks[-1] - marks[0]), cpu], strict=True))
+    total = 1000 * (marks[-1] - marks[0])
+    return dict(zip([*STEPS, "start CPU"], [*steps, total, start_cpu], strict=True))
 
 
-def measure(start: str, turns: int, log: Path) -> list[dict[str, float]]:
+def measure(start: str, turns: int, log: Path) -> tuple[list[dict[str, float]], float]:
+    """Each turn's steps, and the server CPU per turn over the whole run."""
+    before = children_cpu_ms()
     server = McpStdioToolServer(
         {"reasoning": SERVER}, background_spare=False, server_start=start, stderr_path=log
     )
+    one_off = 0.0
     if start == "fork":
         server.fork_server_ready(60)
+        one_off = cpu_ms(server.fork_server_pids[0])
     try:
-        return [asyncio.run(one_turn(server)) for _ in range(turns)]
+        steps = [asyncio.run(one_turn(server)) for _ in range(turns)]
     finally:
         server.close()
+    return steps, (children_cpu_ms() - before - one_off) / turns
 
 
 def main() -> None:
@@ -83,11 +98,14 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         for start in ("spawn", "fork"):
-            turns = measure(start, arguments.turns, Path(directory) / "stderr.log")
+            turns, cpu = measure(start, arguments.turns, Path(directory) / "stderr.log")
             medians = [statistics.median(turn[step] for turn in turns) for step in STEPS]
-            rows.append([start, str(len(turns)), *(f"{m:.1f}" for m in medians)])
-    print(f"median ms per turn, fresh process, no spare, {os.cpu_count()} cores")
-    print_table(["start", "turns", *STEPS], rows)
+            start_cpu = statistics.mean(turn["start CPU"] for turn in turns)
+            cpus = [f"{start_cpu:.1f}", f"{cpu:.1f}"]
+            rows.append([start, str(len(turns)), *(f"{m:.1f}" for m in medians), *cpus])
+    cores = os.cpu_count()
+    print(f"ms per turn (steps: median; CPU: mean), fresh process, no spare, {cores} cores")
+    print_table(["start", "turns", *STEPS, "start CPU", "life CPU"], rows)
 
 
 if __name__ == "__main__":

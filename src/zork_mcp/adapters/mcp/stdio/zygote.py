@@ -242,11 +242,14 @@ def _preload() -> None:
     gc.freeze()
 
 
-def main() -> None:
+def main() -> NoReturn:
+    """Serve, then exit without tearing down what it preloaded (nothing to flush)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's; EOF ends us
     control = socket.socket(fileno=int(sys.argv[1]))
     _preload()
     serve(control)
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
