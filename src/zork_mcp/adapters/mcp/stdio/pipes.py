@@ -1,15 +1,17 @@
 """The SDK's session streams over an already running process's stdin and stdout.
 
 Not the SDK's anyio `stdio_client`: a spare process must outlive the event loop of the
-turn that started it, and each turn is its own `asyncio.run`.
+turn that started it, and each turn is its own `asyncio.run`. Closing the session does not
+close the process's stdin: retiring the process does (ProcessReaper).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, Any
 
 import anyio
 import mcp.types as types
@@ -29,12 +31,14 @@ async def pipe_streams(
     loop = asyncio.get_running_loop()
     assert process.stdin is not None and process.stdout is not None
     reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    # The transports get duplicates of the pipes: closing them at the end of the session
+    # sends the server no EOF. The reaper closes the originals off the critical path, so
+    # the server's shutdown, which that EOF starts, does not pre-empt this turn.
+    stdout, stdin = _duplicate(process.stdout, "rb"), _duplicate(process.stdin, "wb")
     read_pipe, _ = await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), process.stdout
+        lambda: asyncio.StreamReaderProtocol(reader), stdout
     )
-    write_pipe, protocol = await loop.connect_write_pipe(
-        asyncio.streams.FlowControlMixin, process.stdin
-    )
+    write_pipe, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdin)
     writer = asyncio.StreamWriter(write_pipe, protocol, None, loop)
     to_session, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_server, from_session = anyio.create_memory_object_stream[SessionMessage](0)
@@ -47,9 +51,13 @@ async def pipe_streams(
             finally:
                 pumps.cancel_scope.cancel()
     finally:
-        write_pipe.close()  # stdin EOF: a well-behaved server exits by itself
+        write_pipe.close()
         read_pipe.close()
         await asyncio.sleep(0)  # let the transports close their pipe files now
+
+
+def _duplicate(pipe: IO[bytes], mode: str) -> IO[bytes]:
+    return open(os.dup(pipe.fileno()), mode, buffering=0)
 
 
 async def _pump_stdout(

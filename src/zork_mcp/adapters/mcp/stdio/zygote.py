@@ -20,11 +20,11 @@ tearing down the modules it inherited: ~150 ms of CPU per child that nobody coul
 
 from __future__ import annotations
 
+import _io
 import atexit
 import contextlib
 import gc
 import importlib
-import io
 import json
 import os
 import runpy
@@ -227,7 +227,7 @@ def _finish() -> None:
             thread.join()
     atexit._run_exitfuncs()
     for stream in [sys.stdout, sys.stderr, *gc.get_objects()]:
-        if isinstance(stream, io.IOBase):
+        if isinstance(stream, _io._IOBase):  # not the io.IOBase ABC: ~4 µs an object
             with contextlib.suppress(Exception):
                 stream.flush()
 
