@@ -96,10 +96,12 @@ class FaultyLLM:
 
 
 def failing_starts(turns: int, rng: random.Random) -> str:
-    """About 2% of server starts fail, never two in a row (so a retry always works)."""
+    """About 2% of server starts fail, never two within three starts, so a retry always
+    works: a connect that takes a failing spare has started the next spare (start + 1,
+    retired when the connect fails), and its retry starts its own (start + 2)."""
     chosen: set[int] = set()
     for start in range(3, 2 * turns):
-        if rng.random() < 0.02 and start - 1 not in chosen:
+        if rng.random() < 0.02 and not chosen & {start - 1, start - 2}:
             chosen.add(start)
     return ",".join(map(str, sorted(chosen)))
 
