@@ -53,8 +53,9 @@ EXIT_GRACE_SECONDS = 2.0
 
 
 class Spare:
-    """A child forked ahead of time, waiting for the request that makes it a server; so a
-    request is answered at once and the next fork happens after the answer.
+    """A child forked ahead of time, waiting for the request that makes it a server: a
+    request is answered at once (its pid is known before it is handed the request), and
+    the next fork happens after the answer.
 
     It waits in the fork server's process group, so it ends with it; EOF on its socket
     (the fork server ended, or died) ends it too.
@@ -69,18 +70,26 @@ class Spare:
             _wait_then_run(theirs)
         theirs.close()
         children.add(pid)
-        self.pid, self._socket = pid, ours
+        self.pid, self._pidfd, self._socket = pid, os.pidfd_open(pid), ours
 
-    def hand_over(self, packet: bytes, fds: list[int]) -> int:
-        """Its pid, once it has the request; OSError if it is gone."""
-        try:
+    @property
+    def alive(self) -> bool:
+        readable, _, _ = select.select([self._pidfd], [], [], 0)
+        return not readable
+
+    def answer(self, control: socket.socket) -> None:
+        """Its pid and a pidfd, to the client."""
+        socket.send_fds(control, [json.dumps({"pid": self.pid}).encode()], [self._pidfd])
+
+    def hand_over(self, packet: bytes, fds: list[int]) -> None:
+        """If it has died since `alive`, the client sees its pipes close: a failed start."""
+        with contextlib.suppress(OSError):
             socket.send_fds(self._socket, [packet], fds)
-        finally:
-            self._socket.close()
-        return self.pid
+        self.close()
 
     def close(self) -> None:
         self._socket.close()
+        os.close(self._pidfd)
 
 
 def serve(control: socket.socket) -> None:
@@ -101,24 +110,16 @@ def serve(control: socket.socket) -> None:
             spare.close()
             _end_children(children)
             return
+        if not spare.alive:  # killed while it waited
+            spare.close()
+            spare = Spare(control, children)
         try:
-            pid = _start(spare, control, children, packet, fds)
+            spare.answer(control)  # first: the client goes on while the child starts
+            spare.hand_over(packet, fds)
         finally:
             for fd in fds:
                 os.close(fd)
-        pidfd = os.pidfd_open(pid)
-        socket.send_fds(control, [json.dumps({"pid": pid}).encode()], [pidfd])
-        os.close(pidfd)
         spare = Spare(control, children)
-
-
-def _start(
-    spare: Spare, control: socket.socket, children: set[int], packet: bytes, fds: list[int]
-) -> int:
-    try:
-        return spare.hand_over(packet, fds)
-    except OSError:  # it died waiting (someone killed it): fork another now
-        return Spare(control, children).hand_over(packet, fds)
 
 
 def _wait_then_run(handover: socket.socket) -> NoReturn:
