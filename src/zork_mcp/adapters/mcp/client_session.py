@@ -21,6 +21,8 @@ _validators: dict[str, Validator] = {}
 
 class ZorkClientSession(ClientSession):
     def _output_schema_validator(self, name: str, output_schema: dict[str, Any]) -> Validator:
+        if (validator := self._tool_output_validators.get(name)) is not None:
+            return validator  # this session's, kept valid by the SDK when a listing changes
         key = json.dumps(output_schema, sort_keys=True)
         validator = _validators.get(key)
         if validator is None:
