@@ -126,13 +126,12 @@ def _wait_then_run(handover: socket.socket) -> NoReturn:
     """A spare's life: never back into the fork server's loop, whatever happens."""
     try:
         packet, fds, _, _ = socket.recv_fds(handover, MAX_REQUEST, 3)
-        request = json.loads(packet) if packet else None
-        if request is not None:
-            _become_server(handover, fds)
+        if not packet:  # EOF: the fork server ended before it needed us
+            os._exit(0)
+        request = json.loads(packet)
+        _become_server(handover, fds)
     except BaseException:
         os._exit(1)
-    if request is None:  # EOF: the fork server ended before it needed us
-        os._exit(0)
     run_then_exit(request)
 
 
