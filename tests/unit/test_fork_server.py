@@ -95,6 +95,32 @@ async def test_a_forked_module_server_keeps_no_state_between_turns(tmp_path):
     assert_no_processes_left(server)
 
 
+async def reasoning_answers(start: str) -> tuple[list, list]:
+    """The tools a reasoning server lists and its answers to a valid and an invalid thought."""
+    config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"))
+    server = McpStdioToolServer({"reasoning": config}, server_start=start, background_spare=False)
+    valid = {"thought": "t", "thoughtNumber": 3, "totalThoughts": 2, "nextThoughtNeeded": True,
+             "branchFromThought": 1, "branchId": "b"}  # fmt: skip
+    answers = []
+    async with server.open_session() as session:
+        for arguments in (valid, {**valid, "thoughtNumber": 0}):
+            result = await session.call_tool("reasoning.sequentialthinking", arguments, 10)
+            answers.append((result.is_error, result.content or result.error_message))
+        tools = [(tool.name, tool.description, tool.input_schema) for tool in session.tools]
+    assert_no_processes_left(server)
+    return tools, answers
+
+
+async def test_the_reasoning_server_forked_from_its_preloaded_tool_answers_as_spawned():
+    """The fork server preloads the tool's definitions: same schemas, checks and answers."""
+    spawned, forked = await reasoning_answers("spawn"), await reasoning_answers("fork")
+    assert forked == spawned
+    (valid, invalid) = forked[1]
+    assert valid == (False, {"thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
+                             "branches": ["b"], "thoughtHistoryLength": 1})  # fmt: skip
+    assert invalid[0] and "thoughtNumber" in str(invalid[1])
+
+
 async def test_a_forked_server_sees_what_a_spawned_one_sees(tmp_path, probe):
     spawned_server = probe_server(probe, tmp_path, "spawn", background_spare=False)
     forked_server = probe_server(probe, tmp_path, "fork", background_spare=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zork_mcp.servers.reasoning import SessionLogs, Thought
+from zork_mcp.servers.thinking import SessionLogs, Thought
 
 
 def think(logs: SessionLogs, session: str | None) -> int:

@@ -45,6 +45,7 @@ PRELOAD = (
     "rich.logging",
     "rich.console",
     "argparse",  # most servers parse their argv
+    "zork_mcp.servers.thinking",  # the bundled reasoning server's tool, schemas built once
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"
 MAX_REQUEST = 1 << 20
