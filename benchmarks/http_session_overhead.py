@@ -4,7 +4,8 @@ One turn is its own asyncio.run, as in the agent: connect, initialize, list tool
 `sequentialthinking` call, close (DELETE of the MCP session). HTTP talks to one long-lived
 `python -m zork_mcp.servers.reasoning --transport http` on 127.0.0.1; stdio starts a fresh
 server per turn (background spare, as the app runs it, with `--gap` idle seconds between
-turns in which the spare warms up). Target: HTTP median <= 10 ms.
+turns in which the spare warms up). Target: HTTP median <= 10 ms. CPU per turn: this
+process's (the client's), and for HTTP the server's (from /proc, over all measured turns).
 
     python -m benchmarks.http_session_overhead [--turns 50] [--gap 0.5]
 """
@@ -18,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.support import print_table, timing_row
@@ -30,6 +32,17 @@ ENV = {"DISABLE_THOUGHT_LOGGING": "true"}
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
 
+@dataclass
+class Turns:
+    seconds: list[float]
+    client_cpu: float  # seconds per turn
+    server_cpu: float | None = None
+
+    def row(self, name: str) -> list[str]:
+        server = "" if self.server_cpu is None else f"{1000 * self.server_cpu:.1f}"
+        return [*timing_row(name, self.seconds), f"{1000 * self.client_cpu:.1f}", server]
+
+
 async def one_turn(server: ToolServer) -> float:
     started = time.perf_counter()
     async with server.open_session() as session:
@@ -37,15 +50,23 @@ async def one_turn(server: ToolServer) -> float:
     return time.perf_counter() - started
 
 
-def turns(server: ToolServer, count: int, gap: float) -> list[float]:
-    timings = []
+def turns(server: ToolServer, count: int, gap: float) -> Turns:
+    timings, cpu = [], 0.0
     for _ in range(count):
         time.sleep(gap)
+        started = time.process_time()
         timings.append(asyncio.run(one_turn(server)))
-    return timings
+        cpu += time.process_time() - started
+    return Turns(timings, cpu / count)
 
 
-def http_turns(count: int, gap: float) -> list[float]:
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a running process (proc(5), fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def http_turns(count: int, gap: float) -> Turns:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -58,13 +79,16 @@ def http_turns(count: int, gap: float) -> list[float]:
         config = MCPHttpServerConfig(url=f"http://127.0.0.1:{port}/mcp")
         server = McpHttpToolServer({"reasoning": config})
         turns(server, 3, 0)  # warm the server's and this process's imports
-        return turns(server, count, gap)
+        before = process_cpu(process.pid)
+        measured = turns(server, count, gap)
+        measured.server_cpu = (process_cpu(process.pid) - before) / count
+        return measured
     finally:
         process.kill()
         process.wait()
 
 
-def stdio_turns(count: int, gap: float) -> list[float]:
+def stdio_turns(count: int, gap: float) -> Turns:
     config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"), env=ENV)
     log = Path("/tmp/zork_mcp_bench_stderr.log")
     with McpStdioToolServer({"reasoning": config}, stderr_path=log) as server:
@@ -89,11 +113,13 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.1, help="idle seconds between turns")
     options = parser.parse_args()
     rows = [
-        timing_row("http: connect..close", http_turns(options.turns, options.gap)),
-        timing_row("stdio: spare, connect..close", stdio_turns(options.turns, options.gap)),
+        http_turns(options.turns, options.gap).row("http: connect..close"),
+        stdio_turns(options.turns, options.gap).row("stdio: spare, connect..close"),
     ]
     print("per-turn session: connect, initialize, list tools, one call, close")
-    print_table(["mode", "turns", "median ms", "p95 ms", "max ms"], rows)
+    print("CPU ms per turn: client = this process; server = the HTTP server (stdio: server_start)")
+    headers = ["mode", "turns", "median ms", "p95 ms", "max ms", "client CPU", "server CPU"]
+    print_table(headers, rows)
 
 
 if __name__ == "__main__":

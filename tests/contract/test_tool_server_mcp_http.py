@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from mcp.client.client import Client
 
 from tests.conftest import FAULT_SERVER
 from tests.contract.test_tool_server_game import look_probe
@@ -18,6 +19,7 @@ from zork_mcp.domain.server_config import MCPHttpServerConfig
 pytestmark = pytest.mark.slow
 
 HTTP = ("--transport", "http", "--port", "{port}")
+TOOL = "sequentialthinking"
 
 
 def http_tool_server(name: str, url: str) -> McpHttpToolServer:
@@ -91,3 +93,17 @@ async def test_parallel_sessions_never_share_thought_history(reasoning_url):
 
     first, second = await asyncio.gather(think(4), think(3))
     assert (first, second) == ([1, 2, 3, 4], [1, 2, 3])
+
+
+@pytest.mark.parametrize("mode", ["2026-07-28", "auto"])
+async def test_requests_without_an_mcp_session_share_no_thought_history(reasoning_url, mode):
+    """The 2026-07-28 protocol (the SDK client's default, "auto", negotiates it) has no MCP
+    session over HTTP: each request stands alone, so no client sees another's thoughts."""
+    _, arguments, _ = thought_probe("reasoning.sequentialthinking")("x")
+
+    async def think(rounds: int) -> list[int]:
+        async with Client(reasoning_url, mode=mode) as client:
+            calls = [await client.call_tool(TOOL, arguments) for _ in range(rounds)]
+        return [call.structured_content["thoughtHistoryLength"] for call in calls]
+
+    assert await asyncio.gather(think(3), think(2)) == [[1, 1, 1], [1, 1]]

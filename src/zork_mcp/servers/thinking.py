@@ -101,10 +101,16 @@ BranchId = Annotated[str | None, Field(description="Branch identifier")]
 NeedsMore = Annotated[bool | None, Field(description="If more thoughts are needed")]
 
 
-def session_id(ctx: Context) -> str | None:
-    """The Streamable HTTP session's id (the Mcp-Session-Id header); None over stdio."""
+def thought_log(thinking: Thinking, ctx: Context) -> ThoughtLog:
+    """The thoughts of this request's client. Over stdio a process serves one client: one
+    log. Over HTTP, one log per MCP session (the Mcp-Session-Id header); a request with no
+    session (protocol 2026-07-28, or a stateless server) stands alone: it shares no
+    history with any other client's requests."""
     headers = ctx.headers
-    return headers.get("mcp-session-id") if headers is not None else None
+    if headers is None:
+        return thinking.logs.of(None)
+    session = headers.get("mcp-session-id")
+    return thinking.logs.of(session) if session else ThoughtLog()
 
 
 def sequentialthinking(
@@ -124,7 +130,7 @@ def sequentialthinking(
         thought, thoughtNumber, totalThoughts, nextThoughtNeeded,
         isRevision, revisesThought, branchFromThought, branchId,
     )  # fmt: skip
-    progress = thinking.logs.of(session_id(ctx)).add(entry)
+    progress = thought_log(thinking, ctx).add(entry)
     if thinking.echo:
         total = progress.totalThoughts
         print(f"Thought {thoughtNumber}/{total}: {thought}", file=sys.stderr, flush=True)
