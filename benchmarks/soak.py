@@ -80,6 +80,7 @@ class FaultyLLM:
         self.llm = FunctionLLM(self.respond, model="openai/gpt-4o-mini")
 
     def new_turn(self) -> None:
+        self.llm.requests.clear()  # the fake keeps every request for tests: not ours to measure
         self.plan = self.rng.choice(list(FAULTS))
         self.counts[self.plan] += 1
 
