@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx2
 import pytest
 from mcp.client.client import Client
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import FAULT_SERVER
 from tests.contract.test_tool_server_game import look_probe
@@ -107,3 +110,35 @@ async def test_requests_without_an_mcp_session_share_no_thought_history(reasonin
         return [call.structured_content["thoughtHistoryLength"] for call in calls]
 
     assert await asyncio.gather(think(3), think(2)) == [[1, 1, 1], [1, 1]]
+
+
+async def test_a_request_without_a_session_cannot_borrow_one_by_its_header(reasoning_url):
+    """A 2026-07-28 request naming another client's Mcp-Session-Id sees none of its thoughts
+    (the header is the client's word, checked by the SDK only on a session's own requests)."""
+    _, arguments, _ = thought_probe("reasoning.sequentialthinking")("x")
+    session_ids: list[str] = []
+
+    async def remember(response: httpx2.Response) -> None:
+        session_ids.append(response.headers.get("mcp-session-id", ""))
+
+    def length(result) -> int:
+        return result.structured_content["thoughtHistoryLength"]
+
+    own = httpx2.AsyncClient(event_hooks={"response": [remember]})
+    async with (
+        own,
+        streamable_http_client(reasoning_url, http_client=own) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        lengths = [length(await session.call_tool(TOOL, arguments)) for _ in range(2)]
+        header = {"mcp-session-id": next(filter(None, session_ids))}
+        async with (
+            httpx2.AsyncClient(headers=header) as borrowed,
+            Client(
+                streamable_http_client(reasoning_url, http_client=borrowed), mode="2026-07-28"
+            ) as intruder,
+        ):
+            lengths.append(length(await intruder.call_tool(TOOL, arguments)))
+        lengths.append(length(await session.call_tool(TOOL, arguments)))
+    assert lengths == [1, 2, 1, 3]

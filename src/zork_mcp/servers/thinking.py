@@ -13,6 +13,7 @@ from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
 DESCRIPTION = """A detailed tool for dynamic and reflective problem-solving through thoughts.
@@ -103,14 +104,16 @@ NeedsMore = Annotated[bool | None, Field(description="If more thoughts are neede
 
 def thought_log(thinking: Thinking, ctx: Context) -> ThoughtLog:
     """The thoughts of this request's client. Over stdio a process serves one client: one
-    log. Over HTTP, one log per MCP session (the Mcp-Session-Id header); a request with no
-    session (protocol 2026-07-28, or a stateless server) stands alone: it shares no
-    history with any other client's requests."""
+    log. Over HTTP, one log per MCP session (the Mcp-Session-Id header, which the SDK
+    checks only for handshake-era requests); any other request (protocol 2026-07-28 has
+    no session, whatever header it sends) stands alone: it shares no client's history."""
     headers = ctx.headers
     if headers is None:
         return thinking.logs.of(None)
     session = headers.get("mcp-session-id")
-    return thinking.logs.of(session) if session else ThoughtLog()
+    if session and ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+        return thinking.logs.of(session)
+    return ThoughtLog()
 
 
 def sequentialthinking(
