@@ -4,6 +4,7 @@ spawned ones, through the real adapter and real processes."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 import json
 import os
@@ -17,6 +18,7 @@ import pytest
 
 from tests.conftest import FAULT_SERVER, ROOT, assert_no_processes_left
 from tests.support.processes import processes_in_groups
+from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -93,6 +95,14 @@ async def test_a_forked_module_server_keeps_no_state_between_turns(tmp_path):
             lengths.append(result.content["thoughtHistoryLength"])
     assert lengths == [1, 1, 1]
     assert_no_processes_left(server)
+
+
+def test_everything_the_fork_server_preloads_imports():
+    """A failed preload is skipped (it is only a speed-up), so a renamed module would cost
+    every forked server its start-up without a word: the names are checked here."""
+    for module in zygote.PRELOAD:
+        importlib.import_module(module)
+    importlib.import_module(zygote.WARM_UP).warm_up()
 
 
 async def reasoning_answers(start: str) -> tuple[list, list]:
@@ -264,6 +274,7 @@ async def test_every_turn_starts_one_process_and_leaves_one_spare(tmp_path, prob
 
 CLIENT = """
 import asyncio, json, sys, time
+from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 config = MCPServerConfig(command="python", args=(sys.argv[1],))

@@ -85,7 +85,9 @@ class SessionLogs:
 
 @dataclass
 class Thinking:
-    """What one server run keeps: every session's thoughts, and whether to echo them."""
+    """One server run's setting (echo thoughts to stderr) and state (every session's
+    thoughts). The tool is a coroutine: calls run one at a time on the event loop, never
+    in two threads at once over the same logs."""
 
     echo: bool = False
     logs: SessionLogs = field(default_factory=SessionLogs)
@@ -116,7 +118,7 @@ def thought_log(thinking: Thinking, ctx: Context) -> ThoughtLog:
     return ThoughtLog()
 
 
-def sequentialthinking(
+async def sequentialthinking(
     thought: ThoughtText,
     nextThoughtNeeded: NextNeeded,
     thoughtNumber: ThoughtNumber,
