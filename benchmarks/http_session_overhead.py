@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.support import print_table, timing_row
+from benchmarks.support import cpu_ms, print_table, timing_row
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
@@ -60,12 +60,6 @@ def turns(server: ToolServer, count: int, gap: float) -> Turns:
     return Turns(timings, cpu / count)
 
 
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of a running process (proc(5), fields 14 and 15)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def http_turns(count: int, gap: float) -> Turns:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -79,9 +73,9 @@ def http_turns(count: int, gap: float) -> Turns:
         config = MCPHttpServerConfig(url=f"http://127.0.0.1:{port}/mcp")
         server = McpHttpToolServer({"reasoning": config})
         turns(server, 3, 0)  # warm the server's and this process's imports
-        before = process_cpu(process.pid)
+        before = cpu_ms(process.pid)
         measured = turns(server, count, gap)
-        measured.server_cpu = (process_cpu(process.pid) - before) / count
+        measured.server_cpu = (cpu_ms(process.pid) - before) / 1000 / count
         return measured
     finally:
         process.kill()

@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.support import print_table
+from benchmarks.support import cpu_ms, print_table
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
@@ -36,12 +36,6 @@ SERVER = MCPServerConfig(
 )
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 STEPS = ("process start", "initialize", "list tools", "call", "close", "total")
-
-
-def cpu_ms(pid: int) -> float:
-    """A live process's own CPU so far, every thread's, to the nanosecond (schedstat)."""
-    tasks = Path(f"/proc/{pid}/task").iterdir()
-    return sum(int((task / "schedstat").read_text().split()[0]) for task in tasks) / 1e6
 
 
 def children_cpu_ms() -> float:

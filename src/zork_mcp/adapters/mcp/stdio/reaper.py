@@ -6,7 +6,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 
@@ -24,7 +24,6 @@ class ProcessReaper:
 
     def __init__(self) -> None:
         self._waiters: ThreadPoolExecutor | None = None
-        self._pending: list[Future[None]] = []
         self._retired: set[int] = set()
 
     def retire(self, process: ServerProcess) -> None:
@@ -33,15 +32,12 @@ class ProcessReaper:
         self._retired.add(process.pid)
         if self._waiters is None:
             self._waiters = ThreadPoolExecutor(WAITERS, thread_name_prefix="mcp-reaper")
-        self._pending = [f for f in self._pending if not f.done()]
-        self._pending.append(self._waiters.submit(_end_process, process))
+        self._waiters.submit(_end_process, process)
 
     def join(self) -> None:
         """Wait until every retired process has ended; the waiting threads end too."""
-        wait(self._pending)
-        self._pending = []
         if self._waiters is not None:
-            self._waiters.shutdown()
+            self._waiters.shutdown()  # waits for every process submitted, queued ones too
             self._waiters = None
 
 
