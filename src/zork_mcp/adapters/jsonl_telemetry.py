@@ -118,13 +118,16 @@ class JsonlTelemetry:
 
 
 class _LineFile:
-    """An append-only text file written a whole line per system call, without a buffer."""
+    """An append-only text file written a whole line per system call, without a buffer.
+
+    Text from a model may hold what UTF-8 cannot (a lone surrogate): it is written as its
+    escape, `\\ud800`, which is also how JSON writes it, so events.jsonl reads it back."""
 
     def __init__(self, path: Path) -> None:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def write(self, line: str) -> None:
-        data = memoryview(line.encode("utf-8"))
+        data = memoryview(line.encode("utf-8", "backslashreplace"))
         while data:
             data = data[os.write(self._fd, data) :]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from tenacity.stop import stop_base
 from tenacity.wait import wait_base, wait_exponential_jitter
 
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.text_encoding import encodable
 
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
 RETRYABLE_TRANSPORT = (
@@ -114,7 +116,8 @@ class JsonEndpoint:
     async def _post_once(
         self, client: httpx.AsyncClient, body: Mapping[str, Any]
     ) -> dict[str, Any]:
-        response = await client.post(self.url, headers=dict(self.headers), json=body)
+        headers = {**self.headers, "Content-Type": "application/json"}
+        response = await client.post(self.url, headers=headers, content=request_body(body))
         data = _json_or_none(response)
         status = _effective_status(response.status_code, data)
         if status in RETRYABLE_STATUS:
@@ -129,6 +132,16 @@ class JsonEndpoint:
         what = f"answered HTTP {status}" if status else "failed"
         text = f"{self.provider} {what}{after}: {message} (POST {_safe_url(self.url)})"
         return LLMError(redact(text, self.secrets), provider=self.provider, status=status)
+
+
+def request_body(body: Mapping[str, Any]) -> bytes:
+    """The JSON body as httpx would write it, less the lone surrogates a model may have sent
+    (each becomes U+FFFD): a provider's strict JSON reader refuses them."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return encodable(text).encode("utf-8")
 
 
 def _gave_up(asked: float | None, attempts: int, policy: RetryPolicy) -> str:

@@ -21,6 +21,7 @@ from zork_mcp.domain.errors import (
     MCPToolTimeoutError,
     ZorkMcpError,
 )
+from zork_mcp.domain.text_encoding import encodable_json
 from zork_mcp.domain.tool_result import ToolCallResult
 
 
@@ -45,7 +46,7 @@ class ServerSession:
         canonical = f"{self.name}.{tool}"
         try:
             result = await self._session.call_tool(
-                tool, dict(arguments), read_timeout_seconds=timeout_seconds
+                tool, encodable_json(dict(arguments)), read_timeout_seconds=timeout_seconds
             )
         except SdkMCPError as e:
             raise self._translate(e, canonical, timeout_seconds) from e
