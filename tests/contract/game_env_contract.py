@@ -34,6 +34,18 @@ class GameEnvContract:
         again = env.step("south")
         assert (again.text, again.room, again.moves) == (away.text, away.room, away.moves)
 
+    def test_a_peek_answers_as_the_step_would_and_leaves_the_game_as_it_was(self, env):
+        env.reset()
+        before = env.step("north")
+        peeked = env.peek("south")
+        moved = env.step("south")
+        assert peeked.text == moved.text and moved.moves == before.moves + 1
+        assert (peeked.room, peeked.moves) == (before.room, before.moves)
+
+    def test_a_peek_judges_its_command_like_a_step(self, env):
+        env.reset()
+        assert env.peek("n. quit").text.startswith("[The command")
+
     def test_nonsense_and_empty_commands_do_not_crash(self, env):
         env.reset()
         assert env.step("xyzzy plugh").text

@@ -1,8 +1,12 @@
+import warnings
+
 import pytest
+from jericho import FrotzEnv
 from jericho.game_info import zork1
 
 from tests.contract.game_env_contract import GameEnvContract
 from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.domain.status_line import StatusLine
 
 
 class TestJerichoGameEnv(GameEnvContract):
@@ -23,3 +27,25 @@ class TestJerichoGameEnv(GameEnvContract):
         for command in zork1["walkthrough"].split("/"):
             observation = env.step(command)
         assert (observation.score, observation.moves, observation.game_over) == (350, 394, True)
+
+
+def test_a_checkpoint_from_before_the_game_process_still_restores(zork_game):
+    """Checkpoints used to hold Jericho's own state tuple; --resume reads them still."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jericho = FrotzEnv(str(zork_game), seed=12)
+    try:
+        jericho.reset()
+        jericho.step("open mailbox")
+        old = (jericho.get_state(), StatusLine("West of House", 0, 1))
+    finally:
+        jericho.close()
+    env = JerichoGameEnv(zork_game, seed=12)
+    try:
+        env.reset()
+        assert env.restore_state(old).moves == 1
+        assert env.step("take leaflet").text == "Taken."
+        with pytest.raises(TypeError, match="not a snapshot"):
+            env.restore_state(("garbage",))
+    finally:
+        env.close()

@@ -1,97 +1,75 @@
-"""Fuzzed game commands for the real Jericho adapter, run in a child process.
-
-`python -m tests.support.command_fuzz GAME [EXAMPLES]` plays random command sequences
-(any Unicode, control characters, very long lines, meta-commands and their abbreviations,
-real moves) and exits non-zero if one crashes, halts, changes the game other than by a
-normal move, or writes a file into the working directory. `... GAME halt` checks that an
-emulator that halts anyway is never stepped again. Run it from an empty folder.
-"""
+"""Untrusted commands for the real game: a corpus of the ways a line can reach a verb or the
+interpreter behind our back, and Hypothesis mixes of them, with the checks every command
+must pass against the real emulator (which runs in its game process, so a crash is seen)."""
 
 from __future__ import annotations
 
 import os
-import pickle
-import sys
-import warnings
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zork_mcp.adapters.jericho_game import JerichoGameEnv
-from zork_mcp.domain.errors import GameHaltedError
 
-META = ["save", "restore", "script", "unscript", "quit", "q", "restart", "y", "verbose"]
-MOVES = ["north", "south", "open mailbox", "take leaflet", "read leaflet", "inventory", "look"]
-command = st.one_of(
-    st.sampled_from(META + MOVES),
-    st.sampled_from(META).map(lambda verb: f"north. {verb}"),
-    st.sampled_from(META).map(str.upper),
-    st.text(max_size=40),
-    st.text(alphabet=st.characters(max_codepoint=0x1F), min_size=1, max_size=8),
-    st.text(min_size=190, max_size=2000),
-    st.lists(st.sampled_from([*MOVES, "\u00e9", "\u4e2d", "\x00", "\n", "\\"]), max_size=6).map(
-        "".join
-    ),
+CORPUS: dict[str, list[str]] = {
+    "six letters": ["restarting", "restar", "scripting", "unscri", "restoring", "RESTORING",
+                    "quit", "q", "save", "restore", "script", "unscript", "restart"],
+    "quotes": ['quit"', 'wait"restart', '"quit"', 'say "save"', 'n"q'],
+    "fillers": ["the quit", "the save", "a restart", "an unscript", "the the q"],
+    "and": ["n and quit", "take all and quit", "n then restart", "n. save. s", "n,q"],
+    "oops": ["xyzzyq", "oops quit", "oops restar", "take qxit", "oops q"],
+    "again": ["north", "quit", "again", "g", "restart", "g"],
+    "interpreter": ["#record", "#comm", "#command", "#unrecord", "#random 3", "$verify",
+                    "#comm. " + "a" * 33, "#record. " + "b" * 30, "scripting. " + "c" * 30,
+                    "#reco foo", "north. #comm"],
+    "long": ["take lamp " * 30, "x" * 2000, "n " * 100 + "quit", "a" * 119, "a" * 120],
+    "unencodable": ["\ud800quit", "\udfffsave", "open\ud800 mailbox", "\udc80"],
+    "lines and escapes": ["north\nquit", "north\rquit", "n\x00quit", "\x1b[2Jquit", "\\quit",
+                          "\\R", "\\help", "n\u2028quit", "\x85save"],
+}  # fmt: skip
+
+# What the game prints when a forbidden verb reaches it (each seen with the guard bypassed).
+FORBIDDEN_ANSWERS = (
+    "(Y is affirmative)",  # quit, restart
+    "Here begins a transcript",  # script
+    "Cannot open file",  # #command
+    "Verifying disk",  # $verify
+    "Please enter a filename",
 )
-commands = st.lists(command, min_size=1, max_size=12)
+WORDS = [word for group in CORPUS.values() for word in group] + [
+    "open mailbox", "take leaflet", "read leaflet", "inventory", "look", "s", "e", "wait",
+]  # fmt: skip
+JOINS = [" ", ". ", ", ", " and ", " then ", '"', " the ", "\n"]
+
+mixed = st.builds(
+    lambda words, joins: "".join(w + j for w, j in zip(words, joins, strict=False)),
+    st.lists(st.sampled_from(WORDS).map(lambda w: w.upper() if len(w) % 3 == 0 else w),
+             min_size=1, max_size=4),
+    st.lists(st.sampled_from(JOINS), min_size=4, max_size=4),
+)  # fmt: skip
+command = st.one_of(mixed, st.sampled_from(WORDS), st.text(max_size=40),
+                    st.text(min_size=100, max_size=400))  # fmt: skip
+commands = st.lists(command, min_size=1, max_size=8)
 
 
-def fuzz_the_adapter(game: Path, examples: int) -> None:
-    env = JerichoGameEnv(game, seed=12)
-
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(commands)
-    def play(sequence: list[str]) -> None:
-        last = env.reset()
-        for raw in sequence:
-            before = _frotz_state(env)
-            observation = env.step(raw)
-            assert observation.moves >= last.moves, f"{raw!r} took moves back"
-            assert not observation.game_over, f"{raw!r} ended the game"
-            if observation.text.startswith("[The command"):
-                assert _frotz_state(env) == before, f"refused {raw!r} changed the game"
-            last = observation
-        assert os.listdir(".") == [], f"files written: {os.listdir('.')}"
-
-    play()
-    env.close()
+def play_checked(env: JerichoGameEnv, sequence: list[str]) -> None:
+    """Play `sequence` from the start; fail on anything a forbidden verb or a crash does."""
+    last = env.reset()
+    pid, restarts, folder = env.process_id, env.restarts, private_folder(env)
+    for raw in sequence:
+        before = env.save_state()
+        observation = env.step(raw)
+        assert (env.process_id, env.restarts) == (pid, restarts), f"{raw!r}: the emulator died"
+        assert not any(answer in observation.text for answer in FORBIDDEN_ANSWERS), (
+            f"{raw!r} reached a forbidden verb: {observation.text!r}"
+        )
+        assert observation.moves >= last.moves, f"{raw!r} took moves back"
+        assert not observation.game_over, f"{raw!r} ended the game"
+        if observation.text.startswith("[The command"):
+            assert env.save_state() == before, f"refused {raw!r} changed the game"
+        assert os.listdir(folder) == [], f"{raw!r} wrote {os.listdir(folder)}"
+        last = observation
 
 
-def check_a_halt_is_final(game: Path) -> None:
-    env = JerichoGameEnv(game, seed=12)
-    env.reset()
-    try:
-        env._frotz_step("\u00e9\u4e2d\x00")  # the raw bytes that halted it, past the guard
-    except GameHaltedError:
-        pass
-    else:
-        raise AssertionError("the NUL command no longer halts the emulator: update this check")
-    for attempt in (lambda: env.step("look"), env.save_state):
-        try:
-            attempt()
-        except GameHaltedError:
-            continue
-        raise AssertionError("a halted emulator was used again")
-
-
-def _frotz_state(env: JerichoGameEnv) -> bytes:
-    return pickle.dumps(env.save_state()[0])  # type: ignore[index]
-
-
-def main(argv: list[str]) -> None:
-    warnings.simplefilter("error")  # Jericho's TruncatedInputActionWarning must never fire
-    game = Path(argv[0])
-    if argv[1:] == ["halt"]:
-        check_a_halt_is_final(game)
-    else:
-        fuzz_the_adapter(game, int(argv[1]) if len(argv) > 1 else 200)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+def private_folder(env: JerichoGameEnv) -> Path:
+    return env._process.folder  # type: ignore[union-attr]

@@ -1,46 +1,55 @@
-"""A model's command becomes one safe line for the Z-machine, and the agent hears what changed."""
+"""A model's command becomes one safe line for the Z-machine, judged on the words the game
+will read (Zork I's own dictionary, separators and buffer), and the agent hears what changed."""
+
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.domain.game_command import (
-    MAX_COMMAND_BYTES,
-    CommandVerdict,
-    notice_text,
-    safe_command,
-)
+from zork_mcp.adapters.jericho_game import find_game_file, load_lexicon
+from zork_mcp.domain.game_command import CommandRules, CommandVerdict, notice_text, safe_command
 
-META = ["save", "restore", "script", "unscript", "quit", "q", "restart"]
+ZORK = load_lexicon(find_game_file(base=Path(__file__).resolve().parents[2]))
+RULES = CommandRules.for_game(ZORK)
+ALLOWING = CommandRules.for_game(ZORK, allow_quit_restart=True)
+LIMIT = ZORK.input_limit
+
+META = ["save", "restore", "script", "unscript", "quit", "q", "restart", "#record", "#comm"]
 MOVES = ["north", "open mailbox", "take leaflet", "read leaflet", "inventory", "look"]
 commands = st.one_of(
     st.text(),
     st.text(alphabet=st.characters(max_codepoint=0x1F), max_size=20),
     st.sampled_from(META + MOVES).map(str.upper),
     st.lists(st.sampled_from(META + MOVES), min_size=1, max_size=3).map(". ".join),
-    st.text(min_size=150, max_size=600),
+    st.text(min_size=100, max_size=600),
 )
 
 
+def test_zork_reads_119_letters_and_breaks_words_at_its_three_separators():
+    assert (ZORK.version, ZORK.input_limit, len(ZORK.entries)) == (3, 119, 684)
+    assert ZORK.separators == frozenset('.,"')
+
+
 @given(commands)
-def test_what_reaches_the_game_is_one_printable_ascii_line_within_the_buffer(raw):
-    verdict = safe_command(raw)
+def test_what_reaches_the_game_is_one_printable_ascii_line_within_its_buffer(raw):
+    verdict = safe_command(raw, RULES)
     if verdict.command is not None:
         assert all(" " <= ch <= "~" and ch != "\\" for ch in verdict.command)
-        assert len(verdict.command.encode()) <= MAX_COMMAND_BYTES
+        assert len(verdict.command.encode()) <= LIMIT
         assert verdict.command == verdict.command.strip()
 
 
 @given(commands)
 def test_a_safe_command_is_a_fixed_point(raw):
-    verdict = safe_command(raw)
+    verdict = safe_command(raw, RULES)
     if verdict.command is not None:
-        assert safe_command(verdict.command) == CommandVerdict(verdict.command)
+        assert safe_command(verdict.command, RULES) == CommandVerdict(verdict.command)
 
 
 @given(commands)
 def test_the_agent_is_told_whenever_its_command_was_changed(raw):
-    verdict = safe_command(raw)
+    verdict = safe_command(raw, RULES)
     if verdict.command is not None and verdict.command != " ".join(raw.split()):
         assert verdict.notice
 
@@ -48,51 +57,93 @@ def test_the_agent_is_told_whenever_its_command_was_changed(raw):
 @pytest.mark.parametrize(
     "raw",
     ["save", "SAVE", "restore", "script", "unscript", "north. save", "n then restore",
-     "take lamp, script", " Save\x00 "],
+     "take lamp, script", " Save\x00 ", "scripting", "unscri", "restoring", "the save",
+     "n and restore"],
 )  # fmt: skip
-def test_file_commands_are_refused_with_a_reason(raw):
-    verdict = safe_command(raw, allow_quit_restart=True)
+def test_file_commands_are_refused_as_the_game_would_read_them(raw):
+    verdict = safe_command(raw, ALLOWING)
     assert verdict.refused and "never saved to or loaded from files" in verdict.notice
 
 
-@pytest.mark.parametrize("raw", ["quit", "q", "Q", "restart", "north. quit", "look then restart"])
-def test_quit_and_restart_are_refused_unless_allowed(raw):
-    refused = safe_command(raw)
+@pytest.mark.parametrize(
+    "raw",
+    ["quit", "q", "Q", "restart", "north. quit", "look then restart", "restarting", "restar",
+     'quit"', 'wait"restart', "the quit", "n and quit", "take all and quit", "oops quit",
+     "take quit", "say restart please"],
+)  # fmt: skip
+def test_quit_and_restart_are_refused_in_any_position_unless_allowed(raw):
+    refused = safe_command(raw, RULES)
     assert refused.refused and "the episode decides when the game ends" in refused.notice
-    assert safe_command(raw, allow_quit_restart=True).command == " ".join(raw.split())
+    assert safe_command(raw, ALLOWING).command == " ".join(raw.split())
 
 
-def test_words_that_merely_contain_a_meta_verb_are_played():
-    for raw in ["quiet", "unsaved", "take scripture", "say restart please"]:
-        assert safe_command(raw).command == raw
+def test_a_refusal_says_which_verb_the_game_would_have_read():
+    assert "the game reads 'q' as 'quit'" in safe_command("q", RULES).notice
+    assert "'restarting' as 'restart'" in safe_command("restarting", RULES).notice
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["#record", "#comm", "#command", "#unrecord", "#random 5", "$verify", "#RECORD",
+     "#comm. " + "a" * 33, "#record. " + "b" * 30, "north. #comm"],
+)  # fmt: skip
+def test_the_interpreters_own_commands_never_reach_it(raw):
+    verdict = safe_command(raw, ALLOWING)
+    assert verdict.refused and "interpreter" in verdict.notice
+
+
+def test_words_the_game_reads_as_other_words_are_played():
+    for raw in ["quiet", "unsaved", "saves", "quitting", "take leaflet", "again", "g", "yes"]:
+        assert safe_command(raw, RULES).command == raw
+
+
+def test_every_synonym_of_a_refused_verb_is_refused():
+    """Synonyms share their dictionary data; any word whose data is quit's is quit."""
+    quit_data = ZORK.entries[ZORK.key("quit")]
+    synonyms = [key for key, data in ZORK.entries.items() if data == quit_data]
+    assert len(synonyms) == 2  # quit and q
+    assert all(RULES.refused[key][0] == "quit" for key in synonyms)
 
 
 def test_control_characters_and_non_ascii_are_replaced_and_said():
-    verdict = safe_command("caf\u00e9 \u4e2d\x00north")
+    verdict = safe_command("caf\u00e9 \u4e2d\x00north", RULES)
     assert verdict.command == "cafe north"
     assert "printable ASCII" in verdict.notice and "'cafe north'" in verdict.notice
 
 
+def test_a_lone_surrogate_never_reaches_the_game_nor_the_notice():
+    verdict = safe_command("\ud800open mailbox", RULES)
+    assert verdict.command == "open mailbox"
+    verdict.notice.encode("utf-8")
+    assert safe_command("\ud800quit", RULES).refused
+
+
 def test_backslashes_never_reach_dumb_frotz_which_reads_them_as_escapes():
-    assert safe_command("\\help").command == "help"
-    assert safe_command("take \\o lamp").command == "take o lamp"
+    assert safe_command("\\help", RULES).command == "help"
+    assert safe_command("take \\o lamp", RULES).command == "take o lamp"
 
 
 def test_only_the_first_line_is_used():
-    verdict = safe_command("\n  open mailbox\nquit\n")
+    verdict = safe_command("\n  open mailbox\nquit\n", RULES)
     assert verdict.command == "open mailbox"
     assert "first line" in verdict.notice
 
 
-def test_a_long_command_is_cut_at_a_word_and_said():
+def test_a_long_command_is_cut_at_a_word_to_the_games_buffer_and_said():
     raw = " ".join(["take lamp"] * 60)
-    verdict = safe_command(raw)
-    assert len(verdict.command) <= MAX_COMMAND_BYTES and raw.startswith(verdict.command)
+    verdict = safe_command(raw, RULES)
+    assert len(verdict.command) <= LIMIT and raw.startswith(verdict.command)
     assert raw[len(verdict.command)] == " ", "cut between words"
-    assert f"cut to {MAX_COMMAND_BYTES}" in verdict.notice
+    assert f"cut to {LIMIT}" in verdict.notice
+
+
+def test_a_refused_word_past_the_cut_does_not_refuse_what_the_game_reads():
+    raw = "take lamp " * 12 + "quit"
+    verdict = safe_command(raw, RULES)
+    assert verdict.command is not None and "quit" not in verdict.command
 
 
 def test_the_notice_goes_before_the_game_text():
-    verdict = safe_command("north\x07")
+    verdict = safe_command("north\x07", RULES)
     assert notice_text(verdict, "North of House") == f"[{verdict.notice}]\nNorth of House"
-    assert notice_text(safe_command("north"), "North of House") == "North of House"
+    assert notice_text(safe_command("north", RULES), "North of House") == "North of House"

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_command import notice_text, safe_command
+from zork_mcp.domain.game_command import CommandRules, notice_text, safe_command
+from zork_mcp.domain.game_peek import peek_by_restoring
+from zork_mcp.domain.story_file import GameLexicon
 
 _ROOMS = {
     "West of House": {"north": "North of House", "south": "South of House"},
@@ -14,6 +16,13 @@ _ROOMS = {
     "Behind House": {"west": "North of House"},
 }
 _DIRECTIONS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+_QUIT = b"\x41\xf6\x00"  # one dictionary datum for both words, as in Zork I
+_VOCABULARY = [
+    *_DIRECTIONS, *_DIRECTIONS.values(), "go", "take", "get", "look", "l", "inventory", "i",
+    "leaflet", "egg", ("quit", _QUIT), ("q", _QUIT), "restart", "save", "restore", "script",
+    "unscript", "#command", "#record", "#unrecord", "$verify",
+]  # fmt: skip
+RULES = CommandRules.for_game(GameLexicon.from_words(_VOCABULARY))
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,7 @@ class FakeGameEnv:
         return self._observe(self._describe())
 
     def step(self, action: str) -> GameObservation:
-        verdict = safe_command(action)
+        verdict = safe_command(action, RULES)
         if verdict.command is None:
             return self._observe(f"[{verdict.notice}]")
         verb, _, noun = verdict.command.lower().partition(" ")
@@ -48,6 +57,9 @@ class FakeGameEnv:
         self._state = replace(self._state, moves=self._state.moves + 1)
         text = self._act(_DIRECTIONS.get(verb, verb), noun)
         return self._observe(notice_text(verdict, text))
+
+    def peek(self, action: str) -> GameObservation:
+        return peek_by_restoring(self, action)
 
     def save_state(self) -> object:
         return self._state

@@ -131,13 +131,14 @@ def tool_server(
         server.close()
 
 
-def game(options: RunOptions) -> Iterator[JerichoGameEnv]:
+def game(options: RunOptions, telemetry: Telemetry) -> Iterator[JerichoGameEnv]:
     text = _pyproject_text(options)
     configured = parse_game_setting(text) if text else None
     env = JerichoGameEnv(
         find_game_file(options.game, configured=configured),
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
+        on_event=telemetry.emit,
     )
     try:
         yield env

@@ -17,7 +17,7 @@ from zork_mcp.app.progress import print_summary
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import ZorkMcpError
 
-EXIT_CODES = {"interrupted": 130, "emulator_halted": 1}
+EXIT_CODES = {"interrupted": 130, "emulator_halted": 1, "emulator_lost": 1}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -94,6 +94,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
 
 def main(argv: Sequence[str] | None = None, container: Container | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    escape_unencodable_output()
     if argv[:1] in (["eval"], ["show"]):
         from zork_mcp.app.eval.cli import main as eval_main  # numpy etc. only for sweeps
 
@@ -112,6 +113,14 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
     return EXIT_CODES.get(summary.end_reason, 0)
+
+
+def escape_unencodable_output() -> None:
+    """A model's text may hold what the terminal cannot (a lone surrogate): print its escape."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def run() -> None:

@@ -16,7 +16,7 @@ class Container(containers.DeclarativeContainer):
     api_key = providers.Singleton(bootstrap.api_key, options)
     llm_session = providers.Singleton(bootstrap.llm_session, options, api_key)
     telemetry = providers.Resource(bootstrap.telemetry, options, settings)
-    game = providers.Resource(bootstrap.game, options)
+    game = providers.Resource(bootstrap.game, options, telemetry)
     tool_server = providers.Resource(bootstrap.tool_server, options, settings, telemetry)
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options)

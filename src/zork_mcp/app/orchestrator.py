@@ -10,10 +10,14 @@ from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.checkpoint import Checkpoint, CheckpointFile
-from zork_mcp.domain.errors import GameHaltedError, LLMError, MCPServerStartupError
+from zork_mcp.domain.errors import (
+    GameEmulatorLostError,
+    GameHaltedError,
+    LLMError,
+    MCPServerStartupError,
+)
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_peek import peek
 from zork_mcp.domain.messages import Usage
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
@@ -84,6 +88,8 @@ class Orchestrator:
             self.summary.end_reason = "interrupted"
         except GameHaltedError as error:
             self._end_on_error("emulator_halted", error)
+        except GameEmulatorLostError as error:
+            self._end_on_error("emulator_lost", error)
         except BaseException as error:
             self._end_on_error(_end_reason_of(error), error)
             raise
@@ -183,7 +189,7 @@ class Orchestrator:
         return "\n".join(lines)
 
     def _inventory(self) -> str:
-        return " ".join(peek(self._game, "inventory").text.split()) or "unknown"
+        return " ".join(self._game.peek("inventory").text.split()) or "unknown"
 
     def _end_on_error(self, reason: str, error: BaseException) -> None:
         self.summary.end_reason = reason

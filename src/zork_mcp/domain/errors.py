@@ -51,5 +51,9 @@ class GameHaltedError(ZorkMcpError):
     """The Z-machine stopped with a runtime error; the episode cannot go on."""
 
 
+class GameEmulatorLostError(ZorkMcpError):
+    """The game process died and no new one could take over the game where it was."""
+
+
 class NestedEventLoopError(ZorkMcpError, RuntimeError):
     """A synchronous API (agent.decide, mcp_ghost_sync) was called inside a running event loop."""

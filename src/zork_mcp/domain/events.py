@@ -27,6 +27,7 @@ class EventType(StrEnum):
     MCP_CONTEXT_COMPACTED = "mcp_context_compacted"
     MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
     AGENT_PARSE_ERROR = "agent_parse_error"
+    GAME_EMULATOR_RESTARTED = "game_emulator_restarted"
 
 
 class Level(StrEnum):

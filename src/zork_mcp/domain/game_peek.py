@@ -1,13 +1,17 @@
-"""Ask the game something without spending a move: save, step, restore."""
+"""Ask the game something without spending a move, for a GameEnv that can save and restore:
+save, step, restore. A game that can do it more cheaply implements `peek` itself."""
+
+from dataclasses import replace
 
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.ports.game_env import GameEnv
 
 
-def peek(env: GameEnv, command: str) -> GameObservation:
-    """What `command` would answer now; the game is left exactly as it was."""
+def peek_by_restoring(env: GameEnv, command: str) -> GameObservation:
+    """What `command` would answer, beside where the game stands (it is left as it was)."""
     snapshot = env.save_state()
     try:
-        return env.step(command)
+        answer = env.step(command)
     finally:
-        env.restore_state(snapshot)
+        now = env.restore_state(snapshot)
+    return replace(now, text=answer.text)

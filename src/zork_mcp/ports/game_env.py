@@ -10,6 +10,11 @@ class GameEnv(Protocol):
 
     def step(self, action: str) -> GameObservation: ...
 
+    def peek(self, action: str) -> GameObservation:
+        """What `action` would answer now, without spending a move: the game is left
+        exactly as it was (see `domain.game_peek` for the save-step-restore way)."""
+        ...
+
     def save_state(self) -> object:
         """An opaque snapshot that restore_state accepts."""
         ...

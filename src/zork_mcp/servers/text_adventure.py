@@ -4,8 +4,10 @@ Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game i
 file named by the GAME environment variable (else $ZORK_MCP_GAME, else
 ../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`
 (add `--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
-Actions are made safe as the agent's own commands are (`domain.game_command`); `quit` and
-`restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1.
+Actions are judged as the agent's own commands are (`domain.game_command`); `quit` and
+`restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1. The game runs in a game process
+of its own; tool calls reach it one at a time, in the order they arrive (the tools are
+coroutines that never yield while they play), and it is closed when the server exits.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_peek import peek
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.servers.transport import parse_transport, serve
 
@@ -56,6 +57,11 @@ class GameSession:
 
     def __post_init__(self) -> None:
         self.current = self.env.reset()
+
+    def close(self) -> None:
+        close = getattr(self.env, "close", None)
+        if close is not None:
+            close()
 
     def take_action(self, action: str) -> str:
         command = validate_action(action)
@@ -114,14 +120,21 @@ class GameSession:
 
     def inventory(self) -> str:
         """What the game says to `inventory`, without spending a move."""
-        text = peek(self.env, "inventory").text
+        text = self.env.peek("inventory").text
         return f"Inventory: {text}" if text else "You are empty-handed."
 
 
 def validate_action(action: str) -> str:
-    """A non-empty action; the game itself makes it safe and says what it changed."""
+    """A non-empty action of Unicode text; the game makes it safe and says what it changed."""
     if not action.strip():
         raise ToolError("action must be a game command, e.g. 'open mailbox' or 'north'")
+    try:
+        action.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ToolError(
+            f"action holds a character that is not Unicode text at position {e.start} "
+            "(a lone surrogate); send the command as plain text"
+        ) from e
     return action
 
 
@@ -129,33 +142,46 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def build_server(session_factory: Callable[[], GameSession]) -> MCPServer:
-    """The MCP server; the game starts lazily, on the first tool call."""
-    server = MCPServer("Text Adventure Server")
-    state: dict[str, GameSession] = {}
+class LazyGame:
+    """The game session, started on the first tool call and closed once at exit."""
 
-    def game() -> GameSession:
-        if "session" not in state:
-            state["session"] = session_factory()
-        return state["session"]
+    def __init__(self, factory: Callable[[], GameSession]) -> None:
+        self._factory = factory
+        self._session: GameSession | None = None
+
+    def __call__(self) -> GameSession:
+        if self._session is None:
+            self._session = self._factory()
+        return self._session
+
+    def close(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            session.close()
+
+
+def build_server(game: Callable[[], GameSession]) -> MCPServer:
+    """The MCP server. Its tools are coroutines that never await: each call plays whole,
+    in arrival order, and no two calls ever reach the game at once."""
+    server = MCPServer("Text Adventure Server")
 
     @server.tool()
-    def play_action(action: str) -> str:
+    async def play_action(action: str) -> str:
         """Execute a game command (e.g. 'north', 'take lamp', 'open mailbox')."""
         return game().take_action(action)
 
     @server.tool()
-    def memory() -> str:
+    async def memory() -> str:
         """Current location, score, moves, recent actions and the current observation."""
         return game().memory()
 
     @server.tool()
-    def get_map() -> str:
+    async def get_map() -> str:
         """Explored locations and the exits found between them."""
         return game().get_map()
 
     @server.tool()
-    def inventory() -> str:
+    async def inventory() -> str:
         """The items the player is carrying."""
         return game().inventory()
 
@@ -168,12 +194,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     path = find_game_file(os.environ.get("GAME"))
     seed = int(os.environ.get("GAME_SEED", "12"))
     allow = os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1"
-    game = build_server(
+    game = LazyGame(
         lambda: GameSession(
             JerichoGameEnv(path, seed=seed, allow_quit_restart=allow), Path(path).stem
         )
     )
-    serve(game, options)
+    try:  # on SIGTERM or SIGKILL the game process sees its pipe close and ends by itself
+        serve(build_server(game), options)
+    finally:
+        game.close()
 
 
 if __name__ == "__main__":
