@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+import anyio
 from mcp.server.mcpserver import MCPServer
+
+from zork_mcp.servers.stdio import serve_stdio
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -24,7 +27,7 @@ def parse_transport(argv: Sequence[str] | None, program: str) -> argparse.Namesp
 
 def serve(server: MCPServer, options: argparse.Namespace) -> None:
     if options.transport == "stdio":
-        server.run()
+        anyio.run(serve_stdio, server)
         return
     import uvicorn
 
