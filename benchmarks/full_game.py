@@ -4,15 +4,19 @@
 the OpenAI protocol (it answers each turn with the next walkthrough command, instantly),
 our reasoning MCP server (a fresh process every turn) and real Jericho on zork1.z3.
 
-Modes: `on-spawn` and `on-fork` (how each turn's server process starts), `off`.
+Modes: `on-spawn` and `on-fork` (how each turn's server process starts), `off`. With
+`--rounds N` the modes take turns N times and each row is one round (the wall-time medians
+follow), so a before/after comparison can alternate two trees in one job.
 
-    python -m benchmarks.full_game [--modes on-spawn,on-fork,off] [--game ../shared/games/zork1.z3]
+    python -m benchmarks.full_game [--modes on-spawn,on-fork,off] [--rounds 1]
+        [--game ../shared/games/zork1.z3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -82,15 +86,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", default="on-spawn,on-fork,off", help="comma-separated")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
+    parser.add_argument("--rounds", type=int, default=1, help="times each mode is played")
     arguments = parser.parse_args()
     game = find_game_file(arguments.game)
+    modes = [mode.strip() for mode in arguments.modes.split(",")]
     rows = []
-    for mode in arguments.modes.split(","):
-        with tempfile.TemporaryDirectory() as directory:
-            rows.append(play(mode.strip(), game, Path(directory)))
+    for _ in range(arguments.rounds):
+        for mode in modes:
+            with tempfile.TemporaryDirectory() as directory:
+                rows.append(play(mode, game, Path(directory)))
     print("the 396-command walkthrough through the whole stack (instant LLM)")
     headers = ["MCP", "exit", "turns", "wall s", "ms/turn", "score", "moves", "end"]
     print_table(headers, rows)
+    if arguments.rounds > 1:
+        for mode in modes:
+            walls = [float(row[3]) for row in rows if row[0] == mode]
+            print(f"{mode}: median wall {statistics.median(walls):.2f} s over {len(walls)} rounds")
 
 
 if __name__ == "__main__":
