@@ -43,6 +43,16 @@ async def test_401_names_the_header_and_variable_and_never_the_value(guarded, ca
         assert wrong not in text and SECRET not in text
 
 
+async def test_401_without_a_configured_header_says_so_and_how_to_add_one(guarded):
+    server = McpHttpToolServer({"my-remote": MCPHttpServerConfig(url=guarded.url)})
+    with pytest.raises(MCPServerStartupError) as caught:
+        async with server.open_session():
+            pass
+    message = str(caught.value)
+    assert "401 Unauthorized, and mcp_config.json sends it no header" in message
+    assert '"Authorization": "Bearer ${MY_REMOTE_TOKEN}"' in message
+
+
 async def test_the_right_token_gets_in_and_stays_out_of_the_logs(guarded, caplog):
     caplog.set_level(logging.DEBUG)
     async with remote(guarded.url, SECRET).open_session() as session:

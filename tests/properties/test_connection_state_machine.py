@@ -18,7 +18,7 @@ from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
@@ -68,7 +68,7 @@ class EpisodeConnections(RuleBasedStateMachine):
             telemetry=InMemoryTelemetry(),
             clock=time.monotonic,
             tool_server=self.server,
-            connection=self.tracker,
+            connection=ServerConnections({self.server.name: self.tracker}),
             turn=self.turn,
         )
 

@@ -8,7 +8,7 @@ from tests.support.scripts import ScriptedModel, box_server, scripts, settings_f
 from zork_mcp.adapters.fake_llm import FunctionLLM
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionTracker
+from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import initial_messages
 
@@ -41,7 +41,7 @@ def test_p06_session_lifecycle_coupling(turns):
             telemetry=InMemoryTelemetry(),
             clock=time.monotonic,
             tool_server=server,
-            connection=tracker,
+            connection=ServerConnections({server.name: tracker}),
             turn=number,
         )
         try:

@@ -9,7 +9,7 @@ from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionTracker
+from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import initial_messages
@@ -33,7 +33,7 @@ def play_turn(server, tracker, telemetry, turn):
             telemetry=telemetry,
             clock=time.monotonic,
             tool_server=server,
-            connection=tracker,
+            connection=ServerConnections({server.name: tracker}),
             turn=turn,
         )
     )

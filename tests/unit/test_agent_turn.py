@@ -10,7 +10,7 @@ from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, EventType
 from zork_mcp.domain.messages import initial_messages
@@ -37,7 +37,7 @@ async def turn(
         telemetry=telemetry,
         clock=time.monotonic,
         tool_server=server,
-        connection=tracker,
+        connection=ServerConnections({server.name: tracker} if server else {}),
         turn=number,
     )
     return llm, telemetry, outcome.answer.response.action

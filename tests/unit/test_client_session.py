@@ -4,6 +4,7 @@ and validation itself is unchanged: through real server processes and the real S
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from pathlib import Path
 
@@ -82,3 +83,25 @@ async def test_an_invalid_schema_is_refused_on_every_call(tmp_path):
         with pytest.raises(RuntimeError, match="Invalid schema for tool count"):
             await call(server, 1)
     assert_no_processes_left(server)
+
+
+async def test_our_client_names_itself_and_our_servers_their_version(tmp_path):
+    """Servers see `zork-mcp` at the package version (the SDK's default says `mcp 0.1.0`)."""
+    from mcp import Client, StdioServerParameters
+
+    from zork_mcp import __version__
+
+    whoami = MCPServerConfig(command="python", args=(str(ROOT / "tests/support/whoami_server.py"),))
+    server = McpStdioToolServer(
+        {"who": whoami}, background_spare=False, stderr_path=tmp_path / "stderr.log"
+    )
+    try:
+        async with server.open_session() as session:
+            said = await session.call_tool("who.client", {}, 10)
+    finally:
+        server.close()
+    assert said.content == f"zork-mcp {__version__}" and __version__ != "0+unknown"
+    for module in ("zork_mcp.servers.reasoning", "zork_mcp.servers.text_adventure"):
+        params = StdioServerParameters(command=sys.executable, args=["-m", module])
+        async with Client(params) as client:
+            assert client.server_info.version == __version__

@@ -73,12 +73,78 @@ def test_r2_5_no_mcp_on_the_command_line_wins_over_the_pyproject(project):
     assert container.tool_server() is None
 
 
-def test_r2_6_of_two_configured_servers_the_agent_uses_only_the_first(project):
+def test_the_agent_uses_every_configured_server(project):
     container = container_for(project(enabled=True, mcp_config=servers("first", "second")))
     try:
-        assert container.tool_server().server_names == ("first",)
+        assert container.tool_server().server_names == ("first", "second")
     finally:
         container.shutdown_resources()
+
+
+@pytest.mark.parametrize("picked", [("second",), ("third", "first")])
+def test_mcp_servers_picks_a_subset_in_config_order(project, picked):
+    config = servers("first", "second", "third")
+    container = container_for(project(enabled=True, mcp_config=config), mcp_servers=picked)
+    try:
+        names = container.tool_server().server_names
+        assert names == tuple(n for n in ("first", "second", "third") if n in picked)
+    finally:
+        container.shutdown_resources()
+
+
+def test_a_picked_server_the_config_lacks_is_a_configuration_error_naming_both(project):
+    container = container_for(
+        project(enabled=True, mcp_config=servers("first")), mcp_servers=("frist",)
+    )
+    with pytest.raises(MCPConfigError, match=r"picks the servers \['frist'\].*has \['first'\]"):
+        container.tool_server()
+
+
+NPX = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-sequential-thinking"]}
+
+
+def start_config(server_start: str, tmp_path) -> tuple[list[str], dict]:
+    config = {"mcpServers": {"python": SERVER, "node": NPX}}
+    pyproject = write_project(tmp_path, enabled=True, background_spare=False)
+    pyproject.write_text(pyproject.read_text() + f'server_start = "{server_start}"\n')
+    (tmp_path / "mcp_config.json").write_text(json.dumps(config))
+    return ["--config", str(pyproject), "--log-dir", str(tmp_path / "logs")], config
+
+
+def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_alike(tmp_path):
+    """The agent refused this config while MCP-Ghost spawned the npx server: one assembly."""
+    from zork_mcp.app.bootstrap import ghost_tool_server
+    from zork_mcp.domain.server_config import MCPConfig
+
+    arguments, config = start_config("fork", tmp_path)
+    container = container_for(arguments)
+    with pytest.raises(MCPConfigError, match="node cannot be forked") as agent:
+        container.tool_server()
+    with pytest.raises(MCPConfigError, match="node cannot be forked") as ghost:
+        ghost_tool_server(
+            MCPConfig.model_validate(config), startup_timeout=5, server_start="fork", warn=print
+        )
+    assert str(agent.value) == str(ghost.value)
+
+
+def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
+    from zork_mcp.app import bootstrap
+    from zork_mcp.domain.server_config import MCPConfig
+
+    arguments, config = start_config("auto", tmp_path)
+    config["mcpServers"].pop("python")
+    (tmp_path / "mcp_config.json").write_text(json.dumps(config))
+    container = container_for(arguments)
+    try:
+        assert container.fork_server() is None
+        assert not container.start_plan().forks
+    finally:
+        container.shutdown_resources()
+    before = bootstrap._fork_server
+    bootstrap.ghost_tool_server(
+        MCPConfig.model_validate(config), startup_timeout=5, server_start="auto", warn=print
+    ).close()
+    assert bootstrap._fork_server is before, "MCP-Ghost started a fork server for nothing"
 
 
 def test_r9_3_a_malformed_config_fails_the_container_with_an_mcp_error(project):

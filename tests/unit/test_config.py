@@ -57,17 +57,20 @@ def test_invalid_toml_is_a_configuration_error():
         parse_mcp_settings("[tool.zorkgpt.mcp\n", source="p.toml")
 
 
-def test_the_first_server_is_the_one_used():
+def test_every_server_is_used_in_config_order_unless_some_are_picked():
     config = parse_mcp_config(
         '{"mcpServers": {"b": {"command": "x"}, "a": {"command": "y", "args": ["-v"],'
         ' "env": {"K": "V"}}}}',
         source="mcp.json",
     )
-    name, server = config.first_server()
-    assert name == "b" and server.command == "x" and server.args == ()
+    assert list(config.chosen(None, source="s")) == ["b", "a"]
+    assert list(config.chosen(("a",), source="s")) == ["a"]
+    assert config.mcpServers["b"].command == "x" and config.mcpServers["b"].args == ()
     assert config.mcpServers["a"].env == {"K": "V"}
     assert config.mcpServers["a"].command_line() == "y -v"
-    assert list(config.agent_servers()) == ["b"]
+    for picked in [(), ("c",)]:
+        with pytest.raises(MCPConfigError, match="picks the servers"):
+            config.chosen(picked, source="s")
 
 
 def test_invalid_json_says_where():

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import connect_tools
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import (
     MCPConfigError,
     MCPError,
@@ -33,7 +33,9 @@ class BrokenServer:
     def __init__(self) -> None:
         self.attempts = 0
 
-    def open_session(self):
+    server_names = ("box",)
+
+    def open_session(self, servers=None):
         self.attempts += 1
         raise MCPError("pipe closed")
 
@@ -43,7 +45,8 @@ def connect(tracker: ConnectionTracker, telemetry: InMemoryTelemetry, turn: int)
         from contextlib import AsyncExitStack
 
         async with AsyncExitStack() as stack:
-            return await connect_tools(BrokenServer(), tracker, stack, telemetry, turn)
+            connections = ServerConnections({"box": tracker})
+            return await connect_tools(BrokenServer(), connections, stack, telemetry, turn)
 
     return asyncio.run(run())
 
@@ -63,9 +66,10 @@ def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
         EventType.MCP_DISABLED_FALLBACK,
     )
     for event in (retry, disabled):
-        assert event.level is Level.WARNING and event.fields == {"turn": 7, "error": "pipe closed"}
-    assert retry.message == "MCP session connect failed, retrying: pipe closed"
-    assert disabled.message == "MCP retry failed, disabling MCP for episode: pipe closed"
+        assert event.level is Level.WARNING
+        assert event.fields == {"turn": 7, "error": "pipe closed", "server": "box"}
+    assert retry.message == "MCP connect failed, retrying server 'box': pipe closed"
+    assert disabled.message == "MCP retry failed, disabling MCP server 'box': pipe closed"
 
 
 def test_a_forced_final_answer_is_announced_as_a_warning():

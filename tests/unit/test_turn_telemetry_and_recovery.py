@@ -12,7 +12,7 @@ from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker
+from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.events import SESSION_SPAN, EventType, Level
 from zork_mcp.domain.loop_policy import AGENT_POLICY, LoopLimits
 from zork_mcp.domain.messages import initial_messages
@@ -38,7 +38,7 @@ def turn(llm, server, *, tracker=None, turn_number=3, telemetry=None):
             telemetry=telemetry,
             clock=time.monotonic,
             tool_server=server,
-            connection=tracker or ConnectionTracker(),
+            connection=ServerConnections({server.name: tracker} if server and tracker else {}),
             turn=turn_number,
         )
     )
@@ -72,9 +72,9 @@ def test_a_retry_that_works_is_reported():
     _, telemetry = turn(ScriptedLLM([action_reply("n")]), server, tracker=tracker, turn_number=9)
     (event,) = telemetry.of_type(EventType.MCP_CONNECT_RETRY_SUCCEEDED)
     assert (event.message, event.level, dict(event.fields)) == (
-        "MCP session retry successful",
+        "MCP server 'box' retry successful",
         Level.INFO,
-        {"turn": 9},
+        {"turn": 9, "server": "box"},
     )
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,12 +89,22 @@ class FakeToolServer:
             for tool, fn in self.tools.items()
         ]
 
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        return (self.name,)
+
     @asynccontextmanager
-    async def open_session(self) -> AsyncIterator[FakeToolSession]:
+    async def open_session(
+        self, servers: Collection[str] | None = None
+    ) -> AsyncIterator[FakeToolSession]:
+        if servers is not None and self.name not in servers:
+            raise MCPToolCallError(f"no such server among {sorted(servers)}: '{self.name}'")
         self.connect_attempts += 1
         if self.connect_failures > 0:
             self.connect_failures -= 1
-            raise MCPServerStartupError(f"Failed to start MCP server '{self.name}': told to fail")
+            raise MCPServerStartupError(
+                f"Failed to start MCP server '{self.name}': told to fail", servers=(self.name,)
+            )
         self.sessions_opened += 1
         try:
             yield FakeToolSession(self)
@@ -107,6 +117,10 @@ class FakeToolSession:
         self._server = server
         self._tools = server.specs()
         self.dead = False
+
+    @property
+    def server_name(self) -> str:
+        return self._server.name
 
     @property
     def tools(self) -> Sequence[ToolSpec]:
@@ -137,6 +151,52 @@ class FakeToolSession:
         if server != self._server.name or tool not in self._server.tools:
             raise MCPToolCallError(f"unknown tool {name!r}")
         return self._server.tools[tool]
+
+
+@dataclass
+class FakeToolServers:
+    """Several fake servers as one ToolServer, each failing or working on its own."""
+
+    parts: Sequence[FakeToolServer]
+
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        return tuple(part.name for part in self.parts)
+
+    @asynccontextmanager
+    async def open_session(
+        self, servers: Collection[str] | None = None
+    ) -> AsyncIterator[FakeToolSessions]:
+        chosen = [p for p in self.parts if servers is None or p.name in servers]
+        async with AsyncExitStack() as stack:
+            sessions, failures = [], []
+            for part in chosen:
+                try:
+                    sessions.append(await stack.enter_async_context(part.open_session()))
+                except MCPServerStartupError as e:
+                    failures.append(e)
+            if failures:
+                names = tuple(name for e in failures for name in e.servers)
+                raise MCPServerStartupError("; ".join(map(str, failures)), servers=names)
+            yield FakeToolSessions(sessions)
+
+
+class FakeToolSessions:
+    def __init__(self, sessions: Sequence[FakeToolSession]) -> None:
+        self._by_server = {session.server_name: session for session in sessions}
+        self._tools = [spec for session in sessions for spec in session.tools]
+
+    @property
+    def tools(self) -> Sequence[ToolSpec]:
+        return self._tools
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], timeout_seconds: float
+    ) -> ToolCallResult:
+        session = self._by_server.get(split_canonical_name(name)[0])
+        if session is None:
+            raise MCPToolCallError(f"unknown tool {name!r}")
+        return await session.call_tool(name, arguments, timeout_seconds)
 
 
 async def _invoke(function: ToolFunction, arguments: Mapping[str, Any]) -> Any:

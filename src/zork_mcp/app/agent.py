@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 
 from zork_mcp.domain.agent_response import AgentResponse, ParsedAnswer
 from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionTracker
+from zork_mcp.domain.connection import ServerConnections
 from zork_mcp.domain.errors import NestedEventLoopError
 from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import initial_messages
@@ -40,7 +40,7 @@ class ZorkAgent:
         self._llm_session, self._settings = llm_session, settings
         self._telemetry, self._system_prompt = telemetry, system_prompt
         self.tool_server, self._clock = tool_server, clock
-        self.connection = ConnectionTracker()
+        self.connection = ServerConnections()
         self.turn = 0
         self.last_outcome: LoopOutcome[ParsedAnswer] | None = None
 

@@ -23,11 +23,11 @@ from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
+from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.mixed import ClosableToolServer, by_transport, combined
 from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, StartPlan, plan_starts
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
@@ -37,7 +37,13 @@ from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.server_config import MCPConfig, missing_config_error, parse_mcp_config
+from zork_mcp.domain.server_config import (
+    AnyServerConfig,
+    MCPConfig,
+    by_transport,
+    missing_config_error,
+    parse_mcp_config,
+)
 from zork_mcp.domain.settings import (
     MCPSettings,
     ServerStart,
@@ -56,6 +62,8 @@ def load_settings(options: RunOptions) -> MCPSettings:
     settings = parse_mcp_settings(text, source=str(options.config)) if text else MCPSettings()
     if options.mcp is not None:
         settings = settings.model_copy(update={"enabled": options.mcp})
+    if options.mcp_servers is not None:
+        settings = settings.model_copy(update={"servers": options.mcp_servers})
     return settings
 
 
@@ -96,30 +104,60 @@ def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -
     )
 
 
-def tool_server(
-    options: RunOptions, settings: MCPSettings, telemetry: Telemetry
-) -> Iterator[ClosableToolServer | None]:
-    """The agent's MCP tool server (first configured server only), or None with MCP off."""
+def mcp_config(options: RunOptions, settings: MCPSettings) -> MCPConfig | None:
+    """The MCP config the run uses, or None with MCP off."""
     if not settings.enabled:
-        yield None
-        return
+        return None
     path = options.mcp_config or (options.config.parent / settings.config_file)
     if not path.is_file():
         raise missing_config_error(str(path))
-    config = parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
-    _, remote = by_transport(config.agent_servers())
-    if remote:
-        server = McpHttpToolServer(
-            remote, startup_timeout_seconds=settings.server_startup_timeout_seconds
-        )
-        yield server
+    return parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnyServerConfig]:
+    return config.chosen(settings.servers, source="[tool.zorkgpt.mcp] servers (or --mcp-servers)")
+
+
+def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
+    """How the run's stdio servers start, decided once for the fork server and the tools."""
+    if config is None:
+        return None
+    return start_plan(chosen_servers(config, settings), settings.server_start)
+
+
+def fork_server(plan: StartPlan | None) -> Iterator[ForkServer | None]:
+    """The run's fork server, if its start plan forks any server; ended with the run."""
+    if plan is None or not plan.forks:
+        yield None
         return
-    server = McpStdioToolServer(
-        config.agent_servers(),
-        startup_timeout_seconds=settings.server_startup_timeout_seconds,
+    server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+    if plan.server_start == "fork":
+        server.start_once()  # every start waits for it
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def tool_server(
+    options: RunOptions,
+    settings: MCPSettings,
+    config: MCPConfig | None,
+    plan: StartPlan | None,
+    forks: ForkServer | None,
+    telemetry: Telemetry,
+) -> Iterator[McpToolServer | None]:
+    """The agent's MCP tool server over every chosen server, or None with MCP off."""
+    if config is None or plan is None:
+        yield None
+        return
+    server = mcp_tool_server(
+        chosen_servers(config, settings),
+        startup_timeout=settings.server_startup_timeout_seconds,
         background_spare=settings.background_spare,
+        plan=plan,
+        fork_server=forks,
         stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
-        server_start=settings.server_start,
         warn=lambda text: telemetry.emit(
             Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
         ),
@@ -129,6 +167,42 @@ def tool_server(
         yield server
     finally:
         server.close()
+
+
+def mcp_tool_server(
+    servers: Mapping[str, AnyServerConfig],
+    *,
+    startup_timeout: float,
+    background_spare: bool,
+    plan: StartPlan,
+    fork_server: ForkServer | None,
+    stderr_path: Path | None,
+    warn: Callable[[str], object],
+) -> McpToolServer:
+    """The one assembly of MCP servers, for the agent and MCP-Ghost alike: every stdio
+    server started as the start plan says, every HTTP server, one session over them all."""
+    stdio, http = by_transport(servers)
+    groups: list[ServerGroup] = []
+    if stdio:
+        groups.append(
+            McpStdioToolServer(
+                stdio,
+                startup_timeout_seconds=startup_timeout,
+                background_spare=background_spare,
+                stderr_path=stderr_path,
+                plan=plan,
+                fork_server=fork_server if plan.forks else None,
+                warn=warn,
+            )
+        )
+    if http:
+        groups.append(McpHttpToolServer(http, startup_timeout_seconds=startup_timeout))
+    return McpToolServer(groups, order=list(servers))
+
+
+def start_plan(servers: Mapping[str, AnyServerConfig], server_start: ServerStart) -> StartPlan:
+    stdio, _ = by_transport(servers)
+    return plan_starts(stdio, os.environ, server_start)
 
 
 def game(options: RunOptions, telemetry: Telemetry) -> Iterator[JerichoGameEnv]:
@@ -210,24 +284,19 @@ def ghost_tool_server(
     startup_timeout: float,
     server_start: ServerStart,
     warn: Callable[[str], object],
-) -> ClosableToolServer:
-    """Every server of one config: stdio ones forked from the shared fork server, HTTP ones."""
-    stdio, http = by_transport(config.mcpServers)
-    parts: list[ClosableToolServer] = []
-    if stdio:
-        parts.append(
-            McpStdioToolServer(
-                stdio,
-                startup_timeout_seconds=startup_timeout,
-                background_spare=False,
-                server_start=server_start,
-                fork_server=None if server_start == "spawn" else shared_fork_server(),
-                warn=warn,
-            )
-        )
-    if http:
-        parts.append(McpHttpToolServer(http, startup_timeout_seconds=startup_timeout))
-    return combined(parts)
+) -> McpToolServer:
+    """Every server of one config, through the agent's assembly; stdio ones are forked from
+    the fork server every call of this process shares, when the start plan forks any."""
+    plan = start_plan(config.mcpServers, server_start)
+    return mcp_tool_server(
+        config.mcpServers,
+        startup_timeout=startup_timeout,
+        background_spare=False,
+        plan=plan,
+        fork_server=shared_fork_server() if plan.forks else None,
+        stderr_path=None,
+        warn=warn,
+    )
 
 
 def shared_fork_server() -> ForkServer:

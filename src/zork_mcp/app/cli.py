@@ -50,6 +50,13 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="offer MCP tools (default: the config's enabled)",
     )
+    p.add_argument(
+        "--mcp-servers",
+        type=_names,
+        default=None,
+        metavar="A,B",
+        help="use only these servers of the MCP config (default: the config's `servers`, else all)",
+    )
     p.add_argument("--log-dir", type=Path, default=Path("logs"))
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--episode-id", default=None, help="default: a timestamp")
@@ -83,6 +90,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         config=args.config,
         mcp_config=args.mcp_config,
         mcp=args.mcp,
+        mcp_servers=args.mcp_servers,
         log_dir=args.log_dir,
         seed=args.seed,
         episode_id=episode,
@@ -113,6 +121,13 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
     return EXIT_CODES.get(summary.end_reason, 0)
+
+
+def _names(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name one server or more, comma-separated: a,b")
+    return names
 
 
 def escape_unencodable_output() -> None:

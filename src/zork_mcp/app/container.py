@@ -17,7 +17,12 @@ class Container(containers.DeclarativeContainer):
     llm_session = providers.Singleton(bootstrap.llm_session, options, api_key)
     telemetry = providers.Resource(bootstrap.telemetry, options, settings)
     game = providers.Resource(bootstrap.game, options, telemetry)
-    tool_server = providers.Resource(bootstrap.tool_server, options, settings, telemetry)
+    mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)
+    start_plan = providers.Singleton(bootstrap.run_start_plan, settings, mcp_config)
+    fork_server = providers.Resource(bootstrap.fork_server, start_plan)
+    tool_server = providers.Resource(
+        bootstrap.tool_server, options, settings, mcp_config, start_plan, fork_server, telemetry
+    )
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options)
 

@@ -18,6 +18,7 @@ class RunOptions:
     config: Path = Path("pyproject.toml")
     mcp_config: Path | None = None
     mcp: bool | None = None  # None: as the pyproject says
+    mcp_servers: tuple[str, ...] | None = None  # None: as the pyproject says (default all)
     log_dir: Path = Path("logs")
     seed: int = 12
     episode_id: str = "episode"

@@ -1,4 +1,4 @@
-"""One agent turn: connect the tool server (with the episode's retry policy), run the loop.
+"""One agent turn: connect the tool servers (each under the episode's retry policy), run the loop.
 
 The session lives inside this coroutine from connect to disconnect, so it is opened and
 closed in one asyncio task, and it is closed whatever the loop does (requirements 3.1, 3.5).
@@ -9,7 +9,12 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from zork_mcp.domain.agent_response import ParsedAnswer
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ConnectResult, Directive
+from zork_mcp.domain.connection import (
+    ConnectionState,
+    ConnectResult,
+    Directive,
+    ServerConnections,
+)
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
 from zork_mcp.domain.loop_policy import LoopLimits
@@ -31,7 +36,7 @@ async def decide_action(
     telemetry: Telemetry,
     clock: Clock,
     tool_server: ToolServer | None = None,
-    connection: ConnectionTracker | None = None,
+    connection: ServerConnections | None = None,
     turn: int = 0,
 ) -> LoopOutcome[ParsedAnswer]:
     """Decide one game command, with tools when a server is given and still allowed."""
@@ -40,7 +45,7 @@ async def decide_action(
         settings.tool_call_timeout_seconds,
         settings.max_tool_result_chars,
     )
-    tracker = connection or ConnectionTracker()
+    connections = connection if connection is not None else ServerConnections()
     metadata = {
         "mcp_enabled": tool_server is not None,
         "max_iterations": limits.max_iterations,
@@ -50,9 +55,9 @@ async def decide_action(
     with telemetry.span(SESSION_SPAN, input=state, metadata=metadata) as span:
         async with AsyncExitStack() as stack:
             session = None
-            if tool_server is not None and tracker.may_connect:
+            if tool_server is not None and connections.connectable(tool_server.server_names):
                 ensure_tool_support(llm.model, force=settings.force_tool_support)
-                session = await connect_tools(tool_server, tracker, stack, telemetry, turn)
+                session = await connect_tools(tool_server, connections, stack, telemetry, turn)
             outcome = await ToolLoop(llm, session, limits, telemetry, clock, turn).run(messages)
         action = outcome.answer.response.action
         span.update(
@@ -69,59 +74,75 @@ async def decide_action(
 
 async def connect_tools(
     server: ToolServer,
-    tracker: ConnectionTracker,
+    connections: ServerConnections,
     stack: AsyncExitStack,
     telemetry: Telemetry,
     turn: int,
 ) -> ToolSession | None:
-    """Open this turn's session under the episode's policy; None means go on without tools."""
-    while True:
+    """Open this turn's session on every server still allowed, each under its own policy:
+    a failed server is retried once (with the others) or disabled alone; None means no
+    server is left this turn, and the turn goes on without tools."""
+    wanted = connections.connectable(server.server_names)
+    while wanted:
         try:
-            session = await stack.enter_async_context(server.open_session())
+            session = await stack.enter_async_context(server.open_session(wanted))
         except MCPError as error:
-            directive = tracker.record(ConnectResult.FAILED)
-            if directive is Directive.RETRY:
-                _warn(
-                    telemetry,
-                    EventType.MCP_CONNECT_RETRY,
-                    f"MCP session connect failed, retrying: {error}",
-                    turn,
-                    error,
-                )
-                continue
-            if directive is Directive.RAISE_STARTUP_ERROR:
-                raise _as_startup_error(error) from error
-            _warn(
-                telemetry,
-                EventType.MCP_DISABLED_FALLBACK,
-                f"MCP retry failed, disabling MCP for episode: {error}",
-                turn,
-                error,
-            )
-            return None
-        _record_success(tracker, telemetry, turn)
+            wanted = _after_failure(error, wanted, connections, telemetry, turn)
+            continue
+        _record_success(wanted, connections, telemetry, turn)
         return session
+    return None
 
 
-def _record_success(tracker: ConnectionTracker, telemetry: Telemetry, turn: int) -> None:
-    was_retry = tracker.state is ConnectionState.RETRYING
-    tracker.record(ConnectResult.SUCCEEDED)
-    if was_retry:
-        telemetry.emit(
-            Event(
-                EventType.MCP_CONNECT_RETRY_SUCCEEDED,
-                "MCP session retry successful",
-                Level.INFO,
-                {"turn": turn},
+def _after_failure(
+    error: MCPError,
+    wanted: list[str],
+    connections: ServerConnections,
+    telemetry: Telemetry,
+    turn: int,
+) -> list[str]:
+    """The servers to try again now; raises on a first-turn failure."""
+    named = error.servers if isinstance(error, MCPServerStartupError) else ()
+    failed = [name for name in wanted if name in named] or wanted
+    directives = {name: connections[name].record(ConnectResult.FAILED) for name in failed}
+    if Directive.RAISE_STARTUP_ERROR in directives.values():
+        raise _as_startup_error(error, failed) from error
+    for name, directive in directives.items():
+        if directive is Directive.CONTINUE_WITHOUT_TOOLS:
+            kind, text = EventType.MCP_DISABLED_FALLBACK, "MCP retry failed, disabling MCP server"
+        else:
+            kind, text = EventType.MCP_CONNECT_RETRY, "MCP connect failed, retrying server"
+        _warn(telemetry, kind, f"{text} '{name}': {error}", turn, error, name)
+    return [name for name in wanted if connections[name].may_connect]
+
+
+def _record_success(
+    servers: list[str], connections: ServerConnections, telemetry: Telemetry, turn: int
+) -> None:
+    for name in servers:
+        was_retry = connections[name].state is ConnectionState.RETRYING
+        connections[name].record(ConnectResult.SUCCEEDED)
+        if was_retry:
+            telemetry.emit(
+                Event(
+                    EventType.MCP_CONNECT_RETRY_SUCCEEDED,
+                    f"MCP server '{name}' retry successful",
+                    Level.INFO,
+                    {"turn": turn, "server": name},
+                )
             )
-        )
 
 
-def _warn(telemetry: Telemetry, kind: EventType, message: str, turn: int, error: Exception) -> None:
-    telemetry.emit(Event(kind, message, Level.WARNING, {"turn": turn, "error": str(error)}))
+def _warn(
+    telemetry: Telemetry, kind: EventType, message: str, turn: int, error: Exception, server: str
+) -> None:
+    fields = {"turn": turn, "error": str(error), "server": server}
+    telemetry.emit(Event(kind, message, Level.WARNING, fields))
 
 
-def _as_startup_error(error: MCPError) -> MCPServerStartupError:
+def _as_startup_error(error: MCPError, failed: list[str]) -> MCPServerStartupError:
     if isinstance(error, MCPServerStartupError):
         return error
-    return MCPServerStartupError(f"MCP server failed to start on the first turn: {error}")
+    return MCPServerStartupError(
+        f"MCP server failed to start on the first turn: {error}", servers=tuple(failed)
+    )

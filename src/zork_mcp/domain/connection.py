@@ -1,12 +1,15 @@
-"""The MCP connection state machine of one episode (requirements 6.1, 6.7-6.10).
+"""The MCP connection state machine of one episode (requirements 6.1, 6.7-6.10), one per
+configured server.
 
 A failed connect on turn 1 ends the episode with MCPServerStartupError, no retry. On later
 turns each failed connect is retried exactly once in the same turn; a failed retry disables
-MCP for the rest of the episode, and a disabled episode never tries to connect again.
+that server for the rest of the episode, and a disabled server is never connected again.
+The other servers go on: each has its own machine.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 
 from zork_mcp.domain.errors import MCPError
@@ -88,3 +91,20 @@ class ConnectionTracker:
     def record(self, result: ConnectResult) -> Directive:
         self.state, directive = transition(self.state, result)
         return directive
+
+
+class ServerConnections:
+    """The episode's connection state machine of each server, made on first use."""
+
+    def __init__(self, trackers: dict[str, ConnectionTracker] | None = None) -> None:
+        self._trackers = dict(trackers or {})
+
+    def __getitem__(self, server: str) -> ConnectionTracker:
+        return self._trackers.setdefault(server, ConnectionTracker())
+
+    def connectable(self, servers: Iterable[str]) -> list[str]:
+        """The servers, in order, that may still be connected this episode."""
+        return [server for server in servers if self[server].may_connect]
+
+    def states(self) -> dict[str, ConnectionState]:
+        return {server: tracker.state for server, tracker in self._trackers.items()}

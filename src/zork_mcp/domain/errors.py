@@ -18,7 +18,13 @@ class MCPConfigError(MCPError, ConfigurationError):
 
 
 class MCPServerStartupError(MCPError):
-    """An MCP server could not be started, initialized or listed (requirement 6.1)."""
+    """MCP servers could not be started, initialized or listed (requirement 6.1).
+
+    `servers` names the ones that failed; empty means the failure was not one server's."""
+
+    def __init__(self, message: str, *, servers: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.servers = servers
 
 
 class MCPToolCallError(MCPError):

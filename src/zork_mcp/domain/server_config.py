@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -77,9 +77,8 @@ class MCPHttpServerConfig(BaseModel):
         return {name: _expand(value, env, server, name) for name, value in self.headers.items()}
 
     def header_sources(self) -> str:
-        """Which headers and variables to check, without any header value."""
-        sources = [_source(name, value) for name, value in self.headers.items()]
-        return ", ".join(sources) if sources else "no header is configured"
+        """Which headers and variables to check, without any header value ('' for none)."""
+        return ", ".join(_source(name, value) for name, value in self.headers.items())
 
 
 def _expand(value: str, env: Mapping[str, str], server: str, header: str) -> str:
@@ -135,15 +134,27 @@ class MCPConfig(BaseModel):
                 )
         return servers
 
-    def first_server(self) -> tuple[str, AnyServerConfig]:
-        """The server the agent uses: V1 takes the first entry only (requirement 2.6)."""
-        name = next(iter(self.mcpServers))
-        return name, self.mcpServers[name]
+    def chosen(self, names: Sequence[str] | None, *, source: str) -> dict[str, AnyServerConfig]:
+        """The servers to use, in config order: every one, or those `names` picks (an
+        MCPConfigError names a server the config lacks; `source` says where it was picked)."""
+        if names is None:
+            return dict(self.mcpServers)
+        unknown = [name for name in names if name not in self.mcpServers]
+        if unknown or not names:
+            raise MCPConfigError(
+                f"{source} picks the servers {list(names)}, but the MCP config has "
+                f"{list(self.mcpServers)}: name one or more of those, or leave it out for all."
+            )
+        return {name: c for name, c in self.mcpServers.items() if name in names}
 
-    def agent_servers(self) -> dict[str, AnyServerConfig]:
-        """The servers the agent connects to: only the first (2.6); MCP-Ghost uses them all."""
-        name, server = self.first_server()
-        return {name: server}
+
+def by_transport(
+    servers: Mapping[str, AnyServerConfig],
+) -> tuple[dict[str, MCPServerConfig], dict[str, MCPHttpServerConfig]]:
+    """(stdio servers, HTTP servers), each in config order."""
+    stdio = {n: c for n, c in servers.items() if isinstance(c, MCPServerConfig)}
+    http = {n: c for n, c in servers.items() if isinstance(c, MCPHttpServerConfig)}
+    return stdio, http
 
 
 def parse_mcp_config(text: str, *, source: str) -> MCPConfig:

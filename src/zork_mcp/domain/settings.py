@@ -31,6 +31,7 @@ class MCPSettings(BaseModel):
     force_tool_support: bool = False
     background_spare: bool = True
     server_start: ServerStart = "auto"
+    servers: tuple[str, ...] | None = None  # which of mcp_config.json's servers; None: all
 
 
 def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:

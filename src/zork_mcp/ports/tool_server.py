@@ -1,6 +1,6 @@
 """The ToolServer port: a per-turn session with tools the agent may call."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -27,10 +27,19 @@ class ToolSession(Protocol):
 
 
 class ToolServer(Protocol):
-    def open_session(self) -> AbstractAsyncContextManager[ToolSession]:
-        """Connect (spawn, initialize, list tools) on enter; disconnect and reap on exit.
+    @property
+    def server_names(self) -> Sequence[str]:
+        """The configured servers, in config order."""
+        ...
 
-        Raises MCPServerStartupError from enter when the server cannot be reached.
+    def open_session(
+        self, servers: Collection[str] | None = None
+    ) -> AbstractAsyncContextManager[ToolSession]:
+        """Connect (spawn, initialize, list tools) to `servers` (default: all) on enter;
+        disconnect and reap on exit.
+
+        Raises MCPServerStartupError from enter when any of them cannot be reached, after
+        trying them all; its `servers` names every one that failed.
         Enter and exit must happen in the same asyncio task.
         """
         ...

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 
 from mcp.server.mcpserver import MCPServer
 
+from zork_mcp import __version__
 from zork_mcp.servers.thinking import TOOL, Thinking
 from zork_mcp.servers.transport import parse_transport, serve
 
@@ -23,7 +24,7 @@ def build_server(*, echo_thoughts: bool = False) -> MCPServer[Thinking]:
     async def run(_: MCPServer[Thinking]) -> AsyncIterator[Thinking]:
         yield Thinking(echo=echo_thoughts)
 
-    return MCPServer("zork-mcp-reasoning", tools=[TOOL], lifespan=run)
+    return MCPServer("zork-mcp-reasoning", version=__version__, tools=[TOOL], lifespan=run)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from zork_mcp import __version__
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game import GameObservation
@@ -163,7 +164,7 @@ class LazyGame:
 def build_server(game: Callable[[], GameSession]) -> MCPServer:
     """The MCP server. Its tools are coroutines that never await: each call plays whole,
     in arrival order, and no two calls ever reach the game at once."""
-    server = MCPServer("Text Adventure Server")
+    server = MCPServer("Text Adventure Server", version=__version__)
 
     @server.tool()
     async def play_action(action: str) -> str:

@@ -6,6 +6,7 @@ so the adapter can tell an auth problem from a dead server.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 AUTH_STATUSES = (401, 403)
@@ -29,12 +30,23 @@ class StatusWatch:
         status = self.failed
         if status in AUTH_STATUSES:
             word = "Unauthorized" if status == 401 else "Forbidden"
+            where = f"server '{server}' at {url} answered {status} {word}"
+            if not header_sources:
+                return (
+                    f"{where}, and mcp_config.json sends it no header. If it wants a token, "
+                    f'add one to its entry, e.g. "headers": {{"Authorization": '
+                    f'"Bearer ${{{_variable(server)}_TOKEN}}"}}.'
+                )
             return (
-                f"server '{server}' at {url} answered {status} {word}: check {header_sources} "
-                f"in mcp_config.json, and that the token it carries is valid for this server."
+                f"{where}: check {header_sources} in mcp_config.json, and that the token it "
+                "carries is valid for this server."
             )
         if self.lost:
             return f"server '{server}' at {url} lost the MCP session (404 for its session id)"
         if status is not None and status >= 500:
             return f"server '{server}' at {url} answered {status}: it is failing"
         return None
+
+
+def _variable(server: str) -> str:
+    return re.sub(r"\W", "_", server).upper()

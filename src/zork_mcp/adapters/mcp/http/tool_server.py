@@ -11,8 +11,8 @@ import asyncio
 import functools
 import os
 import ssl
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError as SdkMCPError
 
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
@@ -75,11 +76,23 @@ class McpHttpToolServer:
         ]
         self._startup_timeout = startup_timeout_seconds
 
-    @asynccontextmanager
-    async def open_session(self) -> AsyncIterator[McpSession]:
-        async with AsyncExitStack() as stack:
-            connected = [await self._connect(stack, remote) for remote in self._remotes]
-            yield McpSession(connected)
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        return tuple(remote.name for remote in self._remotes)
+
+    def open_session(
+        self, servers: Collection[str] | None = None
+    ) -> AbstractAsyncContextManager[McpSession]:
+        return McpToolServer([self]).open_session(servers)
+
+    async def connect(self, stack: AsyncExitStack, servers: Sequence[str]) -> Connected:
+        connected = Connected()
+        for remote in (remote for remote in self._remotes if remote.name in servers):
+            try:
+                connected.sessions.append(await self._connect(stack, remote))
+            except MCPServerStartupError as error:
+                connected.failures.append(error)
+        return connected
 
     async def _connect(self, stack: AsyncExitStack, remote: _Remote) -> ServerSession:
         watch = StatusWatch()
@@ -88,6 +101,9 @@ class McpHttpToolServer:
                 return await stack.enter_async_context(_handshake(remote, watch))
         except Exception as error:
             raise _startup_error(remote, watch, root_cause(error), self._startup_timeout) from None
+
+    def warm_up(self) -> None:
+        """Nothing to start ahead: a remote server is already running."""
 
     def close(self) -> None:
         """Nothing outlives a session; here for symmetry with the stdio adapter."""
@@ -144,7 +160,7 @@ def _startup_error(
         reason = f"{where} refused the connection: is it running, and is the url right?"
     if reason is None:
         reason = f"{where} could not be initialized: {type(cause).__name__}: {_safe(cause)}"
-    return MCPServerStartupError(reason)
+    return MCPServerStartupError(reason, servers=(remote.name,))
 
 
 def _safe(cause: BaseException) -> str:

@@ -90,7 +90,8 @@ class ProcessSupply:
         if isinstance(cause, MCPServerStartupError):
             return cause
         return MCPServerStartupError(
-            startup_message(self.name, self._config, cause, timeout, self._stderr.path)
+            startup_message(self.name, self._config, cause, timeout, self._stderr.path),
+            servers=(self.name,),
         )
 
     @property

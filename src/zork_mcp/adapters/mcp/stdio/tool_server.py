@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
@@ -29,7 +31,7 @@ from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
 
@@ -48,17 +50,24 @@ class McpStdioToolServer:
         server_start: ServerStart = "auto",
         fork_server: ForkServer | None = None,
         warn: Callable[[str], None] | None = None,
+        plan: StartPlan | None = None,
     ) -> None:
-        """`fork_server` is one to share (MCP-Ghost's), else this server starts its own;
-        `warn` hears that the fork server was lost (default: a note in the stderr log)."""
+        """`plan` is how these servers start, as the composition root decided it (else it
+        is decided here from `server_start`); `fork_server` is the root's, to share, else
+        this server starts its own if the plan forks; `warn` hears that the fork server was
+        lost (default: a note in the stderr log)."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
         self._reaper = ProcessReaper()
         self._stderr = StderrLog(stderr_path)
         env = os.environ if system_env is None else system_env
+        plan = plan or plan_starts(servers, env, server_start)
+        server_start = plan.server_start
         owned = None
-        if fork_server is None and uses_fork_server(servers, env, server_start):
+        if not plan.forks:
+            fork_server = None
+        elif fork_server is None:
             owned = fork_server = ForkServer(zygote_environment(env), self._stderr)
             if server_start == "fork":
                 owned.start_once()  # every start waits for it
@@ -71,6 +80,7 @@ class McpStdioToolServer:
             for name, config in servers.items()
         ]
         self._fork_server, self._forks = owned, forks
+        self._serving_fork_server = fork_server  # owned or the root's: started after spares
         # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
         self._shutdown = weakref.finalize(
             self, _shut_down, self._supplies, self._reaper, self._stderr, owned
@@ -78,7 +88,7 @@ class McpStdioToolServer:
 
     @property
     def server_names(self) -> tuple[str, ...]:
-        """The configured servers each session connects to, in order."""
+        """The configured servers, in order."""
         return tuple(supply.name for supply in self._supplies)
 
     def warm_up(self) -> None:
@@ -92,32 +102,48 @@ class McpStdioToolServer:
             supply.warm_up()
         self._start_fork_server()
 
-    @asynccontextmanager
-    async def open_session(self) -> AsyncIterator[McpSession]:
+    def open_session(
+        self, servers: Collection[str] | None = None
+    ) -> AbstractAsyncContextManager[McpSession]:
+        return McpToolServer([self]).open_session(servers)
+
+    async def connect(self, stack: AsyncExitStack, servers: Sequence[str]) -> Connected:
         """Every server's process starts before the first handshake, so they start together.
 
         A supply whose spare was taken starts the next turn's spare at once, so it has this
         whole turn to get ready; if this connect fails, that spare is retired again.
         """
-        async with AsyncExitStack() as stack:
-            taken = [self._take(stack, supply) for supply in self._supplies]
-            refilled = [
-                supply for supply, (_, was_spare) in zip(self._supplies, taken, strict=True)
-                if was_spare
-            ]  # fmt: skip
-            for supply in refilled:
-                supply.warm_up()
-            try:
-                connected = [
-                    await self._connect(stack, supply, process, was_spare)
-                    for supply, (process, was_spare) in zip(self._supplies, taken, strict=True)
-                ]
-            except BaseException:
-                for supply in refilled:
-                    supply.drop_spare()
-                raise
+        supplies = [supply for supply in self._supplies if supply.name in servers]
+        taken = [self._take(stack, supply) for supply in supplies]
+        refilled = [supply for supply, (_, spare) in zip(supplies, taken, strict=True) if spare]
+        for supply in refilled:
+            supply.warm_up()
+        try:
+            connected = await self._handshakes(stack, supplies, taken)
+        except BaseException:
+            _drop_spares(refilled)
+            raise
+        if connected.failures:
+            _drop_spares(refilled)
+        else:
             self._start_fork_server()
-            yield McpSession(connected)
+        return connected
+
+    async def _handshakes(
+        self,
+        stack: AsyncExitStack,
+        supplies: list[ProcessSupply],
+        taken: list[tuple[ServerProcess, bool]],
+    ) -> Connected:
+        connected = Connected()
+        for supply, (process, was_spare) in zip(supplies, taken, strict=True):
+            try:
+                session = await self._connect(stack, supply, process, was_spare)
+            except MCPServerStartupError as error:
+                connected.failures.append(error)
+            else:
+                connected.sessions.append(session)
+        return connected
 
     def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
         process, was_spare = supply.take()
@@ -160,8 +186,8 @@ class McpStdioToolServer:
         return servers + self.fork_server_pids
 
     def _start_fork_server(self) -> None:
-        if self._fork_server is not None:
-            self._fork_server.start_once()
+        if self._serving_fork_server is not None:
+            self._serving_fork_server.start_once()
 
     def fork_server_ready(self, timeout: float) -> bool:
         """Wait up to `timeout` for the fork server's imports; in "auto" mode, processes
@@ -175,12 +201,20 @@ class McpStdioToolServer:
         return list(self._fork_server.pids) if self._fork_server else []
 
 
-def uses_fork_server(
+@dataclass(frozen=True)
+class StartPlan:
+    """How a config's stdio servers start: decided once, then given to whoever starts them."""
+
+    server_start: ServerStart
+    forks: bool  # a fork server serves at least one of them
+
+
+def plan_starts(
     servers: Mapping[str, MCPServerConfig], env: Mapping[str, str], server_start: ServerStart
-) -> bool:
+) -> StartPlan:
     """Whether any server is started by fork; with "fork", every server must be forkable."""
     if server_start == "spawn" or not fork_supported():
-        return False
+        return StartPlan(server_start, forks=False)
     forkable = {name: is_forkable(config, env, name) for name, config in servers.items()}
     refused = [name for name, ok in forkable.items() if not ok]
     if server_start == "fork" and refused:
@@ -189,7 +223,12 @@ def uses_fork_server(
             f"`python -m module` or `python script.py` (this interpreter, no flags) can. "
             f'Use server_start = "auto" to spawn those and fork the rest.'
         )
-    return any(forkable.values())
+    return StartPlan(server_start, forks=any(forkable.values()))
+
+
+def _drop_spares(supplies: list[ProcessSupply]) -> None:
+    for supply in supplies:
+        supply.drop_spare()
 
 
 def _shut_down(

@@ -1,0 +1,130 @@
+"""McpToolServer: one session over every configured server, whatever group (transport) each
+belongs to, routing tool names once (issue 26). Groups here are stand-ins; the real stdio
+and HTTP groups run their own contracts and the end-to-end tests."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
+from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
+from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig, by_transport
+from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tool_schema import ToolSpec
+
+
+@dataclass
+class EchoSession:
+    name: str
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        return [ToolSpec(self.name, "say", "", {"type": "object"})]
+
+    tool_names = frozenset({"say"})
+
+    async def call(self, tool: str, arguments: dict[str, Any], timeout: float) -> ToolCallResult:
+        return ToolCallResult.success(f"{self.name}: {arguments['text']}")
+
+
+@dataclass
+class Group:
+    names: tuple[str, ...]
+    failing: set[str] = field(default_factory=set)
+    connected: list[str] = field(default_factory=list)
+    closed_sessions: list[str] = field(default_factory=list)
+    warmed: int = 0
+    closed: int = 0
+
+    @property
+    def server_names(self) -> tuple[str, ...]:
+        return self.names
+
+    async def connect(self, stack: AsyncExitStack, servers: list[str]) -> Connected:
+        result = Connected()
+        for name in servers:
+            self.connected.append(name)
+            if name in self.failing:
+                error = MCPServerStartupError(f"server '{name}' would not start", servers=(name,))
+                result.failures.append(error)
+                continue
+            stack.callback(self.closed_sessions.append, name)
+            result.sessions.append(EchoSession(name))  # type: ignore[arg-type]
+        return result
+
+    def warm_up(self) -> None:
+        self.warmed += 1
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def assembly(failing: set[str] = frozenset()) -> tuple[McpToolServer, Group, Group]:
+    stdio, http = Group(("a", "c"), set(failing)), Group(("b",), set(failing))
+    return McpToolServer([stdio, http], order=["a", "b", "c"]), stdio, http
+
+
+async def test_every_server_of_every_group_in_config_order_and_each_call_routed():
+    server, _, _ = assembly()
+    async with server.open_session() as session:
+        assert [spec.canonical_name for spec in session.tools] == ["a.say", "b.say", "c.say"]
+        assert (await session.call_tool("b.say", {"text": "x"}, 5)).content == "b: x"
+        assert (await session.call_tool("c.say", {"text": "y"}, 5)).content == "c: y"
+        with pytest.raises(MCPToolCallError, match=r"unknown tool 'd\.say'"):
+            await session.call_tool("d.say", {"text": "z"}, 5)
+
+
+async def test_a_session_on_some_servers_connects_those_only():
+    server, stdio, http = assembly()
+    async with server.open_session(["c"]) as session:
+        assert [spec.server for spec in session.tools] == ["c"]
+    assert (stdio.connected, http.connected) == (["c"], [])
+    with pytest.raises(MCPToolCallError, match="no configured server"):
+        async with server.open_session(["nope"]):
+            pass
+
+
+async def test_failures_in_two_groups_are_one_error_naming_each_and_the_rest_is_closed():
+    server, stdio, http = assembly(failing={"b", "c"})
+    with pytest.raises(MCPServerStartupError) as raised:
+        async with server.open_session():
+            pass
+    assert raised.value.servers == ("c", "b")
+    assert "2 MCP servers failed to start" in str(raised.value)
+    assert "'b' would not start" in str(raised.value) and "'c' would not start" in str(raised.value)
+    assert stdio.connected == ["a", "c"] and http.connected == ["b"], "every server was tried"
+    assert stdio.closed_sessions == ["a"], "the server that did connect was closed again"
+
+
+async def test_one_failure_is_that_servers_own_error():
+    server, _, _ = assembly(failing={"b"})
+    with pytest.raises(MCPServerStartupError, match=r"^server 'b' would not start$") as raised:
+        async with server.open_session():
+            pass
+    assert raised.value.servers == ("b",)
+
+
+def test_warm_up_and_close_reach_every_group():
+    server, stdio, http = assembly()
+    server.warm_up()
+    server.close()
+    assert (stdio.warmed, http.warmed, stdio.closed, http.closed) == (1, 1, 1, 1)
+
+
+def test_the_config_order_must_name_the_groups_servers():
+    with pytest.raises(ValueError, match="config order"):
+        McpToolServer([Group(("a",))], order=["a", "b"])
+
+
+def test_servers_split_by_transport_in_config_order():
+    servers = {
+        "a": MCPServerConfig(command="x"),
+        "b": MCPHttpServerConfig(url="http://h/mcp"),
+        "c": MCPServerConfig(command="y"),
+    }
+    stdio, http = by_transport(servers)
+    assert list(stdio) == ["a", "c"] and list(http) == ["b"]
