@@ -6,9 +6,10 @@ answer, close the session. Modes: MCP off; MCP on with a fresh server process pe
 with and without the background spare, each spawned and forked (fork server, issue 14).
 `--gap` adds idle seconds between turns (the game step and the LLM's real latency happen
 there in a real run), which is when the spare can start the next turn's server off the
-critical path.
+critical path. `--servers 1,3` also measures several reasoning servers configured together
+(issue 26), each called once a turn in one batch, forked, with and without the spare.
 
-    python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--tool-calls 1]
+    python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--tool-calls 1] [--servers 1,3]
 """
 
 from __future__ import annotations
@@ -38,20 +39,29 @@ THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtN
 STATE = "West of House\nYou are standing in an open field west of a white house."
 
 
-def zero_latency_llm(tool_calls: int) -> FunctionLLM:
-    """Calls the reasoning tool `tool_calls` times a turn, then answers; never waits."""
+def zero_latency_llm(tool_calls: int, servers: list[str]) -> FunctionLLM:
+    """Calls every server's reasoning tool in one batch, `tool_calls` batches a turn, then
+    answers; never waits."""
+    batch = [(f"{server}.sequentialthinking", THOUGHT) for server in servers]
 
     def respond(request: LLMRequest):
         asked = sum(1 for m in request.messages if m["role"] == "tool")
-        if request.tools and asked < tool_calls:
-            return tool_calls_reply(("reasoning.sequentialthinking", THOUGHT))
+        if request.tools and asked < tool_calls * len(batch):
+            return tool_calls_reply(*batch)
         return action_reply("north")
 
     return FunctionLLM(respond, model="openai/gpt-4o-mini")
 
 
-def measure(mode: str, turns: int, gap: float, tool_calls: int, logs: Path) -> list[float]:
-    llm = zero_latency_llm(tool_calls)
+def server_names(count: int) -> list[str]:
+    return ["reasoning", *(f"reasoning{n}" for n in range(2, count + 1))]
+
+
+def measure(
+    mode: str, turns: int, gap: float, tool_calls: int, logs: Path, servers: int = 1
+) -> list[float]:
+    names = server_names(servers)
+    llm = zero_latency_llm(tool_calls, names)
 
     @asynccontextmanager
     async def llm_session():
@@ -61,7 +71,7 @@ def measure(mode: str, turns: int, gap: float, tool_calls: int, logs: Path) -> l
     if mode != "off":
         spare, start = mode.split(", ")[1:]
         server = McpStdioToolServer(
-            {"reasoning": SERVER},
+            dict.fromkeys(names, SERVER),
             background_spare=spare == "spare",
             stderr_path=logs / "stderr.log",
             server_start=start,
@@ -96,15 +106,26 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--gap", type=float, default=0.0, help="idle seconds between turns")
     parser.add_argument("--tool-calls", type=int, default=1, help="tool calls per turn")
+    parser.add_argument("--servers", default="", help="e.g. 1,3: several servers, forked")
     arguments = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in ("spawn", "fork")]
+        if arguments.servers:
+            modes = []
         for mode in ("off", *modes):
             seconds = measure(
                 mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory)
             )
             rows.append(timing_row(f"MCP {mode}", seconds))
+        for count in (int(n) for n in arguments.servers.split(",") if n):
+            for spare in ("spare", "no spare"):
+                mode = f"on, {spare}, fork"
+                seconds = measure(
+                    mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
+                    count,
+                )  # fmt: skip
+                rows.append(timing_row(f"MCP {mode}, {count} server(s)", seconds))
     print(
         f"per-turn critical path, zero-latency LLM, {arguments.tool_calls} tool call(s) a turn, "
         f"{arguments.gap:g} s between turns"

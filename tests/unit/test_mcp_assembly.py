@@ -4,13 +4,15 @@ and HTTP groups run their own contracts and the end-to-end tests."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 import pytest
 
-from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
 from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
 from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig, by_transport
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -128,3 +130,52 @@ def test_servers_split_by_transport_in_config_order():
     }
     stdio, http = by_transport(servers)
     assert list(stdio) == ["a", "c"] and list(http) == ["b"]
+
+
+class Recorded:
+    """A context that notes the task it was entered and left in, and waits for a peer."""
+
+    def __init__(self, log: list, name: str, peer: anyio.Event, mine: anyio.Event) -> None:
+        self.log, self.name, self.peer, self.mine = log, name, peer, mine
+
+    async def __aenter__(self) -> str:
+        self.mine.set()
+        with anyio.fail_after(5):
+            await self.peer.wait()  # both are entered at once, or this never returns
+        self.log.append(("enter", self.name, asyncio.current_task()))
+        return self.name
+
+    async def __aexit__(self, *_: object) -> None:
+        self.log.append(("exit", self.name, asyncio.current_task()))
+
+
+class Refusing:
+    async def __aenter__(self) -> str:
+        raise OSError("no")
+
+    async def __aexit__(self, *_: object) -> None:
+        raise AssertionError("never entered, never exited")
+
+
+async def test_contexts_open_together_and_each_ends_in_the_task_it_began_in():
+    log: list = []
+    first, second = anyio.Event(), anyio.Event()
+    contexts = [Recorded(log, "a", second, first), Recorded(log, "b", first, second), Refusing()]
+    async with AsyncExitStack() as stack:
+        results = await open_together(stack, contexts)
+        assert results[:2] == ["a", "b"] and isinstance(results[2], OSError)
+    tasks = {name: {task for _, n, task in log if n == name} for name in "ab"}
+    assert all(len(task) == 1 for task in tasks.values()), "entered and left in one task"
+    assert tasks["a"] != tasks["b"] and asyncio.current_task() not in tasks["a"] | tasks["b"]
+
+
+async def test_an_error_in_the_turn_passes_through_unwrapped_and_closes_every_context():
+    log: list = []
+    first, second = anyio.Event(), anyio.Event()
+    with pytest.raises(KeyError, match="inside"):
+        async with AsyncExitStack() as stack:
+            await open_together(
+                stack, [Recorded(log, "a", second, first), Recorded(log, "b", first, second)]
+            )
+            raise KeyError("inside")
+    assert sorted(name for kind, name, _ in log if kind == "exit") == ["a", "b"]

@@ -8,13 +8,18 @@ asks every group, in config order, and routes tool names once, in McpSession.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+import anyio
+import anyio.abc
 
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -96,3 +101,49 @@ def startup_error(failures: Sequence[MCPServerStartupError]) -> MCPServerStartup
     reasons = "\n".join(f"- {failure}" for failure in failures)
     message = f"{len(failures)} MCP servers failed to start:\n{reasons}"
     return MCPServerStartupError(message, servers=names)
+
+
+async def open_together(
+    stack: AsyncExitStack, contexts: Sequence[AbstractAsyncContextManager[T]]
+) -> list[T | Exception]:
+    """Enter every context at once, each in a task of its own that also exits it when
+    `stack` unwinds (an MCP session must end in the task it began in). A context that
+    fails to enter gives its exception in its place."""
+    tasks = await stack.enter_async_context(_holders())
+    release = anyio.Event()
+    stack.callback(release.set)  # unwinds first: each task then leaves its context
+    results: list[T | Exception | None] = [None] * len(contexts)
+    entered = [anyio.Event() for _ in contexts]
+
+    async def hold(index: int) -> None:
+        try:
+            async with contexts[index] as value:
+                results[index] = value
+                entered[index].set()
+                await release.wait()
+        except Exception as error:
+            if entered[index].is_set():
+                raise
+            results[index] = error
+            entered[index].set()
+
+    for index in range(len(contexts)):
+        tasks.start_soon(hold, index)
+    for event in entered:
+        await event.wait()
+    return results  # type: ignore[return-value]
+
+
+@asynccontextmanager
+async def _holders() -> AsyncIterator[anyio.abc.TaskGroup]:
+    """A task group that an error of the turn passes through unchanged (anyio would wrap it
+    in an ExceptionGroup): the group is left cleanly, its tasks once released, and then the
+    error goes on."""
+    error: BaseException | None = None
+    async with anyio.create_task_group() as tasks:
+        try:
+            yield tasks
+        except BaseException as raised:
+            error = raised
+    if error is not None:
+        raise error

@@ -15,7 +15,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
@@ -31,7 +31,7 @@ from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
+from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
 
@@ -135,14 +135,21 @@ class McpStdioToolServer:
         supplies: list[ProcessSupply],
         taken: list[tuple[ServerProcess, bool]],
     ) -> Connected:
+        """Every handshake at once: with several servers, the turn waits for the slowest."""
+        timed = [
+            self._timed_handshake(supply, process)
+            for supply, (process, _) in zip(supplies, taken, strict=True)
+        ]
+        results = await open_together(stack, timed)
         connected = Connected()
-        for supply, (process, was_spare) in zip(supplies, taken, strict=True):
-            try:
-                session = await self._connect(stack, supply, process, was_spare)
-            except MCPServerStartupError as error:
-                connected.failures.append(error)
-            else:
-                connected.sessions.append(session)
+        for supply, (_, was_spare), result in zip(supplies, taken, results, strict=True):
+            if isinstance(result, Exception):
+                cause = root_cause(result)
+                connected.failures.append(supply.startup_error(cause, self._startup_timeout))
+                continue
+            connected.sessions.append(result)
+            if not was_spare:
+                stack.callback(supply.warm_up)  # after this session, not within its attempt
         return connected
 
     def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
@@ -150,18 +157,17 @@ class McpStdioToolServer:
         stack.callback(self._reaper.retire, process)
         return process, was_spare
 
-    async def _connect(
-        self, stack: AsyncExitStack, supply: ProcessSupply, process: ServerProcess, was_spare: bool
-    ) -> ServerSession:
-        handshake = _handshake(supply.name, process, self._stderr)
-        try:
+    @asynccontextmanager
+    async def _timed_handshake(
+        self, supply: ProcessSupply, process: ServerProcess
+    ) -> AsyncIterator[ServerSession]:
+        """The handshake within the startup timeout; the session after it, untimed."""
+        async with AsyncExitStack() as inner:
             async with asyncio.timeout(self._startup_timeout):
-                server = await stack.enter_async_context(handshake)
-        except Exception as error:
-            raise supply.startup_error(root_cause(error), self._startup_timeout) from error
-        if not was_spare:
-            stack.callback(supply.warm_up)  # after this session, not within its attempt
-        return server
+                server = await inner.enter_async_context(
+                    _handshake(supply.name, process, self._stderr)
+                )
+            yield server
 
     def close(self) -> None:
         """Retire every spare and wait for every process to be gone. Safe to call twice."""
