@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zork_mcp.adapters.llm_http import request_body
-from zork_mcp.domain.text_encoding import REPLACEMENT, encodable, encodable_json
+from zork_mcp.domain.text_encoding import REPLACEMENT, encodable, encodable_json, is_encodable
 
 any_text = st.text(st.characters(codec=None))  # surrogates included
 
@@ -16,7 +16,7 @@ def test_encodable_text_is_utf8_and_keeps_every_encodable_character(text):
     cleaned = encodable(text)
     cleaned.encode("utf-8")
     assert len(cleaned) <= len(text)
-    if _encodes(text):
+    if is_encodable(text):
         assert cleaned == text
 
 
@@ -40,11 +40,3 @@ def test_a_provider_request_body_is_what_httpx_would_send_unless_it_cannot_be():
         request_body(body) == json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     )
     assert json.loads(request_body({"content": "\ud800quit"})) == {"content": "\ufffdquit"}
-
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

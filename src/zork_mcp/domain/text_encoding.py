@@ -12,6 +12,15 @@ from typing import Any
 REPLACEMENT = "\ufffd"
 
 
+def is_encodable(text: str) -> bool:
+    """Whether UTF-8 can write `text` (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def encodable(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD (a pair of them joins up)."""
     if text.isascii():

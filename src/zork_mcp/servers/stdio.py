@@ -20,6 +20,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
+from zork_mcp.domain.text_encoding import is_encodable
+
 
 async def serve_stdio(server: MCPServer[Any]) -> None:
     errors_in, errors_out = anyio.create_memory_object_stream[types.JSONRPCError](16)
@@ -86,7 +88,7 @@ def unusable_request_error(line: str) -> types.JSONRPCError | None:
 def _surrogate_path(value: Any, path: str) -> str | None:
     """Where in `value` the first unencodable text is (its path escaped), or None."""
     if isinstance(value, str):
-        return None if _encodable(value) else path
+        return None if is_encodable(value) else path
     if isinstance(value, dict):
         children = [(f"{path}.{_escaped(str(key))}", str(key), v) for key, v in value.items()]
     elif isinstance(value, list):
@@ -94,18 +96,10 @@ def _surrogate_path(value: Any, path: str) -> str | None:
     else:
         return None
     for where, key, item in children:
-        found = f"{where} (its name)" if not _encodable(key) else _surrogate_path(item, where)
+        found = f"{where} (its name)" if not is_encodable(key) else _surrogate_path(item, where)
         if found:
             return found
     return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _escaped(text: str) -> str:
