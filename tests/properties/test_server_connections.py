@@ -101,6 +101,7 @@ class ThreeServers(RuleBasedStateMachine):
     def each_server_is_disabled_alone(self) -> None:
         states = self.connections.states()
         assert {n for n, s in states.items() if s is ConnectionState.DISABLED} == self.disabled
+        assert self.connections.is_disabled == (self.disabled == set(NAMES))
 
 
 ThreeServers.TestCase.settings = settings(max_examples=120, stateful_step_count=10, deadline=None)

@@ -106,5 +106,11 @@ class ServerConnections:
         """The servers, in order, that may still be connected this episode."""
         return [server for server in servers if self[server].may_connect]
 
+    @property
+    def is_disabled(self) -> bool:
+        """Every server is disabled: the episode goes on without tools."""
+        trackers = self._trackers.values()
+        return bool(trackers) and all(tracker.is_disabled for tracker in trackers)
+
     def states(self) -> dict[str, ConnectionState]:
         return {server: tracker.state for server, tracker in self._trackers.items()}
