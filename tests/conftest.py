@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import httpx
@@ -94,3 +95,21 @@ def no_real_providers(monkeypatch):
         return await original(self, request)
 
     monkeypatch.setattr(httpx.AsyncHTTPTransport, "handle_async_request", loopback_only)
+
+
+GAME_FOLDERS = "zork_mcp_game_*"
+_game_folders_before: set[Path] = set()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _game_folders_before.update(Path(tempfile.gettempdir()).glob(GAME_FOLDERS))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Every game process removes its private folder, whatever ended it: a folder left in
+    the temp directory by this run fails the run (issue 25: nothing left behind)."""
+    left = sorted(set(Path(tempfile.gettempdir()).glob(GAME_FOLDERS)) - _game_folders_before)
+    if left:
+        names = ", ".join(path.name for path in left)
+        print(f"\nFAILED: game folders outlived the tests that made them: {names}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

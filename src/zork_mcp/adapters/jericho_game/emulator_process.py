@@ -87,6 +87,8 @@ class EmulatorProcess:
     def _start(self, story: Path, seed: int | None) -> tuple[subprocess.Popen[bytes], int]:
         replies, child_end = os.pipe()
         try:
+            # Its own session: a kill aimed at our process group (an MCP server's, by its
+            # client) must not end it before it removes its folder; it ends with its pipe.
             process = subprocess.Popen(
                 [sys.executable, "-m", MODULE, str(self.folder), str(story),
                  "none" if seed is None else str(seed), str(child_end)],
@@ -94,6 +96,7 @@ class EmulatorProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 pass_fds=(child_end,),
+                start_new_session=True,
             )  # fmt: skip
         except BaseException:
             os.close(replies)
