@@ -89,18 +89,7 @@ class Emulator:
         return getattr(self.env.get_player_location(), "name", "") or ""
 
     def _state(self) -> FrotzState:
-        ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = self.env.get_state()
-        return FrotzState(
-            ram.tobytes(),
-            stack.tobytes(),
-            int(pc),
-            int(sp),
-            int(fp),
-            int(frame_count),
-            int(opcode),
-            (int(rng[0]), int(rng[1]), int(rng[2])),
-            bytes(narrative or b""),
-        )
+        return FrotzState.of_jericho(self.env.get_state())
 
     def _load(self, state: FrotzState) -> None:
         self.env.set_state(

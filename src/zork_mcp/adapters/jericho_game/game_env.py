@@ -54,12 +54,8 @@ class GameSnapshot:
         if isinstance(state, GameSnapshot):
             return state
         try:
-            (ram, stack, pc, sp, fp, frames, opcode, rng, narrative), status = state  # type: ignore[misc]
-            frotz = FrotzState(
-                bytes(ram.tobytes()), bytes(stack.tobytes()), int(pc), int(sp), int(fp),
-                int(frames), int(opcode), (int(rng[0]), int(rng[1]), int(rng[2])),
-                bytes(narrative or b""),
-            )  # fmt: skip
+            jericho_state, status = state  # type: ignore[misc]
+            frotz = FrotzState.of_jericho(jericho_state)
         except (TypeError, ValueError, AttributeError, IndexError) as e:
             raise TypeError(f"not a snapshot of this game: {type(state).__name__}") from e
         if not isinstance(status, StatusLine):
@@ -86,10 +82,6 @@ class JerichoGameEnv:
         self._snapshot: GameSnapshot | None = None
         self._pending: FrotzState | None = None  # restored here, not yet in the process
         self.restarts = 0
-
-    @property
-    def rules(self) -> CommandRules:
-        return self._rules
 
     def reset(self) -> GameObservation:
         process = self._process or self._started()

@@ -36,6 +36,16 @@ class FrotzState:
     rng: tuple[int, int, int]
     narrative: bytes
 
+    @classmethod
+    def of_jericho(cls, state: Any) -> FrotzState:
+        """Jericho's get_state tuple (RAM and stack as numpy arrays) as plain values."""
+        ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = state
+        return cls(
+            bytes(ram.tobytes()), bytes(stack.tobytes()), int(pc), int(sp), int(fp),
+            int(frame_count), int(opcode), (int(rng[0]), int(rng[1]), int(rng[2])),
+            bytes(narrative or b""),
+        )  # fmt: skip
+
     def to_bytes(self) -> bytes:
         fixed = _STATE.pack(
             self.pc, self.sp, self.fp, self.frame_count, self.opcode, *self.rng,
