@@ -6,15 +6,20 @@ answer, close the session. Modes: MCP off; MCP on with a fresh server process pe
 with and without the background spare, each spawned and forked (fork server, issue 14).
 `--gap` adds idle seconds between turns (the game step and the LLM's real latency happen
 there in a real run), which is when the spare can start the next turn's server off the
-critical path. `--servers 1,3` also measures several reasoning servers configured together
-(issue 26), each called once a turn in one batch, forked, with and without the spare.
+critical path. `--llm-latency` makes each LLM answer take that long, as a real model's
+does (the spare then gets ready while the model thinks); the time spent waiting for it is
+left out of the numbers, which stay the machinery's overhead. `--servers 1,3` also
+measures several reasoning servers configured together (issue 26), each called once a turn
+in one batch, forked, with and without the spare.
 
-    python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--tool-calls 1] [--servers 1,3]
+    python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--llm-latency 0]
+        [--tool-calls 1] [--servers 1,3]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import tempfile
 import time
 from contextlib import asynccontextmanager
@@ -39,18 +44,25 @@ THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtN
 STATE = "West of House\nYou are standing in an open field west of a white house."
 
 
-def zero_latency_llm(tool_calls: int, servers: list[str]) -> FunctionLLM:
+class ScriptedLLM(FunctionLLM):
     """Calls every server's reasoning tool in one batch, `tool_calls` batches a turn, then
-    answers; never waits."""
-    batch = [(f"{server}.sequentialthinking", THOUGHT) for server in servers]
+    answers; each answer takes `latency` seconds, summed in `waited`."""
 
-    def respond(request: LLMRequest):
-        asked = sum(1 for m in request.messages if m["role"] == "tool")
-        if request.tools and asked < tool_calls * len(batch):
-            return tool_calls_reply(*batch)
-        return action_reply("north")
+    def __init__(self, tool_calls: int, servers: list[str], latency: float) -> None:
+        batch = [(f"{server}.sequentialthinking", THOUGHT) for server in servers]
+        self.waited = 0.0
 
-    return FunctionLLM(respond, model="openai/gpt-4o-mini")
+        async def respond(request: LLMRequest):
+            if latency:
+                started = time.perf_counter()
+                await asyncio.sleep(latency)
+                self.waited += time.perf_counter() - started
+            asked = sum(1 for m in request.messages if m["role"] == "tool")
+            if request.tools and asked < tool_calls * len(batch):
+                return tool_calls_reply(*batch)
+            return action_reply("north")
+
+        super().__init__(respond, model="openai/gpt-4o-mini")
 
 
 def server_names(count: int) -> list[str]:
@@ -58,10 +70,16 @@ def server_names(count: int) -> list[str]:
 
 
 def measure(
-    mode: str, turns: int, gap: float, tool_calls: int, logs: Path, servers: int = 1
+    mode: str,
+    turns: int,
+    gap: float,
+    tool_calls: int,
+    logs: Path,
+    servers: int = 1,
+    llm_latency: float = 0.0,
 ) -> list[float]:
     names = server_names(servers)
-    llm = zero_latency_llm(tool_calls, names)
+    llm = ScriptedLLM(tool_calls, names, llm_latency)
 
     @asynccontextmanager
     async def llm_session():
@@ -90,9 +108,9 @@ def measure(
     seconds = []
     try:
         for _ in range(turns):
-            started = time.perf_counter()
+            started, waited = time.perf_counter(), llm.waited
             agent.get_action_with_reasoning(STATE)
-            seconds.append(time.perf_counter() - started)
+            seconds.append(time.perf_counter() - started - (llm.waited - waited))
             time.sleep(gap)
     finally:
         telemetry.close()
@@ -105,6 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--gap", type=float, default=0.0, help="idle seconds between turns")
+    parser.add_argument(
+        "--llm-latency", type=float, default=0.0, help="seconds each LLM answer takes"
+    )
     parser.add_argument("--tool-calls", type=int, default=1, help="tool calls per turn")
     parser.add_argument("--servers", default="", help="e.g. 1,3: several servers, forked")
     arguments = parser.parse_args()
@@ -115,19 +136,25 @@ def main() -> None:
             modes = []
         for mode in ("off", *modes):
             seconds = measure(
-                mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory)
-            )
+                mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
+                llm_latency=arguments.llm_latency,
+            )  # fmt: skip
             rows.append(timing_row(f"MCP {mode}", seconds))
         for count in (int(n) for n in arguments.servers.split(",") if n):
             for spare in ("spare", "no spare"):
                 mode = f"on, {spare}, fork"
                 seconds = measure(
                     mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
-                    count,
+                    count, arguments.llm_latency,
                 )  # fmt: skip
                 rows.append(timing_row(f"MCP {mode}, {count} server(s)", seconds))
+    llm = (
+        f"{arguments.llm_latency:g} s LLM (not counted)"
+        if arguments.llm_latency
+        else ("zero-latency LLM")
+    )
     print(
-        f"per-turn critical path, zero-latency LLM, {arguments.tool_calls} tool call(s) a turn, "
+        f"per-turn critical path, {llm}, {arguments.tool_calls} tool call(s) a turn, "
         f"{arguments.gap:g} s between turns"
     )
     print_table(["mode", "turns", "median ms", "p95 ms", "max ms"], rows)

@@ -268,6 +268,7 @@ async def test_every_turn_starts_one_process_and_leaves_one_spare(tmp_path, prob
     server = probe_server(probe, tmp_path, "fork")
     for turn in range(1, 4):
         await describe(server)
+        server.spares_started()  # in the background, once the session was connected
         assert len(server_processes(server)) == turn + 1
     assert_no_processes_left(server)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import subprocess
 import sys
 import time
 
 import pytest
 
-from tests.conftest import FAULT_SERVER, assert_no_processes_left
+from tests.conftest import FAULT_SERVER, ROOT, assert_no_processes_left
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
@@ -154,6 +155,7 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
         async with server.open_session() as session:
             pids.append((await session.call_tool("env.pid", {}, 10)).content)
     assert len(set(pids)) == 4
+    server.spares_started()
     assert len(server_processes(server)) == 5, "four used processes and one spare"
     assert_no_processes_left(server)
 
@@ -228,11 +230,42 @@ def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
             await session.call_tool("faults.echo", {"text": "x"}, 10)
 
     asyncio.run(turn(server))
+    server.spares_started()
     pids = server.spawned_pids
     assert processes_in_groups(pids), "the spare is warming"
     del server
     gc.collect()
     assert processes_in_groups(pids) == []
+
+
+FORGETFUL_CLIENT = """
+import asyncio, json, sys
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.domain.server_config import MCPServerConfig
+config = MCPServerConfig(command=sys.executable, args=(sys.argv[1], "serve"))
+server = McpStdioToolServer({"faults": config}, server_start=sys.argv[2])
+server.warm_up()
+async def turn():
+    async with server.open_session() as session:
+        await session.call_tool("faults.echo", {"text": "x"}, 10)
+asyncio.run(turn())
+server.spares_started()
+print(json.dumps(server.spawned_pids), flush=True)
+"""
+
+
+def test_a_server_never_closed_is_cleaned_up_at_interpreter_exit(start_mode):
+    """The interpreter ends the reaper's threads before the finalizer runs; the finalizer
+    then ends the processes itself (it used to raise, and leave the spare running)."""
+    client = subprocess.run(
+        [sys.executable, "-c", FORGETFUL_CLIENT, str(FAULT_SERVER), start_mode],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert client.returncode == 0 and "Traceback" not in client.stderr, client.stderr
+    assert processes_in_groups(json.loads(client.stdout)) == []
 
 
 async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
@@ -241,6 +274,7 @@ async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
     [spare] = server_processes(server)
     async with server.open_session() as session:
         await session.call_tool("faults.echo", {"text": "x"}, 10)
+        server.spares_started()  # the next spare, started once this session connected
         started = server_processes(server)
         assert started[0] == spare and len(started) == 2
     assert_no_processes_left(server)

@@ -1,9 +1,13 @@
 """Starts one server's processes, forked or spawned, and keeps a spare warming when asked to.
 
-Accounting: a connect attempt starts at most one process. It takes the live spare and
-starts the next one at once; or, with no live spare, starts its own and leaves a spare
-behind when its session closes. A failed connect leaves no spare (one it started is
-retired again), so an episode that gives up on MCP has no server process left running.
+Accounting: a connect attempt starts at most one process. It takes the live spare and,
+once connected, starts the next one; or, with no live spare, starts its own and leaves a
+spare behind when its session closes. A failed connect starts no spare, so an episode that
+gives up on MCP has no server process left running.
+
+A spare is started off the event loop (`refill`), in the tool server's one starter thread:
+asking the fork server for a process waits on its answer, and with several servers those
+waits would add up on the turn's critical path.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
+from concurrent.futures import Executor, Future
 from typing import Protocol
 
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
@@ -39,14 +45,15 @@ class ProcessSupply:
         self.name, self._config, self._system_env = name, config, system_env
         self._stderr, self._reaper, self._keep_spare = stderr, reaper, keep_spare
         self._forks = forks
-        self._spare: ServerProcess | None = None
+        self._spare: Future[ServerProcess | None] | None = None
+        self._lock = threading.Lock()  # the started list, shared with the starter thread
         self._started: list[ServerProcess] = []
         self.pids: list[int] = []
 
     def take(self) -> tuple[ServerProcess, bool]:
         """A process no session used (the live spare, else a new one), and whether it was
-        the spare."""
-        process, self._spare = self._spare, None
+        the spare. A spare still starting is waited for: it is further on than a new one."""
+        process = self._take_spare()
         if process is not None and process.poll() is None:
             return process, True
         if process is not None:
@@ -54,23 +61,39 @@ class ProcessSupply:
         return self._start(), False
 
     def warm_up(self) -> None:
+        """Start the spare now, on this thread."""
         if self._keep_spare and self._spare is None:
-            # A start failure is left for the next take(), which reports it in the foreground.
-            with contextlib.suppress(MCPError):
-                self._spare = self._start()
+            self._spare = Future()
+            self._spare.set_result(self._start_quietly())
 
-    def drop_spare(self) -> None:
+    def refill(self, starter: Executor) -> None:
+        """Start the spare on `starter`'s thread."""
+        if self._keep_spare and self._spare is None:
+            self._spare = starter.submit(self._start_quietly)
+
+    def spare_started(self) -> None:
+        """Wait until a spare being started has started (or failed to)."""
+        if self._spare is not None:
+            self._spare.result()
+
+    def _take_spare(self) -> ServerProcess | None:
         spare, self._spare = self._spare, None
-        if spare is not None:
-            self._reaper.retire(spare)
+        return spare.result() if spare is not None else None
+
+    def _start_quietly(self) -> ServerProcess | None:
+        # A start failure is left for the next take(), which reports it in the foreground.
+        with contextlib.suppress(MCPError):
+            return self._start()
+        return None
 
     def _start(self) -> ServerProcess:
         env = server_environment(self._system_env, self._config.env, server=self.name)
         command = resolve_command(self._config.command)
         forked = self._forks.start(command, self._config.args, env) if self._forks else None
         process = forked or self._spawn(command, env)
-        self._started = [p for p in self._started if p.poll() is None] + [process]
-        self.pids.append(process.pid)
+        with self._lock:
+            self._started = [p for p in self._started if p.poll() is None] + [process]
+            self.pids.append(process.pid)
         return process
 
     def _spawn(self, command: str, env: Mapping[str, str]) -> ServerProcess:
@@ -96,13 +119,16 @@ class ProcessSupply:
 
     @property
     def live(self) -> int:
-        self._started = [process for process in self._started if process.poll() is None]
-        return len(self._started)
+        with self._lock:
+            self._started = [process for process in self._started if process.poll() is None]
+            return len(self._started)
 
     def close(self) -> None:
-        self._spare = None
-        for process in self._started:
-            self._reaper.retire(process)
+        """Retire every process it started, once a spare still starting has started."""
+        self._take_spare()
+        with self._lock:
+            for process in self._started:
+                self._reaper.retire(process)
 
 
 class ForkStarter(Protocol):

@@ -32,7 +32,10 @@ class ProcessReaper:
         self._retired.add(process.pid)
         if self._waiters is None:
             self._waiters = ThreadPoolExecutor(WAITERS, thread_name_prefix="mcp-reaper")
-        self._waiters.submit(_end_process, process)
+        try:
+            self._waiters.submit(_end_process, process)
+        except RuntimeError:  # the interpreter is exiting and has ended the waiting threads
+            _end_process(process)
 
     def join(self) -> None:
         """Wait until every retired process has ended; the waiting threads end too."""

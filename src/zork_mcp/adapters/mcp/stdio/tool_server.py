@@ -2,7 +2,7 @@
 
 Every session talks to processes no earlier session used (requirement 3). A spare warms
 up (imports, starts) while the current turn runs, so the next turn only pays for the
-handshake. A used process is retired in a background thread.
+handshake. Spares are started, and used processes retired, in background threads.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import asyncio
 import os
 import weakref
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,9 +82,10 @@ class McpStdioToolServer:
         ]
         self._fork_server, self._forks = owned, forks
         self._serving_fork_server = fork_server  # owned or the root's: started after spares
+        self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-spare")
         # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
         self._shutdown = weakref.finalize(
-            self, _shut_down, self._supplies, self._reaper, self._stderr, owned
+            self, _shut_down, self._supplies, self._starter, self._reaper, self._stderr, owned
         )
 
     @property
@@ -110,22 +112,18 @@ class McpStdioToolServer:
     async def connect(self, stack: AsyncExitStack, servers: Sequence[str]) -> Connected:
         """Every server's process starts before the first handshake, so they start together.
 
-        A supply whose spare was taken starts the next turn's spare at once, so it has this
-        whole turn to get ready; if this connect fails, that spare is retired again.
+        Once all are connected, each supply whose spare was taken starts the next one in the
+        background: it gets ready while the LLM thinks, and never competes with a handshake.
         """
         supplies = [supply for supply in self._supplies if supply.name in servers]
         taken = [self._take(stack, supply) for supply in supplies]
-        refilled = [supply for supply, (_, spare) in zip(supplies, taken, strict=True) if spare]
-        for supply in refilled:
-            supply.warm_up()
-        try:
-            connected = await self._handshakes(stack, supplies, taken)
-        except BaseException:
-            _drop_spares(refilled)
-            raise
-        if connected.failures:
-            _drop_spares(refilled)
-        else:
+        connected = await self._handshakes(stack, supplies, taken)
+        if not connected.failures:
+            for supply, (_, was_spare) in zip(supplies, taken, strict=True):
+                if was_spare:
+                    supply.refill(self._starter)
+                else:  # after this session, not within its attempt
+                    stack.callback(supply.refill, self._starter)
             self._start_fork_server()
         return connected
 
@@ -142,14 +140,12 @@ class McpStdioToolServer:
         ]
         results = await open_together(stack, timed)
         connected = Connected()
-        for supply, (_, was_spare), result in zip(supplies, taken, results, strict=True):
+        for supply, result in zip(supplies, results, strict=True):
             if isinstance(result, Exception):
                 cause = root_cause(result)
                 connected.failures.append(supply.startup_error(cause, self._startup_timeout))
-                continue
-            connected.sessions.append(result)
-            if not was_spare:
-                stack.callback(supply.warm_up)  # after this session, not within its attempt
+            else:
+                connected.sessions.append(result)
         return connected
 
     def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
@@ -168,6 +164,11 @@ class McpStdioToolServer:
                     _handshake(supply.name, process, self._stderr)
                 )
             yield server
+
+    def spares_started(self) -> None:
+        """Wait until every spare being started in the background has started."""
+        for supply in self._supplies:
+            supply.spare_started()
 
     def close(self) -> None:
         """Retire every spare and wait for every process to be gone. Safe to call twice."""
@@ -232,19 +233,16 @@ def plan_starts(
     return StartPlan(server_start, forks=any(forkable.values()))
 
 
-def _drop_spares(supplies: list[ProcessSupply]) -> None:
-    for supply in supplies:
-        supply.drop_spare()
-
-
 def _shut_down(
     supplies: list[ProcessSupply],
+    starter: ThreadPoolExecutor,
     reaper: ProcessReaper,
     stderr: StderrLog,
     fork_server: ForkServer | None,
 ) -> None:
     for supply in supplies:
         supply.close()
+    starter.shutdown()
     reaper.join()
     if fork_server is not None:
         fork_server.close()
