@@ -86,15 +86,23 @@ def test_a_game_process_killed_by_a_signal_is_replaced_at_the_same_moment(zork_g
 @pytest.mark.parametrize("line", ["#comm. " + "a" * 40, "scripting. " + "c" * 35])
 def test_the_input_that_corrupted_frotzs_heap_cannot_take_the_parent_down(zork_game, line):
     """Past the guard, these lines overflow Frotz's file-name buffer (in-process, Jericho then
-    aborted on close): here the game goes on, and the game process ends without a trace."""
+    aborted on close): here the game goes on (the corrupted game process either still
+    plays or dies at the next command and is replaced where it was), and every game
+    process ends without a trace."""
     env = JerichoGameEnv(zork_game, seed=12)
-    env.reset()
-    process = env._process
-    assert process is not None
-    process.ask({"op": "step", "command": line})
-    assert env.step("open mailbox").text.endswith("reveals a leaflet.")
-    folder, pid = process.folder, process.pid
-    env.close()
+    try:
+        env.reset()
+        process = env._process
+        assert process is not None
+        folder, pid = process.folder, process.pid
+        process.ask({"op": "step", "command": line})
+        opened = env.step("open mailbox")
+        if opened.text.startswith("[The game's interpreter failed"):
+            assert env.restarts == 1 and opened.moves == 0
+            opened = env.step("open mailbox")
+        assert opened.text.endswith("reveals a leaflet.")
+    finally:
+        env.close()
     assert not folder.exists() and pid not in live_descendants(os.getpid())
 
 

@@ -1,8 +1,11 @@
 """The game process: Jericho's C emulator behind a pipe, in its own private folder.
 
-`python -m zork_mcp.adapters.jericho_game.emulator_main FOLDER STORY SEED REPLY_FD`, started
-by `EmulatorProcess` with its private FOLDER as the working directory. Requests arrive on
-stdin, replies leave on REPLY_FD (Frotz may print to stdout). It ends, removing its
+`python -m zork_mcp.adapters.jericho_game.emulator_main STORY SEED REPLY_FD`, started by
+`EmulatorProcess` in a session of its own. Requests arrive on stdin, replies leave on
+REPLY_FD (Frotz may print to stdout). Or forked from a preloaded parent (`run_forked`, the
+stdlib's forkserver), given both pipes. Once in its own session, so no kill aimed at its
+parent's process group can cut its clean-up short, it makes its private folder, works
+there, and names it in its hello. It ends, removing that
 folder, when its parent closes stdin or dies, or on SIGTERM; Ctrl-C is the parent's. It
 ends without tearing down Jericho: freeing a heap that a bad line may have corrupted is
 where Frotz aborts, and nothing of it outlives the process.
@@ -15,15 +18,24 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import traceback
 import warnings
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from jericho import FrotzEnv
 
-from zork_mcp.adapters.jericho_game.wire import Frame, FrotzState, WireError, receive, send
+from zork_mcp.adapters.jericho_game.wire import (
+    FOLDER_PREFIX,
+    Frame,
+    FrotzState,
+    WireError,
+    receive,
+    send,
+)
 
 Reply = tuple[dict[str, Any], FrotzState | None]
 
@@ -133,8 +145,8 @@ def _next_request(requests: int) -> Frame | None:
         _Termination.waiting = False
 
 
-def serve(emulator: Emulator, requests: int, replies: int) -> None:
-    send(replies, {"supported": emulator.supported})
+def serve(emulator: Emulator, folder: Path, requests: int, replies: int) -> None:
+    send(replies, {"supported": emulator.supported, "folder": str(folder)})
     while True:
         request = _next_request(requests)
         if request is None:
@@ -157,23 +169,40 @@ def _end_with_parent() -> None:
 
 
 def main(argv: list[str]) -> None:
-    folder, story, seed, reply_fd = Path(argv[0]), argv[1], argv[2], int(argv[3])
-    if Path.cwd() != folder.resolve():
-        raise SystemExit(f"the game process must run in its private folder {folder}")
+    story, seed, reply_fd = argv[0], argv[1], int(argv[2])
+    if os.getsid(0) != os.getpid():
+        raise SystemExit("the game process must lead a session of its own")
+    _run(story, int(seed) if seed != "none" else None, 0, reply_fd)
+
+
+def run_forked(story: str, seed: int | None, requests: Connection, replies: Connection) -> None:
+    """The game process as a forked child: the same life as `main`'s, with Frotz's stdout
+    sent nowhere."""
+    os.setsid()
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, 1)
+    os.close(nowhere)
+    _run(story, seed, requests.fileno(), replies.fileno())
+
+
+def _run(story: str, seed: int | None, request_fd: int, reply_fd: int) -> None:
     parent = os.getppid()
     _end_with_parent()
-    code = 1
+    code, folder = 1, None
     try:
         if os.getppid() == parent:  # else the parent died before the death signal was set
-            emulator = Emulator(story, int(seed) if seed != "none" else None)
-            serve(emulator, 0, reply_fd)  # `emulator` lives to os._exit: no teardown
+            folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+            os.chdir(folder)
+            emulator = Emulator(story, seed)
+            serve(emulator, folder, request_fd, reply_fd)  # lives to os._exit: no teardown
         code = 0
     except SystemExit:  # SIGTERM
         code = 0
     except BaseException:
         traceback.print_exc()
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         sys.stderr.flush()
         os._exit(code)
 

@@ -71,12 +71,16 @@ class JerichoGameEnv:
         *,
         allow_quit_restart: bool = False,
         on_event: Callable[[Event], None] | None = None,
+        forked: bool = False,
     ) -> None:
+        """`forked`: game processes are forked from a preloaded parent (for a process that
+        plays many games, a sweep worker) rather than started as new interpreters."""
         self._story, self._seed = Path(game_file), seed
         self._rules = CommandRules.for_game(
             load_lexicon(self._story), allow_quit_restart=allow_quit_restart
         )
         self._on_event = on_event or _log_event
+        self._forked = forked
         self._process: EmulatorProcess | None = None
         self._started()
         self._snapshot: GameSnapshot | None = None
@@ -146,7 +150,7 @@ class JerichoGameEnv:
         snapshot = self._current()
         self.close()
         try:
-            self._process = EmulatorProcess(self._story, self._seed)
+            self._process = EmulatorProcess(self._story, self._seed, forked=self._forked)
             self._process.ask({"op": "load"}, snapshot.frotz)
         except (EmulatorDied, OSError) as e:
             self.close()
@@ -168,7 +172,7 @@ class JerichoGameEnv:
 
     def _started(self) -> EmulatorProcess:
         try:
-            self._process = EmulatorProcess(self._story, self._seed)
+            self._process = EmulatorProcess(self._story, self._seed, forked=self._forked)
         except OSError as e:
             raise self._cannot_start(e) from e
         return self._process

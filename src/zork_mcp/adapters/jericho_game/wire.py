@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+FOLDER_PREFIX = "zork_mcp_game_"  # a game process's private folder, in the temp folder
 _HEAD = struct.Struct(">II")  # JSON length, state length
 _STATE = struct.Struct(">8qIII")  # registers, rng; then RAM, stack and narrative lengths
 MAX_FRAME = 8 * 1024 * 1024  # a game state is ~13 KB; anything far larger is garbage
