@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import threading
 import uuid
 
 import pytest
@@ -81,6 +83,38 @@ def test_ctrl_c_ends_the_episode_cleanly():
     summary = orchestrator.run()
     assert summary.end_reason == "interrupted"
     assert telemetry.of_type("episode_end")[0].fields["end_reason"] == "interrupted"
+
+
+def test_another_thread_stops_an_episode_mid_call_as_ctrl_c_would():
+    """A sweep worker's episodes run in threads, where no signal arrives: interrupt()
+    cancels the turn in flight (its tool session closed) and the episode ends interrupted."""
+    asked, closed = threading.Event(), threading.Event()
+
+    async def slow(request):
+        asked.set()
+        try:
+            await asyncio.sleep(60)
+        finally:
+            closed.set()  # the turn's own clean-up ran
+        return action_reply("north")
+
+    telemetry = InMemoryTelemetry()
+    agent = agent_for(FunctionLLM(slow), telemetry=telemetry)
+    orchestrator = Orchestrator(
+        game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id="t", max_turns=5
+    )
+    episode = concurrent.futures.ThreadPoolExecutor(1).submit(orchestrator.run)
+    assert asked.wait(10)
+    agent.interrupt()
+    assert episode.result(10).end_reason == "interrupted"
+    assert closed.is_set() and orchestrator.summary.turns == 0
+
+
+def test_an_interrupt_between_turns_stops_the_next_one():
+    agent = agent_for(ScriptedLLM([action_reply("north")]))
+    agent.interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        agent.get_action_with_reasoning("state")
 
 
 def test_langfuse_gets_session_tool_and_generation_spans():

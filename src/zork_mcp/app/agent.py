@@ -1,15 +1,20 @@
 """ZorkAgent: the synchronous face of the async tool-calling turn (requirements 9, 10, 15).
 
 Every call to get_action_with_reasoning runs exactly one asyncio.run; the LLM client, the
-tool session and everything else that belongs to an event loop live inside it.
+tool session and everything else that belongs to an event loop live inside it. Another
+thread can stop the episode as Ctrl-C stops it (`interrupt`): a sweep worker plays many
+episodes at once, one per thread, and only its main thread ever sees a signal.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from typing import TypeVar
 
 from zork_mcp.domain.agent_response import AgentResponse, ParsedAnswer
 from zork_mcp.domain.agent_turn import decide_action
@@ -24,6 +29,7 @@ from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer
 
 LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
+T = TypeVar("T")
 
 
 class ZorkAgent:
@@ -43,6 +49,19 @@ class ZorkAgent:
         self.connection = ServerConnections()
         self.turn = 0
         self.last_outcome: LoopOutcome[ParsedAnswer] | None = None
+        self._interrupted = False
+        self._lock = threading.Lock()
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[object]] | None = None
+
+    def interrupt(self) -> None:
+        """From any thread: the turn in progress is cancelled (its sessions closed as on
+        Ctrl-C) and raises KeyboardInterrupt, or else the next turn does."""
+        with self._lock:
+            self._interrupted, running = True, self._running
+        if running is not None:
+            loop, task = running
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(task.cancel)
 
     def get_action_with_reasoning(
         self, game_state_text: str, relevant_memories: str | None = None
@@ -53,9 +72,31 @@ class ZorkAgent:
                 "get_action_with_reasoning() is synchronous and was called from a running "
                 "event loop; in async code call `await agent.decide(...)` instead."
             )
+        if self._interrupted:
+            raise KeyboardInterrupt
         self.turn += 1
-        self.last_outcome = asyncio.run(self.decide(game_state_text, relevant_memories))
+        try:
+            self.last_outcome = asyncio.run(
+                self._interruptible(self.decide(game_state_text, relevant_memories))
+            )
+        except asyncio.CancelledError:
+            if self._interrupted:
+                raise KeyboardInterrupt from None
+            raise
         return _reply(self.last_outcome.answer.response)
+
+    async def _interruptible(self, turn: Awaitable[T]) -> T:
+        with self._lock:
+            task = asyncio.current_task()
+            assert task is not None
+            self._running = asyncio.get_running_loop(), task
+            if self._interrupted:
+                task.cancel()
+        try:
+            return await turn
+        finally:
+            with self._lock:
+                self._running = None
 
     async def decide(
         self, game_state_text: str, relevant_memories: str | None = None
