@@ -19,7 +19,7 @@ from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.llm_http import REDACTED, RetryPolicy
+from zork_mcp.adapters.llm_http import REDACTED, RateGate, RetryPolicy, RetryStats
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
@@ -29,12 +29,25 @@ from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 
 
-class SleepRecorder:
+class FakeClock:
     def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SleepRecorder:
+    """Sleeps no time; with a clock, moves it on as a real sleep would."""
+
+    def __init__(self, clock: FakeClock | None = None) -> None:
         self.delays: list[float] = []
+        self._clock = clock
 
     async def __call__(self, delay: float) -> None:
         self.delays.append(delay)
+        if self._clock is not None:
+            self._clock.now += delay
 
 
 class HttpLLMContract(LLMContract):
@@ -45,7 +58,7 @@ class HttpLLMContract(LLMContract):
     async def peered(self):
         stack, clients = ExitStack(), []
 
-        def make(replies, *, tools=TOOLS, key=None, sleep=None):
+        def make(replies, *, tools=TOOLS, key=None, sleep=None, retry=None):
             peer = peer_for(
                 self.protocol, list(replies), [tool["function"]["name"] for tool in tools]
             )
@@ -54,7 +67,9 @@ class HttpLLMContract(LLMContract):
             else:
                 client, base = httpx.AsyncClient(), stack.enter_context(peer.serve())
             clients.append(client)
-            retry = RetryPolicy(attempts=3, initial_delay=0.5, sleep=sleep or SleepRecorder())
+            retry = retry or RetryPolicy(
+                attempts=3, initial_delay=0.5, sleep=sleep or SleepRecorder()
+            )
             return build_adapter(self.protocol, client, base, key or peer.api_key, retry), peer
 
         yield make
@@ -74,6 +89,41 @@ class HttpLLMContract(LLMContract):
         response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
         assert json.loads(response.content)["action"] == "look"
         assert sleep.delays == [2.0] and len(peer.requests) == 2
+
+    async def test_a_429_pauses_every_episode_calling_that_provider(self, peered):
+        """Episodes of one sweep worker share the provider's gate: the 429 that one meets
+        makes the others wait as asked too, and each counts only what it met (issue 27)."""
+        clock = FakeClock()
+        gate, sleep = RateGate(clock), SleepRecorder(clock)
+        first, second = RetryStats(), RetryStats()
+        limited, _ = peered(
+            [HttpFault(429, "slow down", {"retry-after": "30"})],
+            retry=RetryPolicy(attempts=1, sleep=sleep, gate=gate, stats=first),
+        )
+        other, peer = peered(
+            [action_reply("north")],
+            retry=RetryPolicy(attempts=3, sleep=sleep, gate=gate, stats=second),
+        )
+        with pytest.raises(LLMError, match="429"):
+            await limited.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        clock.now += 10
+        response = await other.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        assert json.loads(response.content)["action"] == "north" and len(peer.requests) == 1
+        assert sleep.delays == [20.0], "the other episode waited for the rest of the pause"
+        assert (first.rate_limited, first.retries) == (1, 0)
+        assert (second.rate_limited, second.retries) == (0, 0)
+
+    async def test_an_episode_counts_its_429s_and_retries(self, peered):
+        clock = FakeClock()
+        stats, sleep = RetryStats(), SleepRecorder(clock)
+        llm, _ = peered(
+            [HttpFault(429, "slow down", {"retry-after": "2"}), HttpFault(503, "busy"),
+             action_reply("look")],
+            retry=RetryPolicy(attempts=3, sleep=sleep, gate=RateGate(clock), stats=stats),
+        )  # fmt: skip
+        await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
+        assert sleep.delays[0] == 2.0 and len(sleep.delays) == 2, "no wait twice for one 429"
+        assert (stats.rate_limited, stats.retries) == (1, 2)
 
     async def test_server_errors_are_retried_then_reported_without_the_key(self, peered):
         sleep = SleepRecorder()

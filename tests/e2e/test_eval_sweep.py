@@ -169,3 +169,54 @@ def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tm
     records = SqliteResultStore(results).episodes()
     assert kept <= len(records) < 12 and not any(r.failed for r in records)
     assert all(r.turns == 6 for r in records)
+
+
+def test_many_episodes_in_one_worker_store_what_one_at_a_time_stores(tmp_path, zork_game):
+    """Six episodes at once in one worker's threads, MCP on, against one at a time in
+    each of two workers: the same rows and per-turn trajectories (issue 27, item 6). The
+    peer numbers a cell's episodes in the order they start, so which episode (and game
+    seed, hence prompt text and tokens) gets which play depends on the scheduling; the set
+    of scores, moves and trajectories does not."""
+    wide, narrow = tmp_path / "wide.sqlite", tmp_path / "narrow.sqlite"
+    spec = ["--name", "resume", "--model", "local:p0.8-q0.2", "--mcp", "on", "--episodes", "6",
+            "--max-turns", "12", "--game", str(zork_game)]  # fmt: skip
+    with peer().serve() as url:
+        assert main([*sweep_args(url, tmp_path, wide, *spec), "--parallel", "6",
+                     "--workers", "1", "--log-dir", str(tmp_path / "wide")]) == 0  # fmt: skip
+    with peer().serve() as url:  # a new peer: episode streams are numbered from 0 again
+        assert main([*sweep_args(url, tmp_path, narrow, *spec), "--parallel", "2",
+                     "--workers", "2", "--log-dir", str(tmp_path / "narrow")]) == 0  # fmt: skip
+    assert outcomes(wide) == outcomes(narrow)
+    assert all(row[-1] for row in outcomes(wide)), "every episode has a trajectory"
+
+
+def outcomes(results: Path) -> list[tuple]:
+    """(cell, score, moves, turns, end reason, tool calls, error, trajectory) per episode."""
+    rows = ((r[0], *r[2:6], *r[9:]) for r in stored(results).values())
+    return sorted(rows, key=repr)
+
+
+def test_a_sigkilled_sweep_leaves_no_process_within_5s(tmp_path, zork_game):
+    """kill -9 of the sweep alone: its workers see their pipe close and stop their episodes;
+    fork servers, MCP servers and game processes end with them (issue 27, item 3)."""
+    results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
+    spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "8", "--max-turns", "400",
+            "--game", str(zork_game)]  # fmt: skip
+    with WalkthroughPeer(canonical_tools=("raw.environ", "raw.pid"), tool="raw.pid",
+                         tool_arguments={}, latency=0.05).serve() as url:  # fmt: skip
+        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec),
+                   "--parallel", "4"]  # fmt: skip
+        sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while len(processes_with_environment("EVAL_MARKER", marker)) < 8:
+            assert time.monotonic() < deadline and sweep.poll() is None, "the sweep never got going"
+            time.sleep(0.1)
+        time.sleep(1.0)  # turns in progress: MCP servers, game processes, LLM calls
+        os.kill(sweep.pid, signal.SIGKILL)
+        sweep.wait()
+        killed = time.monotonic()
+        while processes_with_environment("EVAL_MARKER", marker) and time.monotonic() < killed + 5:
+            time.sleep(0.1)
+    assert processes_with_environment("EVAL_MARKER", marker) == []

@@ -62,3 +62,33 @@ def test_the_store_is_in_wal_mode_and_a_missing_file_is_an_actionable_error(tmp_
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     with pytest.raises(ConfigurationError, match="run `zork-mcp eval --results"):
         SqliteResultStore.existing(tmp_path / "missing.sqlite")
+
+
+def test_a_results_file_from_before_the_rate_limit_counts_gets_them(tmp_path):
+    """A sweep resumed on a file written before issue 27 keeps its rows: the new columns
+    are added, reading 0 for the old rows."""
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            """
+            CREATE TABLE episodes (
+                sweep TEXT NOT NULL, key TEXT NOT NULL, cell TEXT NOT NULL, model TEXT NOT NULL,
+                mcp TEXT NOT NULL, seed INTEGER NOT NULL, "index" INTEGER NOT NULL,
+                status TEXT NOT NULL, score INTEGER, moves INTEGER, turns INTEGER,
+                end_reason TEXT, error TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
+                cached_tokens INTEGER, cost_usd REAL, tool_calls INTEGER, tool_errors INTEGER,
+                mcp_disabled INTEGER, seconds REAL, log_dir TEXT,
+                finished_at TEXT DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (sweep, key));
+            INSERT INTO episodes (sweep, key, cell, model, mcp, seed, "index", status, score,
+                mcp_disabled) VALUES ('s', 'k', 'c', 'm', 'on', 1, 0, 'done', 7, 0);
+            """
+        )
+    store = SqliteResultStore(path)
+    [old] = store.episodes()
+    assert (old.score, old.rate_limited, old.llm_retries) == (7, 0, 0)
+    store.record(EpisodeRecord("s", "k2", "c", "m", "on", 2, 1, "done", rate_limited=3,
+                               llm_retries=4))  # fmt: skip
+    assert {(r.key, r.rate_limited, r.llm_retries) for r in store.episodes()} == {
+        ("k", 0, 0),
+        ("k2", 3, 4),
+    }

@@ -5,16 +5,19 @@ probability 0.9 on a turn where tools were offered and 0.2 otherwise (it says "l
 Its memory is its own objective, which the orchestrator shows it next turn
 ("Current objective: wt 3 ep 1"): the walkthrough step and the episode's random stream.
 Episodes of one (model, tools) pair get streams 0, 1, 2, ... in the order they start, so
-the set of a cell's outcomes is the same whatever the scheduling. Every 4th step with tools
-it first calls a tool (the reasoning server's, unless told another). Each reply reports a
-cost, as OpenRouter does.
+the set of a cell's outcomes is the same whatever the scheduling (a first turn that calls
+a tool keeps its stream through the tool call's id: it has no objective yet). Every 4th
+step with tools it first calls a tool (the reasoning server's, unless told another). Each
+reply reports a cost, as OpenRouter does.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,10 +49,14 @@ class WalkthroughPeer(OpenAIPeer):
     tool_arguments: dict[str, Any] = field(default_factory=lambda: dict(THOUGHT))
     streams: Counter[tuple[str, bool]] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    latency: float = 0.0  # seconds each answer takes, as a real model's do
+    first_turns: dict[str, int] = field(default_factory=dict)  # tool call id -> stream
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict, bytes]:
-        self.replies = [self.decide(body)]
-        return super()._answer(body)
+        """Decided and rendered per request: many episodes ask at once."""
+        if self.latency:
+            time.sleep(self.latency)
+        return 200, {}, json.dumps(self.render(self.decide(body), body)).encode()
 
     def render(self, reply: Any, body: dict[str, Any]) -> dict[str, Any]:
         rendered = super().render(reply, body)
@@ -60,20 +67,30 @@ class WalkthroughPeer(OpenAIPeer):
     def decide(self, body: dict[str, Any]) -> Any:
         tools = bool(body.get("tools"))
         state = next(m["content"] for m in body["messages"] if m["role"] == "user")
-        step, stream, turn = self._memory(state, body["model"], tools)
+        step, stream, turn = self._memory(state, body["model"], tools, body["messages"])
         if tools and step % 4 == 0 and body["messages"][-1]["role"] != "tool":
-            return tool_calls_reply((self.tool, self.tool_arguments))
+            reply = tool_calls_reply((self.tool, self.tool_arguments))
+            if not MEMORY.search(state):
+                with self.lock:
+                    self.first_turns[reply.tool_calls[0].id] = stream  # type: ignore[index]
+            return reply
         p, q = (float(x) for x in MODEL.match(body["model"]).groups())  # type: ignore[union-attr]
         follows = uniform(body["model"], tools, stream, turn) < (p if tools else q)
         action = WALKTHROUGH[step % len(WALKTHROUGH)] if follows else "look"
         memory = f"wt {step + follows} ep {stream} turn {turn + 1}"
         return action_reply(action, thinking=f"step {step}", new_objective=memory)
 
-    def _memory(self, state: str, model: str, tools: bool) -> tuple[int, int, int]:
+    def _memory(
+        self, state: str, model: str, tools: bool, messages: list[dict[str, Any]]
+    ) -> tuple[int, int, int]:
         found = MEMORY.search(state)
         if found:
             return int(found["step"]), int(found["stream"]), int(found["turn"])
+        called = [c.get("id") for m in messages for c in m.get("tool_calls") or ()]
         with self.lock:
+            for call_id in called:
+                if call_id in self.first_turns:
+                    return 0, self.first_turns[call_id], 0
             stream = self.streams[(model, tools)]
             self.streams[(model, tools)] += 1
         return 0, stream, 0

@@ -5,6 +5,10 @@ provider says (OpenAI's retry-after-ms, else Retry-After, however long), else ex
 with jitter, within a budget: at most `attempts` tries and `budget` seconds of waiting in
 all. A wait that would overrun the budget is not started; the error says so. Every message
 that leaves here has the API key removed, whatever the provider echoed back.
+
+A 429 that says how long to wait pauses every call to that provider in this process (a
+RateGate, shared by the episodes a sweep worker plays at once), not only the one that met
+it; and each episode counts the 429s and retries it met (RetryStats).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +42,54 @@ RETRYABLE_TRANSPORT = (
 REDACTED = "[REDACTED]"
 
 
+class RateGate:
+    """When a provider may next be called, for every caller in this process, whichever
+    thread and event loop each runs in."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._open_at = 0.0
+
+    def pause(self, seconds: float) -> None:
+        with self._lock:
+            self._open_at = max(self._open_at, self._clock() + seconds)
+
+    def closed_for(self) -> float:
+        with self._lock:
+            return max(0.0, self._open_at - self._clock())
+
+    async def wait(self, sleep: Callable[[float], Awaitable[None]]) -> None:
+        """Until the gate opens; again if another 429 moved that later meanwhile."""
+        waited_for = 0.0
+        while True:
+            with self._lock:
+                open_at, now = self._open_at, self._clock()
+            if open_at <= max(now, waited_for):
+                return
+            await sleep(open_at - now)
+            waited_for = open_at
+
+
+_gates: dict[str, RateGate] = {}
+_gates_lock = threading.Lock()
+
+
+def rate_gate(provider: str, url: str) -> RateGate:
+    """The process's gate for one provider endpoint (a provider's limits follow its key and
+    host: two base URLs are two gates)."""
+    with _gates_lock:
+        return _gates.setdefault(f"{provider} {_safe_url(url)}", RateGate())
+
+
+@dataclass
+class RetryStats:
+    """What one episode met: 429 answers, and retries of any kind."""
+
+    rate_limited: int = 0
+    retries: int = 0
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     attempts: int = 4
@@ -44,6 +97,8 @@ class RetryPolicy:
     max_delay: float = 30.0  # cap of our own backoff; a provider's stated wait is kept
     budget: float = 120.0  # seconds of waiting between attempts, in all
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
+    gate: RateGate | None = field(default=None, repr=False)  # shared with other callers
+    stats: RetryStats | None = field(default=None, repr=False)  # this episode's counts
 
     def describe(self) -> str:
         return f"retry budget: {self.attempts} attempts, {self.budget:g} s of waiting"
@@ -101,7 +156,7 @@ class JsonEndpoint:
         try:
             async for attempt in retrying:
                 with attempt:
-                    return await self._post_once(client, body)
+                    return await self._attempt(client, body, policy, attempt.retry_state)
         except _RetryableAnswer as e:
             attempts = retrying.statistics.get("attempt_number", policy.attempts)
             message = e.message + _gave_up(e.retry_after, attempts, policy)
@@ -112,6 +167,27 @@ class JsonEndpoint:
             message = f"could not be reached ({reason})" + _gave_up(None, attempts, policy)
             raise self._error(None, message, attempts) from None
         raise AssertionError("unreachable: tenacity re-raises the last error")
+
+    async def _attempt(
+        self,
+        client: httpx.AsyncClient,
+        body: Mapping[str, Any],
+        policy: RetryPolicy,
+        state: Any,
+    ) -> dict[str, Any]:
+        """One try, once the provider's gate is open; a 429's stated wait closes it."""
+        if policy.stats is not None and state.attempt_number > 1:
+            policy.stats.retries += 1
+        if policy.gate is not None:
+            await policy.gate.wait(policy.sleep)
+        try:
+            return await self._post_once(client, body)
+        except _RetryableAnswer as answer:
+            if answer.status == 429 and policy.stats is not None:
+                policy.stats.rate_limited += 1
+            if answer.status == 429 and answer.retry_after and policy.gate is not None:
+                policy.gate.pause(answer.retry_after)
+            raise
 
     async def _post_once(
         self, client: httpx.AsyncClient, body: Mapping[str, Any]

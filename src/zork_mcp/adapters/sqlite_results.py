@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     mcp TEXT NOT NULL, seed INTEGER NOT NULL, "index" INTEGER NOT NULL, status TEXT NOT NULL,
     score INTEGER, moves INTEGER, turns INTEGER, end_reason TEXT, error TEXT,
     prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER, cost_usd REAL,
-    tool_calls INTEGER, tool_errors INTEGER, mcp_disabled INTEGER, seconds REAL,
+    tool_calls INTEGER, tool_errors INTEGER, mcp_disabled INTEGER,
+    rate_limited INTEGER DEFAULT 0, llm_retries INTEGER DEFAULT 0, seconds REAL,
     log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
     PRIMARY KEY (sweep, key)
 );
@@ -30,6 +31,10 @@ CREATE TABLE IF NOT EXISTS turns (
     PRIMARY KEY (sweep, key, turn)
 );
 """
+ADDED_COLUMNS = {  # columns added since the first schema: a file from before gets them
+    "rate_limited": "INTEGER DEFAULT 0",
+    "llm_retries": "INTEGER DEFAULT 0",
+}
 
 
 class SqliteResultStore:
@@ -39,6 +44,10 @@ class SqliteResultStore:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            present = {row[1] for row in db.execute("PRAGMA table_info(episodes)")}
+            for name, kind in ADDED_COLUMNS.items():
+                if name not in present:
+                    db.execute(f'ALTER TABLE episodes ADD COLUMN "{name}" {kind}')
 
     @classmethod
     def existing(cls, path: Path) -> SqliteResultStore:

@@ -11,6 +11,7 @@ import atexit
 import logging
 import os
 import ssl
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ import httpx
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.llm_http import RetryPolicy, RetryStats, rate_gate
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
@@ -64,6 +66,8 @@ def load_settings(options: RunOptions) -> MCPSettings:
         settings = settings.model_copy(update={"enabled": options.mcp})
     if options.mcp_servers is not None:
         settings = settings.model_copy(update={"servers": options.mcp_servers})
+    if options.background_spare is not None:
+        settings = settings.model_copy(update={"background_spare": options.background_spare})
     return settings
 
 
@@ -83,24 +87,33 @@ def api_key(options: RunOptions, environ: Mapping[str, str] | None = None) -> st
     )
 
 
-def llm_session(options: RunOptions, key: str | None) -> LLMSession:
+def llm_session(options: RunOptions, key: str | None, stats: RetryStats) -> LLMSession:
     """A per-turn LLM: its httpx client lives inside the turn's event loop.
 
-    The TLS context is built once per run; building it per client costs ~27 ms a turn.
+    The TLS context is built once per run; building it per client costs ~27 ms a turn. The
+    retry policy is the run's: its counts, and the process's rate gate for the provider.
     """
     tls = ssl.create_default_context(cafile=certifi.where())
+    provider = PROVIDERS[options.provider]
+    gate = rate_gate(provider.name, options.base_url or provider.base_url)
+    retry = RetryPolicy(gate=gate, stats=stats)
 
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, verify=tls) as client:
-            yield build_llm(options, client, key)
+            yield build_llm(options, client, key, retry)
 
     return session
 
 
-def build_llm(options: RunOptions, client: httpx.AsyncClient, key: str | None) -> LLM:
+def build_llm(
+    options: RunOptions,
+    client: httpx.AsyncClient,
+    key: str | None,
+    retry: RetryPolicy | None = None,
+) -> LLM:
     return PROVIDERS[options.provider].llm(
-        client, api_key=key, model=options.model, base_url=options.base_url
+        client, api_key=key, model=options.model, base_url=options.base_url, retry=retry
     )
 
 
@@ -213,6 +226,7 @@ def game(options: RunOptions, telemetry: Telemetry) -> Iterator[JerichoGameEnv]:
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
         on_event=telemetry.emit,
+        forked=options.fork_game,
     )
     try:
         yield env
@@ -300,16 +314,24 @@ def ghost_tool_server(
 
 
 def shared_fork_server() -> ForkServer:
-    """One fork server for every mcp_ghost() call of this process, ended at exit.
+    """One fork server for every mcp_ghost() call, or every episode of a sweep worker, in
+    this process; ended at exit.
 
     The first call starts it and spawns its servers meanwhile; later calls fork them.
     """
     global _fork_server
-    if _fork_server is None or not _fork_server.alive:
-        _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
-        _fork_server.start()
-        atexit.register(_fork_server.close)
-    return _fork_server
+    with _fork_server_lock:
+        if _fork_server is None or not _fork_server.alive:
+            _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+            _fork_server.start()
+            atexit.register(_fork_server.close)
+        return _fork_server
+
+
+def process_fork_server(plan: StartPlan | None) -> ForkServer | None:
+    """The process's shared fork server, if the run's start plan forks any server."""
+    return shared_fork_server() if plan is not None and plan.forks else None
 
 
 _fork_server: ForkServer | None = None
+_fork_server_lock = threading.Lock()

@@ -2,6 +2,7 @@
 
 from dependency_injector import containers, providers
 
+from zork_mcp.adapters.llm_http import RetryStats
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
@@ -14,7 +15,8 @@ class Container(containers.DeclarativeContainer):
 
     settings = providers.Singleton(bootstrap.load_settings, options)
     api_key = providers.Singleton(bootstrap.api_key, options)
-    llm_session = providers.Singleton(bootstrap.llm_session, options, api_key)
+    llm_stats = providers.Singleton(RetryStats)
+    llm_session = providers.Singleton(bootstrap.llm_session, options, api_key, llm_stats)
     telemetry = providers.Resource(bootstrap.telemetry, options, settings)
     game = providers.Resource(bootstrap.game, options, telemetry)
     mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)

@@ -25,6 +25,8 @@ class RunOptions:
     plain: bool = False
     allow_quit_restart: bool = False
     resume: bool = False  # continue the episode from its last checkpoint
+    fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
+    background_spare: bool | None = None  # None: as the pyproject says
 
     @property
     def model_name(self) -> str:

@@ -35,6 +35,8 @@ class EpisodeRecord:
     tool_calls: int = 0
     tool_errors: int = 0
     mcp_disabled: bool = False
+    rate_limited: int = 0  # 429 answers the LLM provider gave the episode
+    llm_retries: int = 0  # LLM calls tried again (after a 429, a 5xx or a timeout)
     seconds: float = 0.0
     log_dir: str = ""
     trajectory: tuple[TurnPoint, ...] = field(default=())

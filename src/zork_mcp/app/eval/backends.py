@@ -1,16 +1,36 @@
-"""Where episodes run: a local pool of worker processes (default) or a Ray cluster."""
+"""Where episodes run: local worker processes (default) or a Ray cluster.
+
+An episode spends nearly all its time waiting for the LLM, so a worker process plays many
+at once, one per thread (each turn still one `asyncio.run`), and they share what is costly
+to start: the MCP fork server, and the forkserver their game processes are forked from.
+Worker processes default to the cores; episodes at once are the sweep's `--parallel`.
+
+A worker ends with its parent: its pipe to the parent reaching EOF (the parent exited or
+was killed, even by SIGKILL) stops its episodes as Ctrl-C would and ends it, and every
+process it started ends with it (each watches a pipe of its own).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
 
-from zork_mcp.app.eval.episode import EpisodeTask, play_episode
+from zork_mcp.app.eval.episode import (
+    EpisodeControls,
+    EpisodeInterrupted,
+    EpisodeTask,
+    play_episode,
+)
 from zork_mcp.evaluation.records import EpisodeRecord
+
+ORPHAN_GRACE_SECONDS = 3.0  # an orphaned worker's episodes get this long to close
 
 
 class Backend(Protocol):
@@ -22,55 +42,198 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-_worker = {"running": False, "interrupted": False}
-
-
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, _on_sigint)
-
-
-def _on_sigint(signum: int, frame: object) -> None:
-    """An idle worker ignores Ctrl-C; a playing one stops its episode once, cleanly."""
-    if _worker["running"] and not _worker["interrupted"]:
-        _worker["interrupted"] = True
-        raise KeyboardInterrupt
-
-
-def _play_in_worker(task: EpisodeTask) -> EpisodeRecord:
-    _worker.update(running=True, interrupted=False)
-    try:
-        return play_episode(task)
-    finally:
-        _worker["running"] = False
+class WorkerLostError(RuntimeError):
+    """The worker process playing the episode died (killed, or out of memory)."""
 
 
 class LocalBackend:
-    """Spawned worker processes, reused from episode to episode."""
+    """`workers` spawned processes, each playing up to `per_worker` episodes at once; an
+    episode goes to the least busy one. A worker that died is replaced at the next submit,
+    and the episodes it was playing are failed (the sweep records them and goes on)."""
 
-    def __init__(self, workers: int) -> None:
-        self._workers = workers
-        self._pool = self._new_pool()
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self._workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init,
-        )
+    def __init__(self, workers: int, per_worker: int = 1) -> None:
+        self._slots = [_Worker(per_worker) for _ in range(workers)]
+        self._per_worker = per_worker
 
     def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
-        """A worker that died (its episodes are recorded as failed) is replaced by a new pool."""
-        try:
-            return self._pool.submit(_play_in_worker, task)
-        except BrokenProcessPool:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = self._new_pool()
-            return self._pool.submit(_play_in_worker, task)
+        index = min(range(len(self._slots)), key=lambda i: self._slots[i].load)
+        if not self._slots[index].alive:
+            self._slots[index].close()
+            self._slots[index] = _Worker(self._per_worker)
+        return self._slots[index].submit(task)
 
     def interrupt(self) -> None:
-        for child in multiprocessing.active_children():
-            if child.pid is not None:
-                os.kill(child.pid, signal.SIGINT)
+        for worker in self._slots:
+            worker.send(("interrupt",))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        for worker in self._slots:
+            worker.send(("close",))
+        for worker in self._slots:
+            worker.close()
+
+    @property
+    def pids(self) -> list[int]:
+        return [worker.pid for worker in self._slots if worker.started]
+
+
+class _Worker:
+    """The parent's side of one worker process: started at its first episode."""
+
+    _ids = itertools.count()
+
+    def __init__(self, per_worker: int) -> None:
+        self._per_worker = per_worker
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._futures: dict[int, Future[EpisodeRecord]] = {}
+        self._lock = threading.Lock()
+        self._reader: threading.Thread | None = None
+        self._dead = False
+
+    @property
+    def started(self) -> bool:
+        return self._process is not None
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid if self._process is not None else 0
+
+    @property
+    def load(self) -> int:
+        return len(self._futures)
+
+    @property
+    def alive(self) -> bool:
+        return not self._dead
+
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        if self._process is None:
+            self._start()
+        future: Future[EpisodeRecord] = Future()
+        key = next(self._ids)
+        with self._lock:
+            self._futures[key] = future
+        if not self.send(("play", key, task)):
+            self._fail_all()
+        return future
+
+    def send(self, message: tuple[Any, ...]) -> bool:
+        if self._conn is None or self._dead:
+            return False
+        try:
+            with self._lock:
+                self._conn.send(message)
+        except (OSError, ValueError):
+            self._dead = True
+            return False
+        return True
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.join()
+        if self._reader is not None:
+            self._reader.join()
+        if self._conn is not None:
+            self._conn.close()
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(
+            target=worker_main, args=(theirs, self._per_worker), name="zork-mcp eval worker"
+        )
+        try:
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._process, self._conn = process, ours
+        self._reader = threading.Thread(target=self._read, name="eval-worker-reader", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._conn is not None
+        while True:
+            try:
+                kind, key, payload = self._conn.recv()
+            except (EOFError, OSError):
+                break
+            with self._lock:
+                future = self._futures.pop(key)
+            if kind == "done":
+                future.set_result(payload)
+            else:
+                future.set_exception(payload)
+        self._dead = True
+        self._fail_all()
+
+    def _fail_all(self) -> None:
+        with self._lock:
+            futures, self._futures = list(self._futures.values()), {}
+        code = self._process.exitcode if self._process is not None else None
+        for future in futures:
+            if not future.done():
+                future.set_exception(WorkerLostError(f"the worker process died (exit {code})"))
+
+
+def worker_main(conn: Connection, per_worker: int) -> None:
+    """A worker's life: play what the parent sends, until it says close or is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop an episode
+    worker = _Episodes(conn, per_worker)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):  # the parent died: stop, and do not outlive it
+            worker.interrupt()
+            worker.wait(ORPHAN_GRACE_SECONDS)
+            os._exit(1)
+        if message[0] == "play":
+            worker.play(message[1], message[2])
+        elif message[0] == "interrupt":
+            worker.interrupt()
+        elif message[0] == "close":
+            worker.wait(None)
+            return
+
+
+class _Episodes:
+    """The episodes a worker is playing, one per thread."""
+
+    def __init__(self, conn: Connection, per_worker: int) -> None:
+        self._conn = conn
+        self._threads = ThreadPoolExecutor(per_worker, thread_name_prefix="episode")
+        self._running: dict[int, EpisodeControls] = {}
+        self._lock = threading.Lock()
+        self._all_done = threading.Condition(self._lock)
+
+    def play(self, key: int, task: EpisodeTask) -> None:
+        controls = EpisodeControls(shared=True)
+        with self._lock:
+            self._running[key] = controls
+        self._threads.submit(self._play, key, task, controls)
+
+    def interrupt(self) -> None:
+        with self._lock:
+            running = list(self._running.values())
+        for controls in running:
+            controls.interrupt()
+
+    def wait(self, timeout: float | None) -> None:
+        with self._all_done:
+            self._all_done.wait_for(lambda: not self._running, timeout)
+
+    def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> None:
+        try:
+            answer: tuple[str, int, object] = ("done", key, play_episode(task, controls))
+        except EpisodeInterrupted as e:
+            answer = ("failed", key, e)
+        except BaseException as e:  # play_episode records failures; this is a bug's trace
+            answer = ("failed", key, RuntimeError(f"{type(e).__name__}: {e}"))
+        with self._lock:
+            with contextlib.suppress(OSError, ValueError):  # the parent is gone: we end too
+                self._conn.send(answer)
+            del self._running[key]
+            self._all_done.notify_all()

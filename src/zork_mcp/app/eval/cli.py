@@ -33,6 +33,7 @@ from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.ports.result_store import ResultStore
 
 DEFAULT_RESULTS = Path("eval/results.sqlite")
+DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not compute
 
 
 def sweep_parser() -> argparse.ArgumentParser:
@@ -56,7 +57,14 @@ def sweep_parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", help="comma list of game seeds, cycled (default 12, 13, ...)")
     p.add_argument("--episodes", type=int, help="episodes per cell (default 1)")
     p.add_argument("--max-turns", type=int, help="turns per episode (default 100)")
-    p.add_argument("--parallel", type=int, help=f"episodes at once (default {_cores()})")
+    p.add_argument(
+        "--parallel", type=int,
+        help=f"episodes at once (default {DEFAULT_PARALLEL}: they mostly wait for the LLM)",
+    )  # fmt: skip
+    p.add_argument(
+        "--workers", type=int,
+        help=f"worker processes, sharing the episodes (default: the cores, {_cores()})",
+    )  # fmt: skip
     p.add_argument(
         "--limit", action="append", default=[], metavar="PROVIDER=N",
         help="at most N episodes of this provider at once (rate limits), repeatable",
@@ -131,10 +139,14 @@ def _backend(args: argparse.Namespace, parallel: int) -> Backend:
     if args.backend == "ray":
         from zork_mcp.app.eval.ray_backend import RayBackend
 
-        return RayBackend(parallel, args.address)
+        return RayBackend(parallel, args.address, args.workers)
     if args.address:
         raise ConfigurationError("--address is for --backend ray.")
-    return LocalBackend(parallel)
+    workers = args.workers or _cores()
+    if workers < 1:
+        raise ConfigurationError("--workers must be at least 1.")
+    workers = min(workers, parallel)
+    return LocalBackend(workers, per_worker=-(-parallel // workers))
 
 
 def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
@@ -149,7 +161,7 @@ def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
         raise ConfigurationError("Name at least one model: --model provider:model.")
     if args.base_url:
         fields["models"] = tuple(_with_base(m, args.base_url) for m in fields["models"])
-    parallel = fields.pop("parallel", None) or _cores()
+    parallel = fields.pop("parallel", None) or DEFAULT_PARALLEL
     if parallel < 1:
         raise ConfigurationError("--parallel must be at least 1.")
     return Sweep(**fields), parallel

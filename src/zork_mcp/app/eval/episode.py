@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import signal
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from dependency_injector import providers
 
+from zork_mcp.adapters.llm_http import RetryStats
+from zork_mcp.app import bootstrap
+from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.container import Container
 from zork_mcp.app.eval.sweep import EpisodeSpec
@@ -35,6 +39,31 @@ class EpisodeInterrupted(Exception):
     """The episode was stopped by Ctrl-C: it has no result and is played again next time."""
 
 
+class EpisodeControls:
+    """What a worker has over an episode it plays in one of its threads: it can stop it as
+    Ctrl-C would, and `shared` episodes use the worker's MCP fork server and fork their game
+    processes, rather than each starting its own."""
+
+    def __init__(self, *, shared: bool = False) -> None:
+        self.shared = shared
+        self._lock = threading.Lock()
+        self._agent: ZorkAgent | None = None
+        self._interrupted = False
+
+    def attach(self, agent: ZorkAgent) -> None:
+        with self._lock:
+            self._agent = agent
+            interrupted = self._interrupted
+        if interrupted:
+            agent.interrupt()
+
+    def interrupt(self) -> None:
+        with self._lock:
+            self._interrupted, agent = True, self._agent
+        if agent is not None:
+            agent.interrupt()
+
+
 class TrajectoryRecorder:
     """The orchestrator's progress observer: the score and tool use of every turn."""
 
@@ -55,7 +84,7 @@ class TrajectoryRecorder:
             self.tool_errors += sum(1 for r in agent.last_outcome.tool_chain if r.result.is_error)
 
 
-def run_options(task: EpisodeTask) -> RunOptions:
+def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
     cell = task.spec.cell
     mcp_config = None if cell.mcp in ("on", "off") else Path(cell.mcp)
     return RunOptions(
@@ -71,13 +100,18 @@ def run_options(task: EpisodeTask) -> RunOptions:
         seed=task.spec.seed,
         episode_id=task.spec.episode_id,
         plain=True,
+        fork_game=fork_game,
+        # A worker's episodes keep no spare server: with a real LLM a turn lasts seconds,
+        # of which a spare saves ~10 ms, and it doubles a wide sweep's server processes.
+        background_spare=False if fork_game else None,
     )
 
 
-def play_episode(task: EpisodeTask) -> EpisodeRecord:
+def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> EpisodeRecord:
     """Play the episode (from a fresh log folder, or on from its checkpoint with resume);
-    a failure is a record, Ctrl-C is raised."""
-    options = run_options(task)
+    a failure is a record, Ctrl-C (or `controls.interrupt()`) is raised."""
+    shared = controls is not None and controls.shared
+    options = run_options(task, fork_game=shared)
     directory = options.log_dir / options.episode_id
     checkpoint = CheckpointFile(directory)
     earlier: list[TurnPoint] = []
@@ -88,12 +122,18 @@ def play_episode(task: EpisodeTask) -> EpisodeRecord:
         shutil.rmtree(directory, ignore_errors=True)
     container = Container()
     container.options.override(options)
+    if shared:
+        container.fork_server.override(
+            providers.Callable(bootstrap.process_fork_server, container.start_plan)
+        )
     recorder = TrajectoryRecorder(container)
     recorder.points.extend(earlier)
     container.progress.override(providers.Object(recorder))
     orchestrator, error = None, None
     try:
         orchestrator = container.orchestrator()
+        if controls is not None:
+            controls.attach(container.agent())
         orchestrator.run()
     except ZorkMcpError as e:
         error = f"{type(e).__name__}: {e}"
@@ -105,7 +145,7 @@ def play_episode(task: EpisodeTask) -> EpisodeRecord:
     error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
     if summary is not None and summary.end_reason == "interrupted":
         raise EpisodeInterrupted(task.spec.key)
-    return _record(task, options, summary, recorder, error)
+    return _record(task, options, summary, recorder, error, container.llm_stats())
 
 
 def played_turns(directory: Path, through: int) -> list[TurnPoint]:
@@ -121,7 +161,11 @@ def played_turns(directory: Path, through: int) -> list[TurnPoint]:
 
 
 def _shutdown(container: Container) -> None:
-    """Close the episode's resources; a second Ctrl-C must not cut this short."""
+    """Close the episode's resources; a second Ctrl-C must not cut this short (in a worker's
+    thread no signal arrives: the worker's main thread takes them)."""
+    if threading.current_thread() is not threading.main_thread():
+        container.shutdown_resources()
+        return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         container.shutdown_resources()
@@ -135,6 +179,7 @@ def _record(
     summary: EpisodeSummary | None,
     recorder: TrajectoryRecorder,
     error: str | None,
+    stats: RetryStats,
 ) -> EpisodeRecord:
     spec = task.spec
     fields: dict[str, Any] = {
@@ -163,6 +208,8 @@ def _record(
             "cost_usd": summary.usage.cost_usd,
             "tool_calls": summary.tool_calls,
             "mcp_disabled": recorder.mcp_disabled,
+            "rate_limited": stats.rate_limited,
+            "llm_retries": stats.retries,
             "seconds": round(summary.seconds, 3),
         }
     else:
