@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from tests.conftest import FAULT_SERVER, ROOT, assert_no_processes_left
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.mcp.stdio import zygote
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, plan_starts
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -257,6 +258,19 @@ async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
     while server.live_processes and time.monotonic() < deadline:
         await asyncio.sleep(0.1)  # the used processes are retiring; a spare would stay
     assert server.live_processes == 0, "a failed connect leaves no spare behind"
+    assert_no_processes_left(server)
+
+
+@pytest.mark.parametrize("patient", [False, True])
+async def test_a_patient_start_waits_for_the_importing_fork_server(tmp_path, probe, patient):
+    """In "auto", a start while the fork server imports is spawned, unless the plan is
+    patient (a sweep worker's many episodes): then it waits, and is forked."""
+    plan = replace(plan_starts({"probe": probe}, SYSTEM, "auto"), patient=patient)
+    server = probe_server(probe, tmp_path, "auto", plan=plan, background_spare=False)
+    server.fork_server_ready(0)  # started, certainly not ready yet
+    first = await describe(server)
+    forked = first["ppid"] in server.fork_server_pids
+    assert forked == patient, first
     assert_no_processes_left(server)
 
 

@@ -14,6 +14,7 @@ import ssl
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -331,6 +332,13 @@ def shared_fork_server() -> ForkServer:
 def process_fork_server(plan: StartPlan | None) -> ForkServer | None:
     """The process's shared fork server, if the run's start plan forks any server."""
     return shared_fork_server() if plan is not None and plan.forks else None
+
+
+def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
+    """The run's start plan for a process that plays many episodes at once (a sweep
+    worker): starts wait for the shared fork server, once, rather than all spawn."""
+    plan = run_start_plan(settings, config)
+    return replace(plan, patient=True) if plan is not None else None
 
 
 _fork_server: ForkServer | None = None

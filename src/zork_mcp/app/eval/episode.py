@@ -123,6 +123,11 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     container = Container()
     container.options.override(options)
     if shared:
+        container.start_plan.override(
+            providers.Singleton(
+                bootstrap.patient_start_plan, container.settings, container.mcp_config
+            )
+        )
         container.fork_server.override(
             providers.Callable(bootstrap.process_fork_server, container.start_plan)
         )
