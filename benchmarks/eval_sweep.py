@@ -1,11 +1,17 @@
-"""`zork-mcp eval` throughput: a sweep through the process pool against the same episodes
-played back to back in one process (the runner's overhead), with an instant LLM.
+"""`zork-mcp eval` throughput and cost: a sweep through the worker processes.
 
 The LLM is a local HTTP server speaking the OpenAI protocol that plays the walkthrough
 (tests/support/eval_peers.py, model `p1-q1`; with tools it calls the reasoning server's tool
 every 4th step); MCP on runs our reasoning server, a fresh process every turn; real Jericho.
 
-    python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 2] [--modes on,off]
+With an instant LLM (the default) the same episodes are also played back to back in one
+process, which gives the runner's overhead. With `--llm-latency S` every answer takes S
+seconds, and the sweep's wall time is set against the ideal: the LLM time of its longest
+episode. Either way the whole process tree is sampled: its peak process count and peak
+PSS (the sum of `Pss` in /proc/<pid>/smaps_rollup).
+
+    python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 16]
+        [--workers 2] [--llm-latency 0] [--modes on,off]
 """
 
 from __future__ import annotations
@@ -13,8 +19,12 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -56,10 +66,76 @@ def pooled(tasks: list[EpisodeTask], args: argparse.Namespace, directory: Path) 
     """The sweep runner: worker start-up, scheduling and the store included; the report not."""
     store = SqliteResultStore(directory / "pool.sqlite")
     started = time.perf_counter()
-    state = Scheduler(LocalBackend(args.parallel), store, args.parallel, {}).run(tasks)
+    state = Scheduler(backend(args), store, args.parallel, {}).run(tasks)
     wall = time.perf_counter() - started
-    assert state.done == len(tasks), "an episode failed: see the logs"
+    failed = [r.error for r in state.records if r.failed]
+    assert state.done == len(tasks), f"{len(failed)} episode(s) failed, e.g. {failed[:1]}"
     return wall
+
+
+def backend(args: argparse.Namespace) -> LocalBackend:
+    workers = min(args.workers, args.parallel)
+    try:
+        return LocalBackend(workers, per_worker=-(-args.parallel // workers))
+    except TypeError:  # a tree from before issue 27: one episode per worker process
+        return LocalBackend(args.parallel)  # type: ignore[call-arg]
+
+
+def ideal_seconds(directory: Path, latency: float) -> float:
+    """The LLM time of the longest episode: a turn asks once, and once more after a tool."""
+    records = SqliteResultStore(directory / "pool.sqlite").episodes()
+    return latency * max((r.turns or 0) + (r.tool_calls or 0) for r in records)
+
+
+class TreeSampler:
+    """Peak process count and peak PSS of this process and all its descendants."""
+
+    def __init__(self, interval: float = 0.25) -> None:
+        self.peak_processes, self.peak_pss_mb = 0, 0.0
+        self._interval, self._stop = interval, threading.Event()
+
+    @contextmanager
+    def sampling(self) -> Iterator[TreeSampler]:
+        thread = threading.Thread(target=self._run, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self._stop.set()
+            thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            pids = tree(os.getpid())
+            self.peak_processes = max(self.peak_processes, len(pids))
+            self.peak_pss_mb = max(self.peak_pss_mb, sum(map(pss_kb, pids)) / 1024)
+
+
+def tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            children.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(
+                int(entry.name)
+            )
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def pss_kb(pid: int) -> int:
+    try:
+        lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in lines if line.startswith("Pss:")), 0)
 
 
 def back_to_back(tasks: list[EpisodeTask]) -> float:
@@ -82,7 +158,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=40, help="in all, split over the modes")
     parser.add_argument("--turns", type=int, default=100)
-    parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--parallel", type=int, default=16, help="episodes at once")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--llm-latency", type=float, default=0.0, help="seconds each LLM answer takes"
+    )
     parser.add_argument("--modes", default="on,off", help="MCP modes: on, off or both")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
     args = parser.parse_args()
@@ -90,23 +170,34 @@ def main() -> None:
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows = []
     for mode in args.modes:
-        with tempfile.TemporaryDirectory() as name, WalkthroughPeer().serve() as url:
+        with (
+            tempfile.TemporaryDirectory() as name,
+            WalkthroughPeer(latency=args.llm_latency).serve() as url,
+        ):
             directory = Path(name)
             tasks = episodes(url, args, directory, mode)
-            serial = back_to_back(tasks)
-            pool = pooled(tasks, args, directory)
+            serial = 0.0 if args.llm_latency else back_to_back(tasks)
+            with TreeSampler().sampling() as sampler:
+                pool = pooled(tasks, args, directory)
+            ideal = ideal_seconds(directory, args.llm_latency)
             report = report_seconds(directory)
         n = len(tasks)
-        overhead = (pool * args.parallel - serial) / n
-        rows.append([mode, str(n), f"{serial:.1f}", f"{60 * n / serial:.1f}", f"{pool:.1f}",
-                     f"{60 * n / pool:.1f}", f"{serial / pool:.2f}", f"{overhead:.2f}",
+        if args.llm_latency:
+            versus = [f"{ideal:.1f}", f"{pool / ideal:.2f}"]
+        else:
+            versus = [f"{serial:.1f}", f"{serial / pool:.2f}"]
+        rows.append([mode, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
+                     str(sampler.peak_processes), f"{sampler.peak_pss_mb:.0f}",
                      f"{report:.1f}"])  # fmt: skip
+    llm = f"{args.llm_latency:g} s a call" if args.llm_latency else "instant"
     print(
-        f"{args.episodes} episodes of {args.turns} turns, instant LLM, --parallel {args.parallel}"
+        f"{args.episodes} episodes of {args.turns} turns, LLM {llm}, --parallel "
+        f"{args.parallel}, --workers {args.workers}"
     )
+    against = ["ideal s", "wall/ideal"] if args.llm_latency else ["serial s", "speed-up"]
     print_table(
-        ["MCP", "episodes", "serial s", "ep/min", "pool s", "ep/min", "speed-up",
-         "overhead s/ep", "report s"], rows,
+        ["MCP", "episodes", "wall s", "ep/min", *against, "peak procs", "peak PSS MB",
+         "report s"], rows,
     )  # fmt: skip
 
 

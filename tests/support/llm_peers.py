@@ -145,7 +145,11 @@ class ProviderPeer(ABC):
             def log_message(self, *_: Any) -> None:
                 pass
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256  # a wide sweep connects 64 episodes at once (default 5)
+            daemon_threads = True
+
+        server = Server(("127.0.0.1", 0), Handler)
         thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
         thread.start()
         try:
