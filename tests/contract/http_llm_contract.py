@@ -19,12 +19,12 @@ from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.llm_http import REDACTED, RateGate, RetryPolicy, RetryStats
+from zork_mcp.adapters.llm_http import REDACTED, RateGate, RetryPolicy
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.messages import LLMRequest, initial_messages
+from zork_mcp.domain.messages import LLMRequest, RetryStats, initial_messages
 from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 

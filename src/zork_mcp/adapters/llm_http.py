@@ -28,6 +28,7 @@ from tenacity.stop import stop_base
 from tenacity.wait import wait_base, wait_exponential_jitter
 
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.text_encoding import encodable
 
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
@@ -80,14 +81,6 @@ def rate_gate(provider: str, url: str) -> RateGate:
     host: two base URLs are two gates)."""
     with _gates_lock:
         return _gates.setdefault(f"{provider} {_safe_url(url)}", RateGate())
-
-
-@dataclass
-class RetryStats:
-    """What one episode met: 429 answers, and retries of any kind."""
-
-    rate_limited: int = 0
-    retries: int = 0
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import httpx
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
-from zork_mcp.adapters.llm_http import RetryPolicy, RetryStats, rate_gate
+from zork_mcp.adapters.llm_http import RetryPolicy, rate_gate
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
@@ -40,6 +40,7 @@ from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.server_config import (
     AnyServerConfig,
     MCPConfig,

@@ -2,12 +2,12 @@
 
 from dependency_injector import containers, providers
 
-from zork_mcp.adapters.llm_http import RetryStats
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import progress
 from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.domain.messages import RetryStats
 
 
 class Container(containers.DeclarativeContainer):

@@ -35,6 +35,14 @@ class ToolCall:
     provider_data: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
+@dataclass
+class RetryStats:
+    """What one episode's LLM calls met: 429 answers, and retries of any kind."""
+
+    rate_limited: int = 0
+    retries: int = 0
+
+
 @dataclass(frozen=True)
 class Usage:
     """Token counts of one or more LLM calls, and their cost in USD where the provider says it."""

@@ -12,7 +12,6 @@ from typing import Any
 
 from dependency_injector import providers
 
-from zork_mcp.adapters.llm_http import RetryStats
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.checkpoint import CheckpointFile
@@ -21,6 +20,7 @@ from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import EpisodeSummary, TurnReport
 from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.messages import RetryStats
 from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
 
 
