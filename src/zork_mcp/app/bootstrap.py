@@ -68,8 +68,6 @@ def load_settings(options: RunOptions) -> MCPSettings:
         settings = settings.model_copy(update={"enabled": options.mcp})
     if options.mcp_servers is not None:
         settings = settings.model_copy(update={"servers": options.mcp_servers})
-    if options.background_spare is not None:
-        settings = settings.model_copy(update={"background_spare": options.background_spare})
     return settings
 
 

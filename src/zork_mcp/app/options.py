@@ -26,7 +26,6 @@ class RunOptions:
     allow_quit_restart: bool = False
     resume: bool = False  # continue the episode from its last checkpoint
     fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
-    background_spare: bool | None = None  # None: as the pyproject says
 
     @property
     def model_name(self) -> str:

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from zork_mcp.adapters.jericho_game import wire
 
 MODULE = "zork_mcp.adapters.jericho_game.emulator_main"
+PRELOAD = "zork_mcp.adapters.jericho_game.game_preload"  # MODULE and Frotz, for forked games
 FOLDER_PREFIX = wire.FOLDER_PREFIX
 START_TIMEOUT_SECONDS = 60.0
 STEP_TIMEOUT_SECONDS = 20.0
@@ -192,7 +193,7 @@ class _ForkedGame:
     @classmethod
     def _preload(cls) -> None:
         if not cls._preloaded:
-            cls._context.set_forkserver_preload([MODULE])
+            cls._context.set_forkserver_preload([PRELOAD])
             cls._preloaded = True
 
     def end(self, grace: float) -> int:

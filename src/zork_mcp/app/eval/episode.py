@@ -101,9 +101,6 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         episode_id=task.spec.episode_id,
         plain=True,
         fork_game=fork_game,
-        # A worker's episodes keep no spare server: with a real LLM a turn lasts seconds,
-        # of which a spare saves ~10 ms, and it doubles a wide sweep's server processes.
-        background_spare=False if fork_game else None,
     )
 
 
