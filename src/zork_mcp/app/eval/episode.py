@@ -120,14 +120,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     container = Container()
     container.options.override(options)
     if shared:
-        container.start_plan.override(
-            providers.Singleton(
-                bootstrap.patient_start_plan, container.settings, container.mcp_config
-            )
-        )
-        container.fork_server.override(
-            providers.Callable(bootstrap.process_fork_server, container.start_plan)
-        )
+        _share_the_workers_fork_server(container)
     recorder = TrajectoryRecorder(container)
     recorder.points.extend(earlier)
     container.progress.override(providers.Object(recorder))
@@ -148,6 +141,16 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     if summary is not None and summary.end_reason == "interrupted":
         raise EpisodeInterrupted(task.spec.key)
     return _record(task, options, summary, recorder, error, container.llm_stats())
+
+
+def _share_the_workers_fork_server(container: Container) -> None:
+    """The process's fork server instead of one per episode, waited for once by all."""
+    container.start_plan.override(
+        providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
+    )
+    container.fork_server.override(
+        providers.Callable(bootstrap.process_fork_server, container.start_plan)
+    )
 
 
 def played_turns(directory: Path, through: int) -> list[TurnPoint]:
