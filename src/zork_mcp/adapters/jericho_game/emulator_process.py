@@ -52,8 +52,8 @@ class EmulatorProcess:
         self._start_timeout, self._step_timeout = start_timeout, step_timeout
         self._folder: Path | None = None  # its hello is read with the first answer:
         self._lock = threading.Lock()  # starts overlap
-        start = _fork if forked else _spawn
-        self._child = start(Path(story).resolve(), seed)
+        start: type[_SpawnedGame | _ForkedGame] = _ForkedGame if forked else _SpawnedGame
+        self._child: _Child = start(Path(story).resolve(), seed)
         self._replies = self._child.replies
 
     @property
@@ -236,14 +236,6 @@ class _GameProcess(multiprocessing.context.ForkServerProcess):
 def _run_forked(*args: Any) -> None:
     """In the forked child; the game module (Jericho and all) is the forkserver's, preloaded."""
     import_module(MODULE).run_forked(*args)
-
-
-def _spawn(story: Path, seed: int | None) -> _Child:
-    return _SpawnedGame(story, seed)
-
-
-def _fork(story: Path, seed: int | None) -> _Child:
-    return _ForkedGame(story, seed)
 
 
 def _exit_text(code: int) -> str:

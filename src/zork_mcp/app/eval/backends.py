@@ -26,6 +26,7 @@ from zork_mcp.app.eval.episode import (
     EpisodeControls,
     EpisodeInterrupted,
     EpisodeTask,
+    RunningEpisodes,
     play_episode,
 )
 from zork_mcp.evaluation.records import EpisodeRecord
@@ -200,30 +201,22 @@ def worker_main(conn: Connection, per_worker: int) -> None:
 
 
 class _Episodes:
-    """The episodes a worker is playing, one per thread."""
+    """The episodes a worker is playing, one per thread; each answer goes to the parent."""
 
     def __init__(self, conn: Connection, per_worker: int) -> None:
         self._conn = conn
         self._threads = ThreadPoolExecutor(per_worker, thread_name_prefix="episode")
-        self._running: dict[int, EpisodeControls] = {}
-        self._lock = threading.Lock()
-        self._all_done = threading.Condition(self._lock)
+        self._running = RunningEpisodes()
+        self._send_lock = threading.Lock()
 
     def play(self, key: int, task: EpisodeTask) -> None:
-        controls = EpisodeControls(shared=True)
-        with self._lock:
-            self._running[key] = controls
-        self._threads.submit(self._play, key, task, controls)
+        self._threads.submit(self._play, key, task, self._running.add(key))
 
     def interrupt(self) -> None:
-        with self._lock:
-            running = list(self._running.values())
-        for controls in running:
-            controls.interrupt()
+        self._running.interrupt()
 
     def wait(self, timeout: float | None) -> None:
-        with self._all_done:
-            self._all_done.wait_for(lambda: not self._running, timeout)
+        self._running.wait(timeout)
 
     def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> None:
         try:
@@ -232,8 +225,6 @@ class _Episodes:
             answer = ("failed", key, e)
         except BaseException as e:  # play_episode records failures; this is a bug's trace
             answer = ("failed", key, RuntimeError(f"{type(e).__name__}: {e}"))
-        with self._lock:
-            with contextlib.suppress(OSError, ValueError):  # the parent is gone: we end too
-                self._conn.send(answer)
-            del self._running[key]
-            self._all_done.notify_all()
+        with self._send_lock, contextlib.suppress(OSError, ValueError):  # parent gone: we end
+            self._conn.send(answer)
+        self._running.done(key)

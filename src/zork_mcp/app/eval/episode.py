@@ -64,6 +64,38 @@ class EpisodeControls:
             agent.interrupt()
 
 
+class RunningEpisodes:
+    """The episodes a worker is playing (a local worker process or a Ray actor), each with
+    its controls from the moment it is accepted, so that an interrupt reaches the queued
+    ones too."""
+
+    def __init__(self) -> None:
+        self._controls: dict[object, EpisodeControls] = {}
+        self._changed = threading.Condition()
+
+    def add(self, key: object) -> EpisodeControls:
+        controls = EpisodeControls(shared=True)
+        with self._changed:
+            self._controls[key] = controls
+        return controls
+
+    def done(self, key: object) -> None:
+        with self._changed:
+            del self._controls[key]
+            self._changed.notify_all()
+
+    def interrupt(self) -> None:
+        with self._changed:
+            running = list(self._controls.values())
+        for controls in running:
+            controls.interrupt()
+
+    def wait(self, timeout: float | None) -> None:
+        """Until none is left, or `timeout` seconds."""
+        with self._changed:
+            self._changed.wait_for(lambda: not self._controls, timeout)
+
+
 class TrajectoryRecorder:
     """The orchestrator's progress observer: the score and tool use of every turn."""
 

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from zork_mcp.app.eval.episode import (
-    EpisodeControls,
     EpisodeInterrupted,
     EpisodeTask,
+    RunningEpisodes,
     play_episode,
 )
 from zork_mcp.domain.errors import ConfigurationError
@@ -53,8 +53,7 @@ class EpisodeActor:
     def __init__(self) -> None:
         configured = os.environ.get(LOG_DIR_VARIABLE)
         self._root = Path(configured or tempfile.mkdtemp(prefix="zork_mcp_ray_"))
-        self._running: dict[str, EpisodeControls] = {}
-        self._lock = threading.Lock()
+        self._running = RunningEpisodes()
 
     def play(self, task: EpisodeTask, logs: bytes | None) -> Played:
         here = replace(task, log_root=self._root)
@@ -62,26 +61,20 @@ class EpisodeActor:
         shutil.rmtree(folder, ignore_errors=True)
         if logs is not None:
             unpack(logs, folder)
-        controls = EpisodeControls(shared=True)
-        with self._lock:
-            self._running[task.spec.key] = controls
+        controls = self._running.add(task.spec.key)
         try:
             record: EpisodeRecord | None = play_episode(here, controls)
         except EpisodeInterrupted:
             record = None
         finally:
-            with self._lock:
-                del self._running[task.spec.key]
+            self._running.done(task.spec.key)
         try:
             return Played(record, pack(folder))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
     def interrupt(self) -> None:
-        with self._lock:
-            running = list(self._running.values())
-        for controls in running:
-            controls.interrupt()
+        self._running.interrupt()
 
 
 class RayBackend:
