@@ -154,11 +154,14 @@ def as_from_a_terminal() -> None:
 
 def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tmp_path, zork_game):
     results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "EVAL_MARKER": marker, "TMPDIR": str(temp)}
     spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "12", "--max-turns", "6",
             "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
         command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec)]
-        sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
+        sweep = subprocess.Popen(command, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                  preexec_fn=as_from_a_terminal)  # fmt: skip
         kept = wait_for_rows(results, sweep, at_least=1)
@@ -166,6 +169,7 @@ def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tm
         _, errors = sweep.communicate(timeout=120)
     assert sweep.returncode == 130, errors.decode()[-2000:]
     assert processes_with_environment("EVAL_MARKER", marker) == []
+    assert sorted(path.name for path in temp.iterdir()) == []
     records = SqliteResultStore(results).episodes()
     assert kept <= len(records) < 12 and not any(r.failed for r in records)
     assert all(r.turns == 6 for r in records)
@@ -198,15 +202,19 @@ def outcomes(results: Path) -> list[tuple]:
 
 def test_a_sigkilled_sweep_leaves_no_process_within_5s(tmp_path, zork_game):
     """kill -9 of the sweep alone: its workers see their pipe close and stop their episodes;
-    fork servers, MCP servers and game processes end with them (issue 27, item 3)."""
+    fork servers, MCP servers and game processes end with them, and every temp folder they
+    made is gone: games' folders, multiprocessing's `pymp-*` (issue 27, item 3)."""
     results, marker = tmp_path / "results.sqlite", uuid.uuid4().hex
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "EVAL_MARKER": marker, "TMPDIR": str(temp)}
     spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "8", "--max-turns", "400",
             "--game", str(zork_game)]  # fmt: skip
     with WalkthroughPeer(canonical_tools=("raw.environ", "raw.pid"), tool="raw.pid",
                          tool_arguments={}, latency=0.05).serve() as url:  # fmt: skip
         command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec),
                    "--parallel", "4"]  # fmt: skip
-        sweep = subprocess.Popen(command, env={**os.environ, "EVAL_MARKER": marker},
+        sweep = subprocess.Popen(command, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  start_new_session=True)  # fmt: skip
         deadline = time.monotonic() + 60
@@ -220,3 +228,4 @@ def test_a_sigkilled_sweep_leaves_no_process_within_5s(tmp_path, zork_game):
         while processes_with_environment("EVAL_MARKER", marker) and time.monotonic() < killed + 5:
             time.sleep(0.1)
     assert processes_with_environment("EVAL_MARKER", marker) == []
+    assert sorted(path.name for path in temp.iterdir()) == []
