@@ -314,6 +314,9 @@ def test_a_sigkilled_client_leaves_no_process(tmp_path, probe):
     assert client.stdout is not None
     pids = json.loads(client.stdout.readline())
     assert len(pids) == 3, "the fork server, the session's process and the spare"
+    deadline = time.monotonic() + 10  # the fork server forks ahead once it has answered
+    while len(processes_in_groups(pids)) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(processes_in_groups(pids)) == 4, "and the child the fork server forked ahead"
     client.kill()
     client.wait()

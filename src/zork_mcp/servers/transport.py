@@ -18,11 +18,21 @@ DEFAULT_PORT = 8000
 
 
 def parse_transport(argv: Sequence[str] | None, program: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=program, description="Serve this MCP server.")
+    _PARSER.prog = program
+    return _PARSER.parse_args(argv)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """Built once, at import: a fresh server forked from the preloaded fork server gets it
+    made (argparse's set-up, its gettext lookups on disk included, is ~1 ms a process)."""
+    parser = argparse.ArgumentParser(description="Serve this MCP server.")
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default=DEFAULT_HOST, help="HTTP only (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP only")
-    return parser.parse_args(argv)
+    return parser
+
+
+_PARSER = _parser()
 
 
 def serve(server: MCPServer, options: argparse.Namespace) -> None:

@@ -46,6 +46,7 @@ PRELOAD = (
     "rich.console",
     "argparse",  # most servers parse their argv
     "zork_mcp.servers.thinking",  # the bundled reasoning server's tool, schemas built once
+    "zork_mcp.servers.transport",  # and how our servers are served
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"
 MAX_REQUEST = 1 << 20
