@@ -315,3 +315,30 @@ def test_a_parent_killed_at_any_moment_leaves_no_game_process_nor_folder(tmp_pat
     for game in games:
         wait_until_gone(game)
     assert list(folders.iterdir()) == []
+
+
+NEVER_CLOSED = """
+import sys
+from zork_mcp.adapters.jericho_game import JerichoGameEnv
+game = JerichoGameEnv(sys.argv[1], seed=12, forked=True)
+game.reset()
+game.step("north")
+"""
+
+
+def test_a_forked_game_never_closed_ends_with_the_interpreter_and_leaves_nothing(
+    tmp_path, zork_game
+):
+    """multiprocessing waits at exit for its children that are not daemons: a forked game
+    never closed (an exception on the way) held its parent at exit for ever."""
+    done = subprocess.run(
+        [sys.executable, "-c", NEVER_CLOSED, str(zork_game)],
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    deadline = time.monotonic() + 5
+    while list(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp_path.iterdir()) == [], "the game's folder or the forkserver's outlived it"

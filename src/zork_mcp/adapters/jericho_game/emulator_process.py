@@ -11,7 +11,6 @@ import contextlib
 import multiprocessing
 import multiprocessing.context
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from zork_mcp.adapters.jericho_game import wire
+from zork_mcp.adapters.readiness import wait_readable
 
 MODULE = "zork_mcp.adapters.jericho_game.emulator_main"
 PRELOAD = "zork_mcp.adapters.jericho_game.game_preload"  # MODULE and Frotz, for forked games
@@ -102,7 +102,7 @@ class EmulatorProcess:
 
     def _receive(self, timeout: float) -> wire.Frame:
         deadline = time.monotonic() + timeout
-        while not select.select([self._replies], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        while not wait_readable(self._replies, deadline - time.monotonic()):
             if time.monotonic() >= deadline:
                 raise EmulatorDied(f"the game process did not answer within {timeout:g}s")
         return wire.receive(self._replies)
@@ -176,6 +176,7 @@ class _ForkedGame:
                 target=_run_forked,
                 args=(str(story), seed, requests_r, replies_w),
                 name="zork-mcp game",
+                daemon=True,  # a game never closed is ended at exit, not waited for forever
             )
             try:
                 with self._lock:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import socket
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from typing import IO, Literal
 
 from zork_mcp.adapters.mcp.stdio.process_supply import resolve_command
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.adapters.readiness import wait_readable
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.server_env import server_environment
@@ -94,10 +94,8 @@ class ForkedProcess:
     def _ended(self, timeout: float | None) -> bool:
         # The reaper's thread may wait while the loop's thread polls: the pidfd stays open
         # until this object is gone, so neither can select on a closed or reused fd.
-        if self.returncode is None:
-            readable, _, _ = select.select([self._pidfd], [], [], timeout)
-            if readable:
-                self.returncode = -1
+        if self.returncode is None and wait_readable(self._pidfd, timeout):
+            self.returncode = -1
         return self.returncode is not None
 
     def __del__(self) -> None:
@@ -181,10 +179,8 @@ class ForkServer:
             return False
 
     def _await_ready(self, control: socket.socket, timeout: float) -> bool:
-        if not self._ready:
-            readable, _, _ = select.select([control], [], [], timeout)
-            if readable:
-                self._ready = json.loads(control.recv(4096))["ready"]
+        if not self._ready and wait_readable(control, timeout):
+            self._ready = json.loads(control.recv(4096))["ready"]
         return self._ready
 
     def _request(

@@ -10,7 +10,8 @@ Each child is forked before it is asked for (a Spare), so a request costs a hand
 not a fork. Given its request, it becomes a new session and process group, drops
 everything the fork server held, then runs the server's module or script from its top
 level with the requested argv, environment and cwd. This module imports only the
-standard library before forking.
+standard library (and `readiness`, which is poll) before forking. Its descriptors may be
+numbered above 1024 (inherited from a client holding many), which `select` refuses.
 
 What is preloaded is then frozen (gc.freeze), so a child's collections never walk, and
 never copy, the fork server's pages. A child ends as the interpreter would end it (exit
@@ -28,7 +29,6 @@ import importlib
 import json
 import os
 import runpy
-import select
 import signal
 import socket
 import sys
@@ -36,6 +36,8 @@ import threading
 import time
 import traceback
 from typing import Any, NoReturn
+
+from zork_mcp.adapters.readiness import wait_readable
 
 PRELOAD = (
     "mcp.server.mcpserver",
@@ -76,8 +78,7 @@ class Spare:
 
     @property
     def alive(self) -> bool:
-        readable, _, _ = select.select([self._pidfd], [], [], 0)
-        return not readable
+        return not wait_readable(self._pidfd, 0)
 
     def answer(self, control: socket.socket) -> None:
         """Its pid and a pidfd, to the client."""
@@ -100,7 +101,7 @@ def serve(control: socket.socket) -> None:
     spare = Spare(control, children)
     control.send(b'{"ready": true}')
     while True:
-        readable, _, _ = select.select([control], [], [], REAP_INTERVAL)
+        readable = wait_readable(control, REAP_INTERVAL)
         _reap(children)
         if not readable:
             continue
