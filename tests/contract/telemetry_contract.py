@@ -19,7 +19,7 @@ class TelemetryContract:
     def test_events_with_awkward_fields_are_accepted(self, telemetry):
         fields = {"arguments": {"x": [1, {2, 3}]}, "nan": math.nan, "raw": b"\x00", "none": None}
         telemetry.emit(Event(EventType.MCP_TOOL_CALL, "calling", Level.INFO, fields))
-        telemetry.emit(Event("custom_event", "unicode ☃", Level.WARNING))
+        telemetry.emit(Event(EventType.GAME_EMULATOR_RESTARTED, "unicode ☃", Level.WARNING))
 
     def test_spans_nest_update_and_close(self, telemetry):
         with telemetry.span("agent-tool-calling-session", metadata={"turn": 1}) as outer:

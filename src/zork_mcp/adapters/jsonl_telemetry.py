@@ -1,4 +1,5 @@
-"""Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log.
+"""Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log,
+and the one reader of events.jsonl (`show`, and the trajectory of a resumed episode).
 
 The human log follows the specification's examples, e.g.
 `[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
@@ -18,9 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from zork_mcp.adapters.recorded_span import RecordedSpan
-from zork_mcp.domain.events import Event, EventType, Level, SpanKind
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent, SpanKind
 from zork_mcp.domain.tool_result import jsonable
 
+EVENTS_FILE = "events.jsonl"
+LOG_FILE = "episode.log"
+TYPE_KEY = "event_type"  # an event's EventType, or SPAN_TYPE for a span's line
+SPAN_TYPE = "span"
 DEBUG_DETAIL = {EventType.MCP_TOOL_CALL: "arguments"}
 # Characters str.splitlines() breaks on that JSON leaves unescaped: escaped, one event per line.
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -42,8 +48,8 @@ class JsonlTelemetry:
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         directory.mkdir(parents=True, exist_ok=True)
-        self.events_path = directory / "events.jsonl"
-        self.log_path = directory / "episode.log"
+        self.events_path = directory / EVENTS_FILE
+        self.log_path = directory / LOG_FILE
         self.episode_id = episode_id
         self._events = _LineFile(self.events_path)
         self._log = _LineFile(self.log_path)
@@ -53,7 +59,7 @@ class JsonlTelemetry:
     def emit(self, event: Event) -> None:
         record = {
             "timestamp": round(self._wall(), 3),
-            "event_type": str(event.type),
+            TYPE_KEY: str(event.type),
             "level": str(event.level),
             "message": event.message,
             "episode_id": self.episode_id,
@@ -92,7 +98,7 @@ class JsonlTelemetry:
         usage = span.usage
         record = {
             "timestamp": round(self._wall(), 3),
-            "event_type": "span",
+            TYPE_KEY: SPAN_TYPE,
             "name": span.name,
             "kind": str(span.kind),
             "duration_ms": round(seconds * 1000, 3),
@@ -115,6 +121,32 @@ class JsonlTelemetry:
         with self._lock:
             self._events.close()
             self._log.close()
+
+
+def read_events(directory: Path) -> list[LoggedEvent]:
+    """The events of an episode folder's events.jsonl, in order; refused with where and why
+    if there is none or a line is not JSON."""
+    path = directory / EVENTS_FILE
+    if not path.is_file():
+        raise ConfigurationError(
+            f"No {EVENTS_FILE} in {directory}: pass an episode's log folder "
+            f"(e.g. logs/<episode-id>, or eval/logs/<sweep>-<key> for a sweep's episode)."
+        )
+    events = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ConfigurationError(f"{path}:{number} is not a JSON event ({e}).") from e
+        events.append(LoggedEvent(_type(record.get(TYPE_KEY)), record))
+    return events
+
+
+def _type(name: object) -> EventType | None:
+    try:
+        return EventType(name)
+    except ValueError:
+        return None
 
 
 class _LineFile:

@@ -65,7 +65,7 @@ class LangfuseTelemetry:
         """The episode's start and end join its session; other events stay in the local logs."""
         if self.identity is None or self.identity.session_id is None:
             return
-        if str(event.type) not in ts.EPISODE_EVENTS:
+        if event.type not in ts.EPISODE_EVENTS:
             return
         name = str(event.type).replace("_", "-")
         with (

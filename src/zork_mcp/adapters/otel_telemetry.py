@@ -78,7 +78,7 @@ class OtelTelemetry:
         attributes = {
             f"zork_mcp.{key}": value for key, value in event.fields.items() if _scalar(value)
         }
-        if str(event.type) in ts.EPISODE_EVENTS and self.identity is not None:
+        if event.type in ts.EPISODE_EVENTS and self.identity is not None:
             session_id = self.identity.session_id
             session = {"session.id": session_id, "gen_ai.conversation.id": session_id}
             span = self._tracer.start_span(

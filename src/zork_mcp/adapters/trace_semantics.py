@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, Level
+from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, EventType, Level
 from zork_mcp.domain.messages import Usage
 
 TOOL_SPAN_PREFIX = "mcp-tool-"
-EPISODE_EVENTS = ("episode_start", "episode_end")
+EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
 PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values
 TOOL_OUTCOME_LEVELS = {
     "timed_out": Level.WARNING,

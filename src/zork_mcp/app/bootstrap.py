@@ -23,7 +23,7 @@ import httpx
 
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
-from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry, read_events
 from zork_mcp.adapters.llm_http import RetryPolicy, rate_gate
 from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
@@ -39,7 +39,7 @@ from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
 from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.server_config import (
     AnyServerConfig,
@@ -257,6 +257,11 @@ def run_identity(options: RunOptions, settings: MCPSettings) -> RunIdentity:
     if settings.enabled:
         mcp = (options.mcp_config or Path(settings.config_file)).name
     return RunIdentity(options.provider, options.model_name, options.episode_id, mcp, options.seed)
+
+
+def episode_events(directory: Path) -> list[LoggedEvent]:
+    """An episode folder's events log, read by the adapter that writes it."""
+    return read_events(directory)
 
 
 def results_store(path: Path, *, existing: bool = False) -> ResultStore:

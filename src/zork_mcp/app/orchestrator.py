@@ -16,7 +16,7 @@ from zork_mcp.domain.errors import (
     LLMError,
     MCPServerStartupError,
 )
-from zork_mcp.domain.events import Event, Level
+from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.messages import Usage
 from zork_mcp.ports.game_env import GameEnv
@@ -77,7 +77,7 @@ class Orchestrator:
         started = self._clock()
         observation = self._restore() if self._resume else self._game.reset()
         self._emit(
-            "episode_start",
+            EventType.EPISODE_START,
             f"Episode {self.summary.episode_id} started",
             mcp_enabled=self._agent.tool_server is not None,
             max_turns=self._max_turns,
@@ -96,7 +96,7 @@ class Orchestrator:
         finally:
             self.summary.seconds += self._clock() - started
             self._emit(
-                "episode_end",
+                EventType.EPISODE_END,
                 f"Episode ended ({self.summary.end_reason}): score "
                 f"{self.summary.score} in {self.summary.moves} moves",
                 level=Level.ERROR if self.summary.error else Level.INFO,
@@ -144,7 +144,7 @@ class Orchestrator:
         self._objective = saved.objective
         self._recent.extend(saved.recent)
         self.summary = replace(saved.summary, end_reason="running", error=None)
-        self._emit("episode_resumed", f"Resumed after turn {saved.turn}", turn=saved.turn)
+        self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {saved.turn}", turn=saved.turn)
         return observation
 
     def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
@@ -157,7 +157,7 @@ class Orchestrator:
         summary.tool_calls += tool_calls
         summary.usage = summary.usage + usage
         self._emit(
-            "turn_complete",
+            EventType.TURN_COMPLETE,
             f"Agent action: {action}",
             turn=summary.turns,
             action=action,
@@ -196,7 +196,7 @@ class Orchestrator:
         self.summary.error = f"{type(error).__name__}: {error}"
 
     def _emit(
-        self, kind: str, message: str, *, level: Level = Level.INFO, **fields: object
+        self, kind: EventType, message: str, *, level: Level = Level.INFO, **fields: object
     ) -> None:
         self._telemetry.emit(Event(kind, message, level, fields))
 

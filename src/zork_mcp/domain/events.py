@@ -9,6 +9,13 @@ from typing import Any
 
 
 class EventType(StrEnum):
+    """Every event's type: the one home of the names events.jsonl, the logs and the traces
+    carry (an unknown name is refused when an Event is made)."""
+
+    EPISODE_START = "episode_start"
+    EPISODE_RESUMED = "episode_resumed"
+    TURN_COMPLETE = "turn_complete"
+    EPISODE_END = "episode_end"
     MCP_ITERATION_START = "mcp_iteration_start"
     MCP_TOOL_CALL = "mcp_tool_call"
     MCP_TOOL_RESULT = "mcp_tool_result"
@@ -52,7 +59,27 @@ def tool_span_name(canonical_tool_name: str) -> str:
 
 @dataclass(frozen=True)
 class Event:
-    type: str
+    type: EventType
     message: str
     level: Level = Level.INFO
     fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "type", EventType(self.type)
+        )  # a name not in EventType: ValueError
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One line of an episode's events log, read back: its type (None for a span's line, or a
+    type this version does not know) and every field it was written with."""
+
+    type: EventType | None
+    fields: Mapping[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]

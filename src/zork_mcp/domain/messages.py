@@ -15,7 +15,6 @@ from zork_mcp.domain.tool_result import ToolCallResult
 
 Message = dict[str, Any]
 CACHE_CONTROL: Mapping[str, str] = {"type": "ephemeral"}
-CACHED_ROLES = frozenset({"system", "user"})
 FINAL_ACTION_PROMPT = "Please provide your final action now without calling any more tools."
 
 

@@ -32,7 +32,6 @@ RUN_INPUTS = (
     "enable_backtracking",
     "conversation_memory",
 )
-VOLATILE = ("execution_time", "total_execution_time")
 REPLAY_KEY = "golden-replay-key"
 
 

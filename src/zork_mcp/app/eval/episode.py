@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import signal
 import threading
@@ -20,6 +19,7 @@ from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import EpisodeSummary, TurnReport
 from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
 from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
 
@@ -188,12 +188,10 @@ def _share_the_workers_fork_server(container: Container) -> None:
 def played_turns(directory: Path, through: int) -> list[TurnPoint]:
     """The trajectory up to a checkpoint, from the episode's events log."""
     points = {}
-    with (directory / "events.jsonl").open(encoding="utf-8") as events:
-        for line in events:
-            event = json.loads(line)
-            if event.get("event_type") == "turn_complete" and event["turn"] <= through:
-                turn = event["turn"]
-                points[turn] = TurnPoint(turn, event["score"], event["moves"], event["tool_calls"])
+    for event in bootstrap.episode_events(directory):
+        if event.type == EventType.TURN_COMPLETE and event["turn"] <= through:
+            turn = event["turn"]
+            points[turn] = TurnPoint(turn, event["score"], event["moves"], event["tool_calls"])
     return [points[turn] for turn in sorted(points)]
 
 

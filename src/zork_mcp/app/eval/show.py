@@ -6,14 +6,19 @@ import argparse
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
-from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.app import bootstrap
+from zork_mcp.domain.events import EventType, LoggedEvent
 
 ARGUMENTS_CHARS = 160
-TOOL_EVENTS = ("mcp_tool_call", "mcp_tool_result", "mcp_tool_timeout", "mcp_tool_skipped")
+TOOL_EVENTS = (
+    EventType.MCP_TOOL_CALL,
+    EventType.MCP_TOOL_RESULT,
+    EventType.MCP_TOOL_TIMEOUT,
+    EventType.MCP_TOOL_SKIPPED,
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -29,44 +34,28 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     console = Console(highlight=False)
-    for line in episode_lines(read_events(args.episode_dir)):
+    for line in episode_lines(bootstrap.episode_events(args.episode_dir)):
         console.print(line, markup=False, soft_wrap=True)
     return 0
 
 
-def read_events(directory: Path) -> list[dict[str, Any]]:
-    path = directory / "events.jsonl"
-    if not path.is_file():
-        raise ConfigurationError(
-            f"No events.jsonl in {directory}: pass an episode's log folder "
-            f"(e.g. logs/<episode-id>, or eval/logs/<sweep>-<key> for a sweep's episode)."
-        )
-    events = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise ConfigurationError(f"{path}:{number} is not a JSON event ({e}).") from e
-    return events
-
-
-def episode_lines(events: Sequence[dict[str, Any]]) -> Iterator[str]:
+def episode_lines(events: Sequence[LoggedEvent]) -> Iterator[str]:
     tools: list[str] = []
     score = 0
     for event in events:
-        kind = event.get("event_type")
-        if kind == "episode_start":
+        kind = event.type
+        if kind == EventType.EPISODE_START:
             mcp = "on" if event.get("mcp_enabled") else "off"
             limit = event.get("max_turns")
             yield f"Episode {event.get('episode_id')} (MCP {mcp}, {limit} turns max)"
         elif kind in TOOL_EVENTS:
             tools.append(_tool_line(event))
-        elif kind == "mcp_disabled_fallback":
+        elif kind == EventType.MCP_DISABLED_FALLBACK:
             tools.append(f"    ! {event.get('message')}")
-        elif kind == "turn_complete":
+        elif kind == EventType.TURN_COMPLETE:
             yield from _turn_lines(event, score, tools)
             score, tools = int(event.get("score") or 0), []
-        elif kind == "episode_end":
+        elif kind == EventType.EPISODE_END:
             yield (
                 f"Ended ({event.get('end_reason')}): score {event.get('score')} in "
                 f"{event.get('moves')} moves, {event.get('turns')} turns, "
@@ -74,7 +63,7 @@ def episode_lines(events: Sequence[dict[str, Any]]) -> Iterator[str]:
             )
 
 
-def _turn_lines(event: dict[str, Any], before: int, tools: list[str]) -> Iterator[str]:
+def _turn_lines(event: LoggedEvent, before: int, tools: list[str]) -> Iterator[str]:
     score = int(event.get("score") or 0)
     change = f" ({score - before:+d})" if score != before else ""
     yield (
@@ -87,12 +76,12 @@ def _turn_lines(event: dict[str, Any], before: int, tools: list[str]) -> Iterato
     yield f"    > {event.get('action')}"
 
 
-def _tool_line(event: dict[str, Any]) -> str:
-    name, kind = event.get("tool_name"), event.get("event_type")
-    if kind == "mcp_tool_call":
+def _tool_line(event: LoggedEvent) -> str:
+    name, kind = event.get("tool_name"), event.type
+    if kind == EventType.MCP_TOOL_CALL:
         arguments = json.dumps(event.get("arguments"), ensure_ascii=False)
         return f"    tool {name} {_short(arguments, ARGUMENTS_CHARS)}"
-    if kind == "mcp_tool_result":
+    if kind == EventType.MCP_TOOL_RESULT:
         status = "error" if event.get("is_error") else "ok"
         return (
             f"      -> {status}: {event.get('result_type')} of {event.get('result_length')} "

@@ -1,0 +1,56 @@
+"""Event types have one home (EventType), and events.jsonl has one reader beside its writer:
+a renamed or unknown event type is refused where the event is made, and every event written
+reads back with its type and its fields."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zork_mcp.adapters.jsonl_telemetry import EVENTS_FILE, JsonlTelemetry, read_events
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.events import Event, EventType, Level
+
+
+def test_an_event_of_a_type_not_in_the_enum_is_refused_where_it_is_made():
+    with pytest.raises(ValueError, match="turn_completed"):
+        Event("turn_completed", "a misspelt type")  # type: ignore[arg-type]
+    assert Event("turn_complete", "by its wire name").type is EventType.TURN_COMPLETE  # type: ignore[arg-type]
+
+
+fields = st.dictionaries(
+    st.sampled_from(["turn", "score", "action", "note", "arguments"]),
+    st.none() | st.integers() | st.text() | st.lists(st.text(), max_size=3),
+    max_size=4,
+)
+
+
+@given(
+    written=st.lists(st.tuples(st.sampled_from(EventType), st.text(), fields), max_size=8),
+    span_at=st.integers(0, 8),
+)
+def test_every_event_written_reads_back_with_its_type_and_fields(
+    tmp_path_factory, written, span_at
+):
+    folder = tmp_path_factory.mktemp("episode")
+    telemetry = JsonlTelemetry(folder, "episode-1")
+    for index, (kind, message, extra) in enumerate(written):
+        if index == span_at:
+            with telemetry.span("agent-llm-call"):
+                pass
+        telemetry.emit(Event(kind, message, Level.INFO, extra))
+    telemetry.close()
+    read = [event for event in read_events(folder) if event.type is not None]
+    assert [(e.type, e["message"], {k: e[k] for k in extra}) for e, (_, _, extra) in
+            zip(read, written, strict=True)] == written  # fmt: skip
+    spans = [event for event in read_events(folder) if event.type is None]
+    assert len(spans) == (1 if span_at < len(written) else 0)
+
+
+def test_a_folder_without_events_or_with_a_broken_line_is_refused_with_where(tmp_path):
+    with pytest.raises(ConfigurationError, match=r"No events\.jsonl in"):
+        read_events(tmp_path)
+    (tmp_path / EVENTS_FILE).write_text('{"event_type": "episode_start"}\nnot json\n')
+    with pytest.raises(ConfigurationError, match=r"events\.jsonl:2 is not a JSON event"):
+        read_events(tmp_path)
