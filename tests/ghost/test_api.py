@@ -202,7 +202,7 @@ async def test_cancelling_a_run_leaves_no_server_process():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"provider": "cohere"}, "use one of: openrouter, openai, anthropic, gemini"),
+        ({"provider": "cohere"}, "choose one of openrouter, openai, anthropic, gemini"),
         ({"api_key": " "}, "api_key is empty"),
         ({"server_config": {"servers": {}}}, "mcpServers"),
         ({"server_config": {"mcpServers": {"a.b": {"command": "x"}}}}, "contain no '.'"),

@@ -74,7 +74,8 @@ def test_the_cli_plays_with_the_key_the_env_file_gives(
 
 async def test_mcp_ghost_without_a_key_says_where_to_put_one(in_project, unset):
     unset("OPENAI_API_KEY")
-    with pytest.raises(ConfigurationError, match=r"OPENAI_API_KEY \(in the environment or in"):
+    where = r"set OPENAI_API_KEY .* in \./\.env\), or pass it as api_key"
+    with pytest.raises(ConfigurationError, match=where):
         await mcp_ghost(
             server_config={"mcpServers": {"s": {"command": "true"}}},
             system_prompt="s",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import httpx
 import pytest
 
@@ -15,7 +17,8 @@ from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
-from zork_mcp.ghost import mcp_ghost
+from zork_mcp.domain.wire_names import RULES
+from zork_mcp.ghost import mcp_ghost, mcp_ghost_sync
 
 TOOL = "game.look.around"  # a dot: every provider needs its own wire form
 TOOLS = tuple(to_openai_tools([ToolSpec("game", "look.around", "look")]))
@@ -46,6 +49,31 @@ async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(n
     assert [call.function.name for call in response.tool_calls] == [TOOL]
     wire = peer.requests[0]
     assert provider.wire_names.pattern.match(_offered_name(provider.protocol, wire))
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDERS))
+async def test_the_registry_is_where_each_adapter_gets_its_tool_name_rule(name, monkeypatch):
+    """A rule changed in the registry is the rule the adapter offers names by."""
+    provider = PROVIDERS[name]
+    stricter = replace(provider.wire_names, max_length=20)
+    monkeypatch.setitem(RULES, provider.protocol, stricter)
+    long_name = "game.look.around.the.white.house"  # 32 characters: hashed to fit in 20
+    tools = tuple(to_openai_tools([ToolSpec("game", "look.around.the.white.house", "look")]))
+    peer = peer_for(provider.protocol, [tool_calls_reply((long_name, {}))], [long_name])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        status, headers, body = peer.handle(
+            request.url.path, dict(request.headers), request.content
+        )
+        return httpx.Response(status, headers=headers, content=body)
+
+    key = provider.key_in({provider.key_variables[-1]: peer.api_key})
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        llm = build_llm(RunOptions(provider=name), client, key)
+        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools))
+    offered = _offered_name(provider.protocol, peer.requests[0])
+    assert len(offered) <= 20 and stricter.pattern.match(offered)
+    assert [call.function.name for call in response.tool_calls] == [long_name]
 
 
 def _offered_name(protocol: str, body: dict) -> str:
@@ -80,5 +108,17 @@ def test_a_missing_key_is_an_error_only_for_hosted_providers(name):
 async def test_mcp_ghost_offers_the_hosted_providers_only():
     local = [name for name in PROVIDERS if name not in HOSTED]
     assert local == ["local"]
-    with pytest.raises(ConfigurationError, match="not supported.*" + ", ".join(HOSTED)):
+    refused = "Unknown provider 'local' in mcp_ghost\\(\\); choose one of " + ", ".join(HOSTED)
+    with pytest.raises(ConfigurationError, match=refused):
         await mcp_ghost({"mcpServers": {"s": {"command": "x"}}}, "s", "local", "k", "u")
+
+
+def test_a_wrong_provider_name_reads_the_same_in_the_cli_eval_and_mcp_ghost(capsys):
+    refused = "Unknown provider 'openia'"
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--provider", "openia"])
+    assert refused in capsys.readouterr().err
+    with pytest.raises(ConfigurationError, match=refused):
+        parse_model("openia:gpt-6-luna")
+    with pytest.raises(ConfigurationError, match=refused):
+        mcp_ghost_sync({"mcpServers": {"s": {"command": "x"}}}, "s", "openia", "k", "u")

@@ -25,7 +25,7 @@ from zork_mcp.adapters.provider_messages import (
     tool_payload,
 )
 from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
-from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap
+from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
 
 API_VERSION = "2023-06-01"
 MAX_BREAKPOINTS = 4  # blocks with cache_control per request (prompt-caching docs)
@@ -47,8 +47,10 @@ class AnthropicLLM:
         base_url: str,
         max_tokens: int = 1024,
         retry: RetryPolicy | None = None,
+        wire_names: WireNameRule = ANTHROPIC_RULE,
     ) -> None:
         self._client, self._model, self._max_tokens = client, model, max_tokens
+        self._wire_names = wire_names
         self._retry = retry or RetryPolicy()
         headers = {
             "x-api-key": api_key,
@@ -63,7 +65,7 @@ class AnthropicLLM:
         return self._model
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), ANTHROPIC_RULE)
+        names = WireNameMap(canonical_names(request), self._wire_names)
         data = await self._endpoint.post(
             self._client, self.request_body(request, names), self._retry
         )

@@ -26,7 +26,7 @@ from zork_mcp.adapters.provider_messages import (
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
 from zork_mcp.domain.schema_dialects import gemini_schema
-from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap
+from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
 
 SIGNATURE = "thoughtSignature"
 FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
@@ -41,8 +41,10 @@ class GeminiLLM:
         api_key: str,
         base_url: str,
         retry: RetryPolicy | None = None,
+        wire_names: WireNameRule = GEMINI_RULE,
     ) -> None:
         self._client, self._model = client, model
+        self._wire_names = wire_names
         self._retry = retry or RetryPolicy()
         self._ids = itertools.count(1)
         headers = {"x-goog-api-key": api_key, "Content-Type": "application/json"}
@@ -54,7 +56,7 @@ class GeminiLLM:
         return self._model
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), GEMINI_RULE)
+        names = WireNameMap(canonical_names(request), self._wire_names)
         data = await self._endpoint.post(
             self._client, self.request_body(request, names), self._retry
         )

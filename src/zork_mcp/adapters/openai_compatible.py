@@ -30,7 +30,7 @@ from zork_mcp.domain.messages import (
     ToolCall,
     Usage,
 )
-from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap
+from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,10 @@ class OpenAICompatibleLLM:
         retry: RetryPolicy | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        wire_names: WireNameRule = OPENAI_RULE,
     ) -> None:
         self._client, self._model, self._flavor = client, model, flavor
+        self._wire_names = wire_names
         self._retry = retry or RetryPolicy()
         self._options = {"max_tokens": max_tokens, "temperature": temperature}
         headers = {"Content-Type": "application/json"}
@@ -78,7 +80,7 @@ class OpenAICompatibleLLM:
         return self._model
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), OPENAI_RULE)
+        names = WireNameMap(canonical_names(request), self._wire_names)
         data = await self._endpoint.post(
             self._client, self.request_body(request, names), self._retry
         )

@@ -36,7 +36,7 @@ from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import RunOptions
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.app.providers import PROVIDERS, required_key
 from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
@@ -72,18 +72,12 @@ def load_settings(options: RunOptions) -> MCPSettings:
 
 
 def api_key(options: RunOptions, environ: Mapping[str, str] | None = None) -> str | None:
-    env = os.environ if environ is None else environ
-    provider = PROVIDERS[options.provider]
-    key = provider.key_in(env)
-    if key or not provider.hosted:
-        return key
-    names = provider.key_variables
-    raise ConfigurationError(
-        f"No API key for provider '{options.provider}': set {' or '.join(names)} "
-        f"(e.g. `export {names[0]}=...`, or a line `{names[0]}=...` in ./.env).\n"
-        f"To play without a hosted provider, run a local OpenAI-compatible server "
-        f"(llama.cpp's llama-server, Ollama, vLLM) and pass "
-        f"--provider local --base-url http://127.0.0.1:8080/v1"
+    return required_key(
+        PROVIDERS[options.provider],
+        os.environ if environ is None else environ,
+        how="or play without a hosted provider: run a local OpenAI-compatible server "
+        "(llama.cpp's llama-server, Ollama, vLLM) and pass "
+        "--provider local --base-url http://127.0.0.1:8080/v1",
     )
 
 

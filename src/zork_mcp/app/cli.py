@@ -14,8 +14,8 @@ from zork_mcp.app.container import Container
 from zork_mcp.app.env_file import load_env_file
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.progress import print_summary
-from zork_mcp.app.providers import PROVIDERS
-from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.app.providers import DEFAULT_PROVIDER, PROVIDERS, provider_named
+from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 
 EXIT_CODES = {"interrupted": 130, "emulator_halted": 1, "emulator_lost": 1}
 
@@ -33,7 +33,7 @@ def parser() -> argparse.ArgumentParser:
         "game, ../shared/games/zork1.z3)",
     )
     p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
-    p.add_argument("--provider", choices=PROVIDERS, default="openrouter")
+    p.add_argument("--provider", type=_provider, choices=PROVIDERS, default=DEFAULT_PROVIDER)
     defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
     p.add_argument("--model", help=f"model name (default per provider: {defaults})")
     p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
@@ -121,6 +121,14 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
     return EXIT_CODES.get(summary.end_reason, 0)
+
+
+def _provider(name: str) -> str:
+    """The registry's check, so a wrong name reads the same here, in eval and in MCP-Ghost."""
+    try:
+        return provider_named(name).name
+    except ConfigurationError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.app.providers import DEFAULT_PROVIDER, PROVIDERS
 
 
 @dataclass(frozen=True)
 class RunOptions:
-    provider: str = "openrouter"
+    provider: str = DEFAULT_PROVIDER
     model: str | None = None
     base_url: str | None = None
     game: str | None = None

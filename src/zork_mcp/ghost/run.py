@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from zork_mcp.app.bootstrap import HTTP_TIMEOUT, ghost_llm, ghost_tool_server, ghost_trace
 from zork_mcp.app.env_file import environment_with_env_file
-from zork_mcp.app.providers import HOSTED, PROVIDERS
+from zork_mcp.app.providers import PROVIDERS, provider_named, required_key
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
 from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
@@ -169,10 +169,7 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
 def _check_arguments(
     provider: str, timeout: float, max_iterations: int, context_budget_tokens: int
 ) -> None:
-    if provider not in HOSTED:
-        raise ConfigurationError(
-            f"provider {provider!r} is not supported; use one of: {', '.join(HOSTED)}."
-        )
+    provider_named(provider, where="mcp_ghost()", hosted=True)
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
     if max_iterations < 1:
@@ -184,10 +181,12 @@ def _check_arguments(
 
 
 def _api_key(provider: str, given: str | None) -> str:
-    names = PROVIDERS[provider].key_variables
     if given is None:
-        given = PROVIDERS[provider].key_in(environment_with_env_file())
+        given = required_key(
+            PROVIDERS[provider], environment_with_env_file(), how="or pass it as api_key"
+        )
     if not given or not given.strip():
+        names = PROVIDERS[provider].key_variables
         raise ConfigurationError(
             f"api_key is empty: pass the {provider} API key, or pass api_key=None and set "
             f"{' or '.join(names)} (in the environment or in ./.env)."

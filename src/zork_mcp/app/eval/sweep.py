@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.app import providers
 from zork_mcp.domain.errors import ConfigurationError
 
 DEFAULT_FIRST_SEED = 12
@@ -103,14 +103,8 @@ class Sweep:
 
 
 def parse_model(text: str) -> ModelSpec:
-    provider, sep, model = text.partition(":")
-    if not sep or not model:
-        raise ConfigurationError(
-            f"Model '{text}' is not provider:model (e.g. openrouter:openai/gpt-4o-mini, "
-            f"local:my-model); providers: {', '.join(PROVIDERS)}."
-        )
-    _check_provider(provider, f"model '{text}'")
-    return ModelSpec(provider, model)
+    provider, model = providers.parse_model(text)
+    return ModelSpec(provider.name, model)
 
 
 def model_from_toml(entry: Any) -> ModelSpec:
@@ -161,7 +155,4 @@ def _list(data: Mapping[str, Any], key: str, source: str) -> Sequence[Any]:
 
 
 def _check_provider(provider: str, where: str) -> None:
-    if provider not in PROVIDERS:
-        raise ConfigurationError(
-            f"Unknown provider '{provider}' in {where}; choose one of {', '.join(PROVIDERS)}."
-        )
+    providers.provider_named(provider, where=where)
