@@ -17,7 +17,7 @@ from typing import Any
 from langfuse import Langfuse, propagate_attributes
 
 from zork_mcp.adapters import trace_semantics as ts
-from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, Event, SpanKind
+from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, Event, SpanKind, is_tool_span
 from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.tool_result import jsonable
 
@@ -53,7 +53,7 @@ class _Observation:
 
     @property
     def _is_tool(self) -> bool:
-        return self._name.startswith(ts.TOOL_SPAN_PREFIX)
+        return is_tool_span(self._name)
 
 
 class LangfuseTelemetry:
@@ -126,7 +126,7 @@ class LangfuseTelemetry:
     def _observation_type(self, name: str, kind: SpanKind) -> str:
         if kind is SpanKind.GENERATION or name == LLM_GENERATION:
             return "generation"
-        if name.startswith(ts.TOOL_SPAN_PREFIX):
+        if is_tool_span(name):
             return "tool"
         agents = (SESSION_SPAN, self.identity.name if self.identity else SESSION_SPAN)
         return "agent" if name in agents else "span"

@@ -12,10 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, EventType, Level
+from zork_mcp.domain.events import (
+    LLM_GENERATION,
+    SESSION_SPAN,
+    EventType,
+    Level,
+    is_tool_span,
+    tool_of_span,
+)
 from zork_mcp.domain.messages import Usage
 
-TOOL_SPAN_PREFIX = "mcp-tool-"
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
 PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values
 TOOL_OUTCOME_LEVELS = {
@@ -68,9 +74,9 @@ class Status:
 
 
 def tool_name(span_name: str, metadata: Mapping[str, Any]) -> str | None:
-    if not span_name.startswith(TOOL_SPAN_PREFIX):
+    if not is_tool_span(span_name):
         return None
-    return str(metadata.get("tool_name") or span_name.removeprefix(TOOL_SPAN_PREFIX))
+    return str(metadata.get("tool_name") or tool_of_span(span_name))
 
 
 def tool_status(metadata: Mapping[str, Any], output: Any) -> Status | None:
@@ -158,7 +164,7 @@ def content_keys(span_name: str) -> tuple[str, str] | None:
     """Where a span's input and output go when content capture is on (opt-in by convention)."""
     if span_name == LLM_GENERATION:
         return "gen_ai.input.messages", "gen_ai.output.messages"
-    if span_name.startswith(TOOL_SPAN_PREFIX):
+    if is_tool_span(span_name):
         return "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
     return None
 

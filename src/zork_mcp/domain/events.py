@@ -53,8 +53,20 @@ SESSION_SPAN = "agent-tool-calling-session"
 LLM_GENERATION = "agent-llm-call"
 
 
+TOOL_SPAN_PREFIX = "mcp-tool-"
+
+
 def tool_span_name(canonical_tool_name: str) -> str:
-    return f"mcp-tool-{canonical_tool_name}"
+    return f"{TOOL_SPAN_PREFIX}{canonical_tool_name}"
+
+
+def is_tool_span(span_name: str) -> bool:
+    return span_name.startswith(TOOL_SPAN_PREFIX)
+
+
+def tool_of_span(span_name: str) -> str:
+    """The canonical tool name a tool span is named after."""
+    return span_name.removeprefix(TOOL_SPAN_PREFIX)
 
 
 @dataclass(frozen=True)
