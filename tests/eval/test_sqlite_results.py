@@ -1,59 +1,15 @@
-"""The SQLite results store: whole episodes in, the same episodes out, each exactly once."""
+"""What only the SQLite results store does: WAL, an actionable error for a missing file, and
+older files migrated. What every ResultStore does: tests/contract/result_store_contract.py."""
 
 from __future__ import annotations
 
 import sqlite3
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
-
-points = st.lists(
-    st.builds(
-        TurnPoint, st.integers(1, 500), st.integers(0, 350), st.integers(0, 999), st.integers(0, 20)
-    ),
-    max_size=8,
-).map(lambda ps: tuple(TurnPoint(i + 1, p.score, p.moves, p.tool_calls) for i, p in enumerate(ps)))
-records = st.builds(
-    EpisodeRecord,
-    sweep=st.sampled_from(["a", "b"]),
-    key=st.text("0123456789abcdef", min_size=4, max_size=16),
-    cell=st.text(max_size=20),
-    model=st.text(max_size=20),
-    mcp=st.sampled_from(["on", "off", "configs/x.json"]),
-    seed=st.integers(0, 2**31),
-    index=st.integers(0, 99),
-    status=st.sampled_from(["done", "failed"]),
-    score=st.integers(0, 350),
-    error=st.none() | st.text(max_size=40),
-    cost_usd=st.none() | st.floats(0, 10),
-    mcp_disabled=st.booleans(),
-    seconds=st.floats(0, 1e4),
-    trajectory=points,
-)
-
-
-@settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(st.lists(records, max_size=6))
-def test_what_is_recorded_comes_back_once_per_episode_the_last_write_winning(tmp_path, batch):
-    path = tmp_path / "r.sqlite"
-    path.unlink(missing_ok=True)
-    store = SqliteResultStore(path)
-    for record in batch:
-        store.record(record)
-    latest = {(r.sweep, r.key): r for r in batch}
-    stored = store.episodes()
-    assert sorted(stored, key=lambda r: (r.sweep, r.key)) == sorted(
-        latest.values(), key=lambda r: (r.sweep, r.key)
-    )
-    for sweep in ("a", "b"):
-        assert store.finished_keys(sweep) == {k for s, k in latest if s == sweep}
+from zork_mcp.evaluation.records import EpisodeRecord
 
 
 def test_the_store_is_in_wal_mode_and_a_missing_file_is_an_actionable_error(tmp_path):

@@ -1,0 +1,89 @@
+"""The ResultStore contract: whole episodes in, the same episodes out, each exactly once, the
+last write winning; run against every adapter of the port (SQLite, and the in-memory fake)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.ports.result_store import ResultStore
+
+points = st.lists(
+    st.builds(
+        TurnPoint, st.integers(1, 500), st.integers(0, 350), st.integers(0, 999), st.integers(0, 20)
+    ),
+    max_size=8,
+).map(lambda ps: tuple(TurnPoint(i + 1, p.score, p.moves, p.tool_calls) for i, p in enumerate(ps)))
+records = st.builds(
+    EpisodeRecord,
+    sweep=st.sampled_from(["a", "b"]),
+    key=st.text("0123456789abcdef", min_size=4, max_size=16),
+    cell=st.text(max_size=20),
+    model=st.text(max_size=20),
+    mcp=st.sampled_from(["on", "off", "configs/x.json"]),
+    seed=st.integers(0, 2**31),
+    index=st.integers(0, 99),
+    status=st.sampled_from(["done", "failed"]),
+    score=st.integers(0, 350),
+    error=st.none() | st.text(max_size=40),
+    cost_usd=st.none() | st.floats(0, 10),
+    mcp_disabled=st.booleans(),
+    seconds=st.floats(0, 1e4),
+    rate_limited=st.integers(0, 50),
+    llm_retries=st.integers(0, 50),
+    trajectory=points,
+)
+
+
+# Each adapter's subclass runs the same inherited property: different executors on purpose.
+PROPERTY = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.differing_executors],
+)
+
+
+def by_key(episodes: list[EpisodeRecord]) -> list[EpisodeRecord]:
+    return sorted(episodes, key=lambda r: (r.sweep, r.key))
+
+
+class ResultStoreContract:
+    @pytest.fixture
+    def new_store(self) -> Callable[[], ResultStore]:
+        """A factory: every call gives an empty store."""
+        raise NotImplementedError
+
+    @PROPERTY
+    @given(batch=st.lists(records, max_size=6))
+    def test_what_is_recorded_comes_back_once_per_episode_the_last_write_winning(
+        self, new_store, batch
+    ):
+        store = new_store()
+        for record in batch:
+            store.record(record)
+        latest = {(r.sweep, r.key): r for r in batch}
+        assert by_key(store.episodes()) == by_key(list(latest.values()))
+        for sweep in ("a", "b"):
+            stored = by_key(store.episodes(sweep))
+            assert stored == by_key([r for (s, _), r in latest.items() if s == sweep])
+            assert store.finished_keys(sweep) == {k for s, k in latest if s == sweep}
+            done = {k for (s, k), r in latest.items() if s == sweep and not r.failed}
+            assert store.finished_keys(sweep, failed=False) == done
+        assert store.sweeps() == sorted({s for s, _ in latest})
+
+    @PROPERTY
+    @given(batch=st.lists(records, max_size=6))
+    def test_episodes_come_in_sweep_cell_and_index_order(self, new_store, batch):
+        store = new_store()
+        for record in batch:
+            store.record(record)
+        order = [(r.sweep, r.cell, r.index) for r in store.episodes()]
+        assert order == sorted(order)
+
+    def test_an_empty_store_has_no_sweep_and_no_episode(self, new_store):
+        store = new_store()
+        assert (store.sweeps(), store.episodes(), store.finished_keys("a")) == ([], [], set())
