@@ -7,11 +7,11 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from zork_mcp.adapters.checkpoint_file import CheckpointFile
 from zork_mcp.adapters.fake_game import FakeGameEnv
 from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.settings import MCPSettings

@@ -21,6 +21,7 @@ from typing import Any
 import certifi
 import httpx
 
+from zork_mcp.adapters.checkpoint_file import CheckpointFile
 from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
 from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry, read_events
@@ -34,7 +35,6 @@ from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, StartPla
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
-from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import PROVIDERS, required_key
 from zork_mcp.app.tracing import traced_call, tracing_backends
@@ -54,6 +54,7 @@ from zork_mcp.domain.settings import (
     parse_game_setting,
     parse_mcp_settings,
 )
+from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.result_store import ResultStore
 from zork_mcp.ports.telemetry import Telemetry
@@ -238,8 +239,13 @@ def telemetry(options: RunOptions, settings: MCPSettings) -> Iterator[Telemetry]
         local.close()
 
 
-def checkpoints(options: RunOptions) -> CheckpointFile:
-    return CheckpointFile(episode_dir(options))
+def checkpoints(options: RunOptions) -> Checkpoints:
+    return episode_checkpoints(episode_dir(options))
+
+
+def episode_checkpoints(directory: Path) -> Checkpoints:
+    """The checkpoints of the episode whose log folder this is."""
+    return CheckpointFile(directory)
 
 
 def episode_dir(options: RunOptions) -> Path:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.checkpoint import Checkpoint, CheckpointFile
+from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -19,6 +19,7 @@ from zork_mcp.domain.errors import (
 from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.messages import Usage
+from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -38,20 +39,6 @@ class Progress(Protocol):
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None: ...
 
 
-@dataclass
-class EpisodeSummary:
-    episode_id: str
-    turns: int = 0
-    score: int = 0
-    moves: int = 0
-    room: str | None = None
-    tool_calls: int = 0
-    usage: Usage = field(default_factory=Usage)
-    end_reason: str = "running"
-    seconds: float = 0.0
-    error: str | None = None  # what ended the episode, when an error did
-
-
 class Orchestrator:
     def __init__(
         self,
@@ -63,7 +50,7 @@ class Orchestrator:
         max_turns: int,
         progress: Progress | None = None,
         clock: Callable[[], float] = time.monotonic,
-        checkpoints: CheckpointFile | None = None,
+        checkpoints: Checkpoints | None = None,
         resume: bool = False,
     ) -> None:
         self._game, self._agent, self._telemetry = game, agent, telemetry

@@ -8,7 +8,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from zork_mcp.app.orchestrator import EpisodeSummary, TurnReport
+from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.domain.episode import EpisodeSummary
 
 
 def status_text(report: TurnReport, totals: EpisodeSummary) -> str:

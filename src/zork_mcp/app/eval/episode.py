@@ -13,11 +13,11 @@ from dependency_injector import providers
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.checkpoint import CheckpointFile
 from zork_mcp.app.container import Container
 from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
-from zork_mcp.app.orchestrator import EpisodeSummary, TurnReport
+from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.domain.episode import EpisodeSummary
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
@@ -142,7 +142,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     shared = controls is not None and controls.shared
     options = run_options(task, fork_game=shared)
     directory = options.log_dir / options.episode_id
-    checkpoint = CheckpointFile(directory)
+    checkpoint = bootstrap.episode_checkpoints(directory)
     earlier: list[TurnPoint] = []
     if task.resume and checkpoint.exists():
         options = replace(options, resume=True)

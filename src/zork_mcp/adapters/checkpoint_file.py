@@ -1,37 +1,31 @@
-"""Per-turn checkpoints of an episode (the game's saved state, the agent's objective and recent
-actions, the totals so far), so `--resume` continues an episode that stopped on an error.
+"""Checkpoints as a file in the episode's log folder, replaced atomically after every turn.
 
 The file is a pickle (Jericho's state holds numpy arrays and bytes) that zork-mcp writes into
-the episode's own log folder; only load checkpoints from log folders you wrote.
+the episode's own log folder; only load checkpoints from log folders you wrote. One written
+before the checkpoint's classes moved to the domain still loads: their old names are read as
+the new ones.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.errors import ConfigurationError
 
-if TYPE_CHECKING:
-    from zork_mcp.app.orchestrator import EpisodeSummary
-
 CHECKPOINT_FILE = "checkpoint.pickle"
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    turn: int
-    game_state: object
-    objective: str | None
-    recent: tuple[tuple[str, str], ...]
-    summary: EpisodeSummary
+_MOVED = {
+    ("zork_mcp.app.checkpoint", "Checkpoint"): Checkpoint,
+    ("zork_mcp.app.orchestrator", "EpisodeSummary"): EpisodeSummary,
+}
 
 
 class CheckpointFile:
-    """The latest checkpoint of one episode, replaced atomically after every turn."""
+    """The latest checkpoint of one episode: `<episode folder>/checkpoint.pickle`."""
 
     def __init__(self, episode_dir: Path) -> None:
         self.path = episode_dir / CHECKPOINT_FILE
@@ -52,7 +46,7 @@ class CheckpointFile:
                 f"--log-dir) of an episode that played at least one turn, or drop --resume."
             )
         try:
-            checkpoint = pickle.loads(self.path.read_bytes())
+            checkpoint = _Unpickler(io.BytesIO(self.path.read_bytes())).load()
         except Exception as e:
             raise ConfigurationError(
                 f"{self.path} is not a readable checkpoint ({type(e).__name__}); "
@@ -61,3 +55,8 @@ class CheckpointFile:
         if not isinstance(checkpoint, Checkpoint):
             raise ConfigurationError(f"{self.path} holds no checkpoint; drop --resume.")
         return checkpoint
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        return _MOVED.get((module, name)) or super().find_class(module, name)
