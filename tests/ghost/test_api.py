@@ -23,7 +23,7 @@ from tests.support.processes import (
     processes_with_environment,
 )
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
-from zork_mcp.app.bootstrap import shared_fork_server
+from zork_mcp.app.container import PROCESS
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
 from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
@@ -62,7 +62,7 @@ def assert_no_server_left(mark: str) -> None:
     ahead (which waits in its process group; a server leads its own), or one older than
     the test."""
     assert processes_with_environment("MARK", mark) == []
-    fork_server = process_group_members(shared_fork_server().pids)
+    fork_server = process_group_members(PROCESS.fork_server().get().pids)
     known = fork_server | descendants_before_the_test()
     assert [pid for pid in live_descendants(os.getpid()) if pid not in known] == []
 

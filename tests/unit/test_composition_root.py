@@ -113,7 +113,7 @@ def start_config(server_start: str, tmp_path) -> tuple[list[str], dict]:
 
 def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_alike(tmp_path):
     """The agent refused this config while MCP-Ghost spawned the npx server: one assembly."""
-    from zork_mcp.app.bootstrap import ghost_tool_server
+    from zork_mcp.app.bootstrap import SharedForkServer, ghost_tool_server
     from zork_mcp.domain.server_config import MCPConfig
 
     arguments, config = start_config("fork", tmp_path)
@@ -122,7 +122,11 @@ def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_a
         container.tool_server()
     with pytest.raises(MCPConfigError, match="node cannot be forked") as ghost:
         ghost_tool_server(
-            MCPConfig.model_validate(config), startup_timeout=5, server_start="fork", warn=print
+            MCPConfig.model_validate(config),
+            SharedForkServer(),
+            startup_timeout=5,
+            server_start="fork",
+            warn=print,
         )
     assert str(agent.value) == str(ghost.value)
 
@@ -140,11 +144,11 @@ def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
         assert not container.start_plan().forks
     finally:
         container.shutdown_resources()
-    before = bootstrap._fork_server
+    shared = bootstrap.SharedForkServer()
     bootstrap.ghost_tool_server(
-        MCPConfig.model_validate(config), startup_timeout=5, server_start="auto", warn=print
+        MCPConfig.model_validate(config), shared, startup_timeout=5, server_start="auto", warn=print
     ).close()
-    assert bootstrap._fork_server is before, "MCP-Ghost started a fork server for nothing"
+    assert shared.started is None, "MCP-Ghost started a fork server for nothing"
 
 
 def test_r9_3_a_malformed_config_fails_the_container_with_an_mcp_error(project):
@@ -224,3 +228,33 @@ def test_r14_4_langfuse_keys_without_its_sdk_say_what_to_install(
     assert main([*arguments, "--game", str(zork_game), "--max-turns", "1"]) == 2
     printed = " ".join(capsys.readouterr().err.split())
     assert "Langfuse SDK is not installed" in printed and "sk-test-secret" not in printed
+
+
+def test_the_shared_fork_server_is_the_process_containers_and_can_be_overridden(tmp_path):
+    """A sweep worker's episodes get their fork server from PROCESS, as MCP-Ghost's calls do:
+    a test (or a program) overrides it there, not in a module global."""
+    from dependency_injector import providers
+
+    from zork_mcp.app.bootstrap import SharedForkServer
+    from zork_mcp.app.container import PROCESS
+    from zork_mcp.app.eval.episode import _share_the_workers_fork_server
+
+    class Recording(SharedForkServer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.plans: list = []
+
+        def for_plan(self, plan):
+            self.plans.append(plan)
+            return None
+
+    arguments, _ = start_config("auto", tmp_path)
+    container = container_for(arguments)
+    recording = Recording()
+    try:
+        with PROCESS.fork_server.override(providers.Object(recording)):
+            _share_the_workers_fork_server(container)
+            assert container.fork_server() is None
+            assert recording.plans == [container.start_plan()] and recording.plans[0].patient
+    finally:
+        container.shutdown_resources()

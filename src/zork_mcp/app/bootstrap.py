@@ -7,7 +7,6 @@ MCP-Ghost from naming one.
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import ssl
@@ -299,6 +298,7 @@ def ghost_trace(
 
 def ghost_tool_server(
     config: MCPConfig,
+    shared: SharedForkServer,
     *,
     startup_timeout: float,
     server_start: ServerStart,
@@ -312,30 +312,41 @@ def ghost_tool_server(
         startup_timeout=startup_timeout,
         background_spare=False,
         plan=plan,
-        fork_server=shared_fork_server() if plan.forks else None,
+        fork_server=shared.for_plan(plan),
         stderr_path=None,
         warn=warn,
     )
 
 
-def shared_fork_server() -> ForkServer:
-    """One fork server for every mcp_ghost() call, or every episode of a sweep worker, in
-    this process; ended at exit.
+class SharedForkServer:
+    """One fork server for every run in a process that starts many (MCP-Ghost's calls, a
+    sweep worker's episodes): the first run that forks starts it (spawning its own servers
+    meanwhile), later runs fork from it, and one that died is replaced. Owned by the
+    process's container (`app/container.py`, `PROCESS`), which closes it at exit."""
 
-    The first call starts it and spawns its servers meanwhile; later calls fork them.
-    """
-    global _fork_server
-    with _fork_server_lock:
-        if _fork_server is None or not _fork_server.alive:
-            _fork_server = ForkServer(zygote_environment(os.environ), StderrLog(None))
-            _fork_server.start()
-            atexit.register(_fork_server.close)
-        return _fork_server
+    def __init__(self) -> None:
+        self._server: ForkServer | None = None
+        self._lock = threading.Lock()
 
+    @property
+    def started(self) -> ForkServer | None:
+        return self._server
 
-def process_fork_server(plan: StartPlan | None) -> ForkServer | None:
-    """The process's shared fork server, if the run's start plan forks any server."""
-    return shared_fork_server() if plan is not None and plan.forks else None
+    def get(self) -> ForkServer:
+        with self._lock:
+            if self._server is None or not self._server.alive:
+                self._server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+                self._server.start()
+            return self._server
+
+    def for_plan(self, plan: StartPlan | None) -> ForkServer | None:
+        """The fork server, if the run's start plan forks any server."""
+        return self.get() if plan is not None and plan.forks else None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._server is not None:
+                self._server.close()
 
 
 def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
@@ -343,7 +354,3 @@ def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> Start
     worker): starts wait for the shared fork server, once, rather than all spawn."""
     plan = run_start_plan(settings, config)
     return replace(plan, patient=True) if plan is not None else None
-
-
-_fork_server: ForkServer | None = None
-_fork_server_lock = threading.Lock()

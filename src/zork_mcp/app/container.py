@@ -1,4 +1,7 @@
-"""The dependency-injector container: wires ports to adapters for one run."""
+"""The dependency-injector containers: one wires ports to adapters for one run (`Container`);
+the other holds what every run in this process shares (`ProcessParts`, its instance `PROCESS`)."""
+
+import atexit
 
 from dependency_injector import containers, providers
 
@@ -47,3 +50,14 @@ class Container(containers.DeclarativeContainer):
         checkpoints=checkpoints,
         resume=options.provided.resume,
     )
+
+
+class ProcessParts(containers.DeclarativeContainer):
+    """Shared by every run in this process: MCP-Ghost's calls, a sweep worker's episodes
+    (which start in many threads at once: thread-safe)."""
+
+    fork_server = providers.ThreadSafeSingleton(bootstrap.SharedForkServer)
+
+
+PROCESS = ProcessParts()
+atexit.register(lambda: PROCESS.fork_server().close())

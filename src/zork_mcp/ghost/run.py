@@ -18,6 +18,7 @@ import httpx
 from pydantic import ValidationError
 
 from zork_mcp.app.bootstrap import HTTP_TIMEOUT, ghost_llm, ghost_tool_server, ghost_trace
+from zork_mcp.app.container import PROCESS
 from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.providers import PROVIDERS, provider_named, required_key
 from zork_mcp.domain.context_budget import ContextBudget
@@ -96,7 +97,11 @@ async def mcp_ghost(
         if not conversation_memory:
             llm = RecentContextLLM(llm)
         tool_server = ghost_tool_server(
-            config, startup_timeout=startup_timeout, server_start=server_start, warn=logger.warning
+            config,
+            PROCESS.fork_server(),
+            startup_timeout=startup_timeout,
+            server_start=server_start,
+            warn=logger.warning,
         )
         # close() waits for every process to end (up to seconds for one that ignores stdin
         # EOF): on a worker thread, never on the caller's event loop.

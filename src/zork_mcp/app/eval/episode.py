@@ -13,7 +13,7 @@ from dependency_injector import providers
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.container import Container
+from zork_mcp.app.container import PROCESS, Container
 from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import TurnReport
@@ -180,9 +180,7 @@ def _share_the_workers_fork_server(container: Container) -> None:
     container.start_plan.override(
         providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
     )
-    container.fork_server.override(
-        providers.Callable(bootstrap.process_fork_server, container.start_plan)
-    )
+    container.fork_server.override(PROCESS.fork_server.provided.for_plan.call(container.start_plan))
 
 
 def played_turns(directory: Path, through: int) -> list[TurnPoint]:
