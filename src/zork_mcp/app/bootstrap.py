@@ -7,13 +7,14 @@ MCP-Ghost from naming one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import ssl
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
-from dataclasses import replace
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +278,56 @@ def _pyproject_text(options: RunOptions) -> str | None:
 
 
 # ---- MCP-Ghost ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GhostCall:
+    """One mcp_ghost() call's checked arguments: what its parts are built from."""
+
+    config: MCPConfig
+    provider: str
+    api_key: str
+    model: str | None
+    base_url: str | None
+    logger: logging.Logger
+    http_client: httpx.AsyncClient | None
+    startup_timeout: float
+    server_start: ServerStart
+
+
+@dataclass(frozen=True)
+class GhostParts:
+    config: MCPConfig
+    telemetry: Telemetry
+    llm: LLM
+    tool_server: McpToolServer
+
+
+@asynccontextmanager
+async def ghost_parts(
+    call: GhostCall, shared: SharedForkServer, prompt: Any
+) -> AsyncIterator[GhostParts]:
+    """What one call runs on: its trace, its LLM (over the caller's HTTP client, else one of
+    its own), and every server of its config. All are closed when the call ends; the tool
+    server off the event loop (closing waits for processes to end)."""
+    async with AsyncExitStack() as stack:
+        servers = call.config.mcpServers
+        telemetry = stack.enter_context(
+            ghost_trace(call.logger, call.provider, call.model, servers, prompt)
+        )
+        client = call.http_client or await stack.enter_async_context(
+            httpx.AsyncClient(timeout=HTTP_TIMEOUT)
+        )
+        llm = ghost_llm(call.provider, client, call.api_key, call.model, call.base_url)
+        tool_server = ghost_tool_server(
+            call.config,
+            shared,
+            startup_timeout=call.startup_timeout,
+            server_start=call.server_start,
+            warn=call.logger.warning,
+        )
+        stack.push_async_callback(asyncio.to_thread, tool_server.close)
+        yield GhostParts(call.config, telemetry, llm, tool_server)
 
 
 def ghost_llm(

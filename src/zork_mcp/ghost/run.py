@@ -11,20 +11,19 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
-from contextlib import AsyncExitStack
 from typing import Any
 
 import httpx
 from pydantic import ValidationError
 
-from zork_mcp.app.bootstrap import HTTP_TIMEOUT, ghost_llm, ghost_tool_server, ghost_trace
+from zork_mcp.app.bootstrap import GhostCall, GhostParts, ghost_parts
 from zork_mcp.app.container import PROCESS
 from zork_mcp.app.env_file import environment_with_env_file
 from zork_mcp.app.providers import PROVIDERS, provider_named, required_key
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
 from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
-from zork_mcp.domain.messages import system_message, user_message
+from zork_mcp.domain.messages import Message, system_message, user_message
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
@@ -32,6 +31,8 @@ from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
 from zork_mcp.ghost.result import GhostAnswerReader, GhostResultDict, failed_run, ghost_result
+from zork_mcp.ports.llm import LLM
+from zork_mcp.ports.tool_server import ToolSession
 
 FINAL_ANSWER_PROMPT = "Please give your final answer now without calling any more tools."
 MAX_BACKTRACKS = 3
@@ -81,69 +82,86 @@ async def mcp_ghost(
     """
     config = _server_config(server_config)
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
-    api_key = _api_key(provider, api_key)
+    call = GhostCall(
+        config,
+        provider,
+        _api_key(provider, api_key),
+        model,
+        base_url,
+        logging.getLogger(namespace),
+        http_client=http_client,
+        startup_timeout=startup_timeout,
+        server_start=server_start,
+    )
+    limits = LoopLimits(
+        max_iterations, timeout, context_budget=ContextBudget(max_tokens=context_budget_tokens)
+    )
     messages = [system_message(system_prompt), user_message(user_prompt)]
-    logger = logging.getLogger(namespace)
     started = time.monotonic()
-    servers = len(config.mcpServers)
-    async with AsyncExitStack() as stack:
-        traced = stack.enter_context(
-            ghost_trace(logger, provider, model, config.mcpServers, user_prompt)
-        )
-        client = http_client or await stack.enter_async_context(
-            httpx.AsyncClient(timeout=HTTP_TIMEOUT)
-        )
-        llm = ghost_llm(provider, client, api_key, model, base_url)
-        if not conversation_memory:
-            llm = RecentContextLLM(llm)
-        tool_server = ghost_tool_server(
-            config,
-            PROCESS.fork_server(),
-            startup_timeout=startup_timeout,
-            server_start=server_start,
-            warn=logger.warning,
-        )
-        # close() waits for every process to end (up to seconds for one that ignores stdin
-        # EOF): on a worker thread, never on the caller's event loop.
-        stack.push_async_callback(asyncio.to_thread, tool_server.close)
+    async with ghost_parts(call, PROCESS.fork_server(), user_prompt) as parts:
+        llm = parts.llm if conversation_memory else RecentContextLLM(parts.llm)
+        run = _Run(parts, llm, limits, ghost_policy(enable_backtracking), started)
+        return await run.answer(messages, call.logger)
+
+
+class _Run:
+    """One call's loop over its session, and the result it reports either way."""
+
+    def __init__(
+        self,
+        parts: GhostParts,
+        llm: LLM,
+        limits: LoopLimits,
+        policy: LoopPolicy[str],
+        started: float,
+    ) -> None:
+        self._parts, self._llm, self._limits, self._policy = parts, llm, limits, policy
+        self._started = started
+        self._servers, self._discovered = len(parts.config.mcpServers), 0
+
+    async def answer(self, messages: list[Message], logger: logging.Logger) -> GhostResultDict:
         loop: ToolLoop[str] | None = None
         try:
-            async with tool_server.open_session() as session:
-                discovered = len(session.tools)
-                loop = ToolLoop(
-                    llm,
-                    session,
-                    LoopLimits(
-                        max_iterations,
-                        timeout,
-                        context_budget=ContextBudget(max_tokens=context_budget_tokens),
-                    ),
-                    traced,
-                    time.monotonic,
-                    policy=ghost_policy(enable_backtracking),
-                )
+            async with self._parts.tool_server.open_session() as session:
+                loop = self._loop(session)
                 outcome = await loop.run(messages)
         except (MCPError, LLMError) as error:
             logger.warning("mcp_ghost run failed: %s", error)
-            return GhostResultDict(
-                failed_run(
-                    str(error),
-                    elapsed_seconds=time.monotonic() - started,
-                    servers_connected=servers if loop else 0,
-                    conversation_so_far=messages,
-                    tools_discovered=discovered if loop else 0,
-                    partial=loop.so_far() if loop else None,
-                )
+            return self._failed(str(error), messages, loop)
+        return GhostResultDict(
+            ghost_result(
+                outcome,
+                tools_discovered=self._discovered,
+                servers_connected=self._servers,
+                elapsed_seconds=time.monotonic() - self._started,
+                max_iterations=self._limits.max_iterations,
             )
-    return GhostResultDict(
-        ghost_result(
-            outcome,
-            tools_discovered=discovered,
-            servers_connected=servers,
-            elapsed_seconds=time.monotonic() - started,
-            max_iterations=max_iterations,
         )
-    )
+
+    def _loop(self, session: ToolSession) -> ToolLoop[str]:
+        self._discovered = len(session.tools)
+        return ToolLoop(
+            self._llm,
+            session,
+            self._limits,
+            self._parts.telemetry,
+            time.monotonic,
+            policy=self._policy,
+        )
+
+    def _failed(
+        self, error: str, messages: list[Message], loop: ToolLoop[str] | None
+    ) -> GhostResultDict:
+        return GhostResultDict(
+            failed_run(
+                error,
+                elapsed_seconds=time.monotonic() - self._started,
+                servers_connected=self._servers if loop else 0,
+                conversation_so_far=messages,
+                tools_discovered=self._discovered if loop else 0,
+                partial=loop.so_far() if loop else None,
+            )
+        )
 
 
 def mcp_ghost_sync(*args: Any, **kwargs: Any) -> GhostResultDict:
