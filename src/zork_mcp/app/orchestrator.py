@@ -33,6 +33,8 @@ class TurnReport:
     observation: GameObservation
     tool_calls: int
     usage: Usage
+    tool_errors: int = 0  # of this turn's tool calls, those whose result was an error
+    mcp_disabled: bool = False  # MCP disabled for the rest of the episode, as of this turn
 
 
 class Progress(Protocol):
@@ -157,7 +159,9 @@ class Orchestrator:
             completion_tokens=usage.completion_tokens,
             iterations=outcome.iterations if outcome else 0,
         )
-        return TurnReport(summary.turns, action, after, tool_calls, usage)
+        tool_errors = sum(1 for r in outcome.tool_chain if r.result.is_error) if outcome else 0
+        disabled = self._agent.connection.is_disabled
+        return TurnReport(summary.turns, action, after, tool_calls, usage, tool_errors, disabled)
 
     def state_text(self, observation: GameObservation) -> str:
         """What the agent sees: the game text and the facts it needs around it."""

@@ -99,8 +99,7 @@ class RunningEpisodes:
 class TrajectoryRecorder:
     """The orchestrator's progress observer: the score and tool use of every turn."""
 
-    def __init__(self, container: Container) -> None:
-        self._container = container
+    def __init__(self) -> None:
         self.points: list[TurnPoint] = []
         self.tool_errors = 0
         self.mcp_disabled = False
@@ -110,10 +109,8 @@ class TrajectoryRecorder:
         self.points.append(
             TurnPoint(report.turn, observation.score, observation.moves, report.tool_calls)
         )
-        agent = self._container.agent()  # built before the first turn, so never built here
-        self.mcp_disabled = agent.connection.is_disabled
-        if agent.last_outcome is not None:
-            self.tool_errors += sum(1 for r in agent.last_outcome.tool_chain if r.result.is_error)
+        self.mcp_disabled = report.mcp_disabled
+        self.tool_errors += report.tool_errors
 
 
 def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
@@ -153,7 +150,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     container.options.override(options)
     if shared:
         _share_the_workers_fork_server(container)
-    recorder = TrajectoryRecorder(container)
+    recorder = TrajectoryRecorder()
     recorder.points.extend(earlier)
     container.progress.override(providers.Object(recorder))
     orchestrator, error = None, None
@@ -214,15 +211,7 @@ def _record(
     error: str | None,
     stats: RetryStats,
 ) -> EpisodeRecord:
-    spec = task.spec
     fields: dict[str, Any] = {
-        "sweep": spec.sweep,
-        "key": spec.key,
-        "cell": spec.cell.label,
-        "model": spec.cell.model.label,
-        "mcp": spec.cell.mcp,
-        "seed": spec.seed,
-        "index": spec.index,
         "status": "failed" if error else "done",
         "error": error,
         "log_dir": str(options.log_dir / options.episode_id),
@@ -247,4 +236,4 @@ def _record(
         }
     else:
         fields["end_reason"] = "error"
-    return EpisodeRecord(**fields)
+    return task.spec.record(**fields)

@@ -129,15 +129,7 @@ class Scheduler:
 
 
 def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:
-    spec = task.spec
-    return EpisodeRecord(
-        sweep=spec.sweep,
-        key=spec.key,
-        cell=spec.cell.label,
-        model=spec.cell.model.label,
-        mcp=spec.cell.mcp,
-        seed=spec.seed,
-        index=spec.index,
+    return task.spec.record(
         status="failed",
         end_reason="error",
         error=f"worker failed: {type(error).__name__}: {error}",

@@ -11,6 +11,7 @@ from typing import Any
 
 from zork_mcp.app import providers
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.evaluation.records import EpisodeRecord
 
 DEFAULT_FIRST_SEED = 12
 SWEEP_KEYS = frozenset(
@@ -48,6 +49,20 @@ class EpisodeSpec:
     index: int
     seed: int
     max_turns: int
+
+    def record(self, **outcome: Any) -> EpisodeRecord:
+        """This episode's row: who it is (sweep, key, cell, model, MCP mode, seed, index), and
+        the outcome given; the one place an episode's identity becomes a stored record."""
+        return EpisodeRecord(
+            sweep=self.sweep,
+            key=self.key,
+            cell=self.cell.label,
+            model=self.cell.model.label,
+            mcp=self.cell.mcp,
+            seed=self.seed,
+            index=self.index,
+            **outcome,
+        )
 
     @property
     def key(self) -> str:
