@@ -17,7 +17,14 @@ from typing import Any
 from langfuse import Langfuse, propagate_attributes
 
 from zork_mcp.adapters import trace_semantics as ts
-from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN, Event, SpanKind, is_tool_span
+from zork_mcp.domain.events import (
+    LLM_GENERATION,
+    SESSION_SPAN,
+    Event,
+    SpanFact,
+    SpanKind,
+    is_tool_span,
+)
 from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.tool_result import jsonable
 
@@ -38,8 +45,8 @@ class _Observation:
             changes["output"] = jsonable(output)
         if metadata:
             changes["metadata"] = jsonable(dict(metadata))
-            if metadata.get("response_model"):
-                changes["model"] = str(metadata["response_model"])
+            if metadata.get(SpanFact.RESPONSE_MODEL):
+                changes["model"] = str(metadata[SpanFact.RESPONSE_MODEL])
             status = ts.tool_status(metadata, output) if self._is_tool else None
             if status is not None:
                 changes["level"] = status.level.upper()
@@ -134,5 +141,5 @@ class LangfuseTelemetry:
     def _generation_fields(self, kind: SpanKind, metadata: Mapping[str, Any]) -> dict[str, Any]:
         if kind is not SpanKind.GENERATION:
             return {}
-        model = metadata.get("model") or (self.identity.model if self.identity else None)
+        model = metadata.get(SpanFact.MODEL) or (self.identity.model if self.identity else None)
         return {"model": model, "model_parameters": ts.model_parameters(metadata)}

@@ -27,7 +27,7 @@ from opentelemetry.trace import StatusCode
 
 from zork_mcp.adapters import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, SpanKind
+from zork_mcp.domain.events import Event, SpanFact, SpanKind
 from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.tool_result import jsonable
 
@@ -57,7 +57,7 @@ class _Span:
             self._span.set_attributes(ts.genai_usage(usage))
         status = ts.tool_status(facts, output) if ts.tool_name(self._name, facts) else None
         if status is not None:
-            self._span.set_attribute("error.type", str(facts["outcome"]))
+            self._span.set_attribute("error.type", str(facts[SpanFact.OUTCOME]))
             self._span.set_attribute("zork_mcp.level", str(status.level))
             self._span.set_status(StatusCode.ERROR, status.message)
 

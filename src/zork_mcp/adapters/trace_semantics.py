@@ -17,6 +17,7 @@ from zork_mcp.domain.events import (
     SESSION_SPAN,
     EventType,
     Level,
+    SpanFact,
     is_tool_span,
     tool_of_span,
 )
@@ -58,8 +59,8 @@ class RunIdentity:
     def trace_name(self, span_name: str, metadata: Mapping[str, Any]) -> str:
         if self.session_id is None:
             return self.name
-        if span_name == SESSION_SPAN and metadata.get("turn") is not None:
-            return f"episode {self.session_id} turn {metadata['turn']}"
+        if span_name == SESSION_SPAN and metadata.get(SpanFact.TURN) is not None:
+            return f"episode {self.session_id} turn {metadata[SpanFact.TURN]}"
         return f"episode {self.session_id} {span_name}"
 
     @property
@@ -76,12 +77,12 @@ class Status:
 def tool_name(span_name: str, metadata: Mapping[str, Any]) -> str | None:
     if not is_tool_span(span_name):
         return None
-    return str(metadata.get("tool_name") or tool_of_span(span_name))
+    return str(metadata.get(SpanFact.TOOL_NAME) or tool_of_span(span_name))
 
 
 def tool_status(metadata: Mapping[str, Any], output: Any) -> Status | None:
     """ERROR for a failed tool call, WARNING for a timeout, None for a success."""
-    outcome = metadata.get("outcome")
+    outcome = metadata.get(SpanFact.OUTCOME)
     level = TOOL_OUTCOME_LEVELS.get(str(outcome))
     if level is None:
         return None
@@ -91,7 +92,7 @@ def tool_status(metadata: Mapping[str, Any], output: Any) -> Status | None:
 
 def model_parameters(metadata: Mapping[str, Any]) -> dict[str, str | int | bool]:
     """The request settings of one LLM call that change what it can answer."""
-    names = ("tools", "tool_choice", "forced_final")
+    names = (SpanFact.TOOLS, SpanFact.TOOL_CHOICE, SpanFact.FORCED_FINAL)
     return {name: metadata[name] for name in names if metadata.get(name) is not None}
 
 
@@ -120,7 +121,7 @@ def genai_start(
             attributes["session.id"] = identity.session_id
     tool = tool_name(name, metadata)
     if name == LLM_GENERATION:
-        model = metadata.get("model") or (identity.model if identity else None)
+        model = metadata.get(SpanFact.MODEL) or (identity.model if identity else None)
         attributes.update({"gen_ai.operation.name": "chat", "gen_ai.request.model": model})
         return (f"chat {model}" if model else "chat"), _present(attributes)
     if tool is not None:
@@ -128,9 +129,9 @@ def genai_start(
             {
                 "gen_ai.operation.name": "execute_tool",
                 "gen_ai.tool.name": tool,
-                "gen_ai.tool.call.id": metadata.get("call_id"),
+                "gen_ai.tool.call.id": metadata.get(SpanFact.CALL_ID),
                 "gen_ai.tool.type": "extension",
-                "zork_mcp.mcp.server": metadata.get("server_name"),
+                "zork_mcp.mcp.server": metadata.get(SpanFact.SERVER_NAME),
             }
         )
         return f"execute_tool {tool}", _present(attributes)
@@ -153,8 +154,8 @@ def genai_usage(usage: Usage) -> dict[str, Any]:
 def genai_result(metadata: Mapping[str, Any], output: Any) -> dict[str, Any]:
     """GenAI attributes known when a span ends: the model that answered, why it stopped."""
     attributes: dict[str, Any] = {}
-    if metadata.get("response_model"):
-        attributes["gen_ai.response.model"] = str(metadata["response_model"])
+    if metadata.get(SpanFact.RESPONSE_MODEL):
+        attributes["gen_ai.response.model"] = str(metadata[SpanFact.RESPONSE_MODEL])
     if isinstance(output, Mapping) and output.get("finish_reason"):
         attributes["gen_ai.response.finish_reasons"] = [str(output["finish_reason"])]
     return attributes

@@ -16,7 +16,7 @@ from zork_mcp.domain.connection import (
     ServerConnections,
 )
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
-from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
+from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level, SpanFact
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import Message
@@ -47,9 +47,9 @@ async def decide_action(
     )
     connections = connection if connection is not None else ServerConnections()
     metadata = {
-        "mcp_enabled": tool_server is not None,
-        "max_iterations": limits.max_iterations,
-        "turn": turn,
+        SpanFact.MCP_ENABLED: tool_server is not None,
+        SpanFact.MAX_ITERATIONS: limits.max_iterations,
+        SpanFact.TURN: turn,
     }
     state = messages[-1] if messages else None  # what the agent was shown this turn
     with telemetry.span(SESSION_SPAN, input=state, metadata=metadata) as span:
@@ -63,10 +63,10 @@ async def decide_action(
         span.update(
             output=action,
             metadata={
-                "iterations_used": outcome.iterations,
-                "tools_called": len(outcome.tool_chain),
-                "final_action": action,
-                "tools_offered": session is not None,
+                SpanFact.ITERATIONS_USED: outcome.iterations,
+                SpanFact.TOOLS_CALLED: len(outcome.tool_chain),
+                SpanFact.FINAL_ACTION: action,
+                SpanFact.TOOLS_OFFERED: session is not None,
             },
         )
     return outcome

@@ -12,7 +12,15 @@ from typing import Any
 
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.context_budget import Compaction
-from zork_mcp.domain.events import LLM_GENERATION, Event, EventType, Level, SpanKind, tool_span_name
+from zork_mcp.domain.events import (
+    LLM_GENERATION,
+    Event,
+    EventType,
+    Level,
+    SpanFact,
+    SpanKind,
+    tool_span_name,
+)
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, ToolCall
@@ -82,10 +90,10 @@ class LoopReport:
     def generation(self, model: str, request: LLMRequest) -> Iterator[Generated]:
         """The span of one LLM call; call what it yields with the response."""
         metadata = {
-            "model": model,
-            "tools": len(request.tools or ()),
-            "tool_choice": request.tool_choice,
-            "forced_final": bool(request.response_format),
+            SpanFact.MODEL: model,
+            SpanFact.TOOLS: len(request.tools or ()),
+            SpanFact.TOOL_CHOICE: request.tool_choice,
+            SpanFact.FORCED_FINAL: bool(request.response_format),
         }
         with self._telemetry.span(
             LLM_GENERATION,
@@ -97,7 +105,7 @@ class LoopReport:
             def generated(response: LLMResponse) -> None:
                 span.update(
                     output=_response_summary(response),
-                    metadata={"response_model": response.model},
+                    metadata={SpanFact.RESPONSE_MODEL: response.model},
                     usage=response.usage,
                 )
 
@@ -125,16 +133,20 @@ class LoopReport:
     def tool_span(self, call: ToolCall, arguments: Mapping[str, Any]) -> Iterator[Ran]:
         """The span of one tool call; call what it yields with its outcome, result, duration."""
         name = call.function.name
-        metadata = {**self._tool_metadata(name), "tool_name": name, "call_id": call.id}
+        metadata = {
+            **self._tool_metadata(name),
+            SpanFact.TOOL_NAME: name,
+            SpanFact.CALL_ID: call.id,
+        }
         with self._telemetry.span(tool_span_name(name), input=arguments, metadata=metadata) as span:
 
             def ran(outcome: CallOutcome, result: ToolCallResult, duration: float) -> None:
                 span.update(
                     output=result.to_dict(),
                     metadata={
-                        "is_error": result.is_error,
-                        "outcome": outcome.value,
-                        "duration_ms": round(duration * 1000, 3),
+                        SpanFact.IS_ERROR: result.is_error,
+                        SpanFact.OUTCOME: outcome.value,
+                        SpanFact.DURATION_MS: round(duration * 1000, 3),
                     },
                 )
 
@@ -237,8 +249,8 @@ class LoopReport:
     def _tool_metadata(self, name: str) -> dict[str, Any]:
         spec = self._tools.get(name)
         return {
-            "server_name": spec.server if spec else None,
-            "timeout_seconds": self._limits.tool_timeout_seconds,
+            SpanFact.SERVER_NAME: spec.server if spec else None,
+            SpanFact.TIMEOUT_SECONDS: self._limits.tool_timeout_seconds,
         }
 
     def _emit(
