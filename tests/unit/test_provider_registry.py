@@ -24,15 +24,14 @@ TOOL = "game.look.around"  # a dot: every provider needs its own wire form
 TOOLS = tuple(to_openai_tools([ToolSpec("game", "look.around", "look")]))
 
 
-@pytest.mark.parametrize("name", sorted(PROVIDERS))
-async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(name):
-    """With no base URL the adapter talks to the registry's, in a form its peer accepts."""
+async def one_call(name: str, peer, tools: tuple, urls: list | None = None):
+    """The registry's adapter for `name`, built as the CLI builds it, asked once; the peer
+    answers (and `urls` gets each URL reached)."""
     provider = PROVIDERS[name]
-    peer = peer_for(provider.protocol, [tool_calls_reply((TOOL, {}))], [TOOL])
-    urls: list[httpx.URL] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
-        urls.append(request.url)
+        if urls is not None:
+            urls.append(request.url)
         status, headers, body = peer.handle(
             request.url.path, dict(request.headers), request.content
         )
@@ -41,7 +40,16 @@ async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(n
     key = provider.key_in({provider.key_variables[-1]: peer.api_key})
     async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
         llm = build_llm(RunOptions(provider=name), client, key)
-        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS))
+        return llm, await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools))
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDERS))
+async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(name):
+    """With no base URL the adapter talks to the registry's, in a form its peer accepts."""
+    provider = PROVIDERS[name]
+    peer = peer_for(provider.protocol, [tool_calls_reply((TOOL, {}))], [TOOL])
+    urls: list[httpx.URL] = []
+    llm, response = await one_call(name, peer, TOOLS, urls)
 
     assert peer.rejections == []
     assert str(urls[0]).startswith(provider.base_url.rstrip("/"))
@@ -60,17 +68,7 @@ async def test_the_registry_is_where_each_adapter_gets_its_tool_name_rule(name, 
     long_name = "game.look.around.the.white.house"  # 32 characters: hashed to fit in 20
     tools = tuple(to_openai_tools([ToolSpec("game", "look.around.the.white.house", "look")]))
     peer = peer_for(provider.protocol, [tool_calls_reply((long_name, {}))], [long_name])
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        status, headers, body = peer.handle(
-            request.url.path, dict(request.headers), request.content
-        )
-        return httpx.Response(status, headers=headers, content=body)
-
-    key = provider.key_in({provider.key_variables[-1]: peer.api_key})
-    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
-        llm = build_llm(RunOptions(provider=name), client, key)
-        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools))
+    _, response = await one_call(name, peer, tools)
     offered = _offered_name(provider.protocol, peer.requests[0])
     assert len(offered) <= 20 and stricter.pattern.match(offered)
     assert [call.function.name for call in response.tool_calls] == [long_name]
