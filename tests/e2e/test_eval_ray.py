@@ -4,10 +4,13 @@ workers that share no folder with the driver: each plays in a private log folder
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,7 @@ def test_the_ray_backend_stores_the_same_results_and_brings_every_log_home(
 ):
     local, on_ray, node = tmp_path / "local.sqlite", tmp_path / "ray.sqlite", tmp_path / "node"
     monkeypatch.setenv(LOG_DIR_VARIABLE, str(node))
+    folders_before = multiprocessing_folders()
     spec = ["--name", "resume", "--model", "local:p1-q0", "--mcp", "on,off", "--episodes", "2",
             "--max-turns", "8", "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
@@ -38,6 +42,18 @@ def test_the_ray_backend_stores_the_same_results_and_brings_every_log_home(
     assert len(stored(on_ray)) == 4 and stored(on_ray) == stored(local)
     assert_logs_home(on_ray, tmp_path / "driver")
     assert node.is_dir() and list(node.iterdir()) == [], "played there, nothing left behind"
+    deadline = time.monotonic() + 5  # a forkserver removes its folder as it exits
+    while multiprocessing_folders() - folders_before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert multiprocessing_folders() - folders_before == set(), "the actors' games' pymp-*"
+
+
+def multiprocessing_folders() -> set[Path]:
+    """multiprocessing's temp folders (a forked game's forkserver socket), this process's
+    own aside: the actors ended as processes do, so theirs are gone (Ray's shutdown of a
+    local instance killed actors still ending, and left them)."""
+    own = multiprocessing.process.current_process()._config.get("tempdir")
+    return {path for path in Path(tempfile.gettempdir()).glob("pymp-*") if str(path) != own}
 
 
 def test_a_killed_ray_sweep_resumes_to_the_results_of_a_clean_run(tmp_path, zork_game):

@@ -37,6 +37,7 @@ from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.evaluation.records import EpisodeRecord
 
 LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
+ACTOR_EXIT_SECONDS = 30.0  # an actor ends its running episodes first
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,13 @@ class RayBackend:
             actor.interrupt.options(concurrency_group="control").remote()
 
     def close(self) -> None:
-        """Each actor ends once its episodes have (its servers and games with it)."""
-        for actor in self._actors:
-            actor.__ray_terminate__.remote()
+        """Each actor ends once its episodes have (its servers and games with it), as a
+        process exits: its exit handlers remove what it made in /tmp. Ray's own shutdown
+        of a local instance would SIGKILL actors still ending, and their children with them
+        (a forked game's forkserver left its socket folder behind), so it waits for them."""
+        ending = [actor.__ray_terminate__.remote() for actor in self._actors]
         if self._started:
+            self._ray.wait(ending, num_returns=len(ending), timeout=ACTOR_EXIT_SECONDS)
             self._ray.shutdown()
 
 
