@@ -88,12 +88,19 @@ def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, 
             "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
         command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, killed, *spec)]
+        temp = tmp_path / "tmp"
+        temp.mkdir()
         sweep = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)  # fmt: skip
+                                 stderr=subprocess.DEVNULL,
+                                 env={**os.environ, "TMPDIR": str(temp)})  # fmt: skip
         rows = wait_for_rows(killed, sweep)
-        os.killpg(sweep.pid, signal.SIGKILL)
+        os.killpg(sweep.pid, signal.SIGKILL)  # the whole group: the sweep and its workers
         sweep.wait()
         assert 0 < rows < 12, "the sweep must be killed mid-way"
+        deadline = time.monotonic() + 5
+        while list(temp.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(temp.iterdir()) == [], "games' folders and forkservers' pymp-* are gone"
         assert main(sweep_args(url, tmp_path, killed, *spec)) == 0
         assert main(sweep_args(url, tmp_path, clean, *spec)) == 0
     with sqlite3.connect(killed) as db:

@@ -10,6 +10,8 @@ The forkserver's socket lives in its parent's multiprocessing temp folder (`pymp
 the parent removes only at a normal exit: a parent killed, or leaving by `os._exit` (a sweep
 worker told to stop), would leave it behind. The forkserver outlives its parent by a moment
 (it exits when the parent's end of its pipe closes) and exits normally, so it removes both.
+It has a session of its own, so a kill aimed at its parent's process group (`kill -9 -PGID`
+of a whole sweep) does not end it before it can.
 """
 
 from __future__ import annotations
@@ -41,3 +43,5 @@ def _remove_the_listener() -> None:
 
 
 atexit.register(_remove_the_listener)
+with contextlib.suppress(OSError):  # not a group leader: it is started as a plain child
+    os.setsid()
