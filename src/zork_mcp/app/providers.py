@@ -140,7 +140,7 @@ def provider_named(name: str, *, where: str = "", hosted: bool = False) -> Provi
     return PROVIDERS[name]
 
 
-def parse_model(text: str, *, where: str = "") -> tuple[Provider, str]:
+def parse_model(text: str) -> tuple[Provider, str]:
     """`provider:model` (the model may hold colons, e.g. `local:qwen:7b`)."""
     name, sep, model = text.partition(":")
     if not sep or not model:
@@ -148,7 +148,7 @@ def parse_model(text: str, *, where: str = "") -> tuple[Provider, str]:
             f"Model '{text}' is not provider:model (e.g. openrouter:openai/gpt-4o-mini, "
             f"local:my-model); providers: {', '.join(PROVIDERS)}."
         )
-    return provider_named(name, where=where or f"model '{text}'"), model
+    return provider_named(name, where=f"model '{text}'"), model
 
 
 def required_key(provider: Provider, environ: Mapping[str, str], *, how: str) -> str | None:

@@ -95,7 +95,7 @@ class Sweep:
         if self.episodes < 1 or self.max_turns < 1:
             raise ConfigurationError("episodes and max_turns must be at least 1.")
         for provider, limit in self.provider_limits.items():
-            _check_provider(provider, "provider_limits")
+            providers.provider_named(provider, where="provider_limits")
             if limit < 1:
                 raise ConfigurationError(f"provider_limits.{provider} must be at least 1.")
 
@@ -167,7 +167,3 @@ def _list(data: Mapping[str, Any], key: str, source: str) -> Sequence[Any]:
     if not isinstance(value, list):
         raise ConfigurationError(f"{source}: {key} must be a list, got {value!r}.")
     return value
-
-
-def _check_provider(provider: str, where: str) -> None:
-    providers.provider_named(provider, where=where)
