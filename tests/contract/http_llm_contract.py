@@ -172,7 +172,8 @@ class HttpLLMContract(LLMContract):
 
         server = FakeToolServer("box", {"think": think, "hang": hang})
         # Only OpenAI's wire carries arguments as text that can be malformed JSON.
-        bad_arguments = "{bad json" if self.protocol == "openai" else {"thought": "fine"}
+        text_wire = self.protocol in ("openai", "openai-responses")
+        bad_arguments = "{bad json" if text_wire else {"thought": "fine"}
         tools = tuple(to_openai_tools(server.specs()))
         llm, peer = peered(
             [
@@ -218,4 +219,5 @@ def _asks_for_schema(body: dict) -> bool:
         "response_format" in body
         or (isinstance(choice, dict) and choice.get("type") == "tool")
         or "responseSchema" in (body.get("generationConfig") or {})
+        or ((body.get("text") or {}).get("format") or {}).get("type") == "json_schema"
     )

@@ -25,3 +25,11 @@ class TestGeminiMock(HttpLLMContract):
 
 class TestGeminiServer(HttpLLMContract):
     protocol, transport = "gemini", "server"
+
+
+class TestOpenAIResponsesMock(HttpLLMContract):
+    protocol, transport = "openai-responses", "mock"
+
+
+class TestOpenAIResponsesServer(HttpLLMContract):
+    protocol, transport = "openai-responses", "server"

@@ -19,11 +19,13 @@ from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
 from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.adapters.openai_responses import parse_response
 from zork_mcp.adapters.provider_messages import limit_cache_markers
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     LLMRequest,
+    Usage,
     assistant_tool_calls_message,
     initial_messages,
     tool_message,
@@ -31,6 +33,7 @@ from zork_mcp.domain.messages import (
 )
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.wire_names import WireNameMap
 
 TOOLS = tuple(to_openai_tools([ToolSpec("game", "play", {"type": "object", "properties": {}})]))
 NAMES = ["game.play"]
@@ -174,6 +177,76 @@ async def test_openai_default_model_gets_tools_with_reasoning_off():
         llm = PROVIDERS["openai"].llm(client, api_key=peer.api_key, base_url=f"{MOCK_BASE}/v1")
         await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, "auto"))
     assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
+
+
+# ---- OpenAI Responses: reasoning goes back as it came, and nothing is stored ----------------
+
+
+async def _two_calls(peer: ProviderPeer) -> tuple:
+    first = list(initial_messages("s", "u"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    return response, final
+
+
+async def test_responses_reasoning_goes_back_encrypted_before_its_calls_in_order():
+    calls = tool_calls_reply(("game.play", {}), ("game.play", {}), preamble="Thinking aloud.")
+    peer = peer_for("openai-responses", [calls, text_reply("done")], NAMES)
+    response, final = await _two_calls(peer)
+    assert final.content == "done" and peer.rejections == []
+    sent = [(i["type"], i.get("id")) for i in peer.requests[1]["input"][2:6]]
+    assert sent == [
+        ("reasoning", "rs_peer0"),
+        ("message", "msg_peer0"),
+        ("function_call", "fc_peer0_0"),
+        ("function_call", "fc_peer0_1"),
+    ]
+    assert response.preamble == "Thinking aloud."
+    assert all(r["store"] is False and "previous_response_id" not in r for r in peer.requests)
+
+
+async def test_responses_reasoning_without_its_content_is_left_out_with_the_ids_asking_for_it():
+    replies = [tool_calls_reply(("game.play", {})), text_reply("done")]
+    peer = peer_for("openai-responses", replies, NAMES, encrypt=False)
+    _, final = await _two_calls(peer)
+    assert final.content == "done" and peer.rejections == []
+    sent = peer.requests[1]["input"]
+    assert [i["type"] for i in sent[2:]] == ["function_call", "function_call_output"]
+    assert "id" not in sent[2]
+
+
+async def test_responses_usage_counts_cached_and_reasoning_tokens():
+    peer = peer_for("openai-responses", [text_reply("ok")])  # 10 in, 5 out
+    response = await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))))
+    assert response.usage == Usage(10, 5, cached_tokens=3, reasoning_tokens=2)
+
+
+@pytest.mark.parametrize(
+    ("answer", "finish"),
+    [
+        ({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}, "length"),
+        ({"status": "completed"}, "stop"),
+    ],
+)
+def test_responses_status_becomes_the_finish_reason(answer, finish):
+    output = [{"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "e"}]
+    response = parse_response({**answer, "output": output}, WireNameMap(NAMES))
+    assert (response.content, response.finish_reason) == (None, finish)
+
+
+def test_a_failed_response_is_an_error_with_its_message():
+    failed = {"status": "failed", "error": {"code": "server_error", "message": "it broke"}}
+    with pytest.raises(LLMError, match="it broke"):
+        parse_response({**failed, "output": []}, WireNameMap(NAMES))
+
+
+async def test_a_gemini_history_goes_to_the_responses_api_without_gemini_data():
+    gemini = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
+    first = list(initial_messages("s", "u"))
+    response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, "auto"))
+    responses = peer_for("openai-responses", [text_reply("done")], NAMES)
+    await _complete(responses, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    assert responses.rejections == [] and "thoughtSignature" not in json.dumps(responses.requests)
 
 
 # ---- retries: the provider's stated wait, within a stated budget --------------------------

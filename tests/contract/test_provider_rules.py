@@ -14,18 +14,20 @@ from typing import Any
 
 import pytest
 
-from tests.support.llm_peers import GeminiPeer, ProviderPeer, peer_for
+from tests.support.llm_peers import GeminiPeer, OpenAIResponsesPeer, ProviderPeer, peer_for
 from tests.support.provider_rules import RULES, rules_of
 from zork_mcp.adapters.fake_llm import text_reply
 
 KEY = ProviderPeer.api_key
 PATHS = {
     "openai": "/v1/chat/completions",
+    "openai-responses": "/v1/responses",
     "anthropic": "/v1/messages",
     "gemini": "/v1beta/models/gemini-3.5-flash-lite:generateContent",
 }
 HEADERS = {
     "openai": {"authorization": f"Bearer {KEY}"},
+    "openai-responses": {"authorization": f"Bearer {KEY}"},
     "anthropic": {"x-api-key": KEY, "anthropic-version": "2023-06-01"},
     "gemini": {"x-goog-api-key": KEY},
 }
@@ -46,6 +48,30 @@ VALID = {
         ],
         "tools": [{"type": "function", "function": {"name": "play", "parameters": TOOL_SCHEMA}}],
         "tool_choice": "auto",
+    },
+    "openai-responses": {
+        "model": "gpt-6.1-sol",
+        "input": [
+            {"type": "message", "role": "system", "content": "You play Zork."},
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "West of House"}],
+            },
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc-1"},
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "call_1",
+                "name": "play",
+                "arguments": "{}",
+            },
+            {"type": "function_call_output", "call_id": "call_1", "output": "{}"},
+        ],
+        "tools": [{"type": "function", "name": "play", "parameters": TOOL_SCHEMA, "strict": False}],
+        "tool_choice": "auto",
+        "store": False,
+        "include": ["reasoning.encrypted_content"],
     },
     "anthropic": {
         "model": "claude-haiku-5-5",
@@ -90,6 +116,15 @@ Body = dict[str, Any]
 
 def _messages(body: Body) -> list[Body]:
     return body["messages"]
+
+
+def _items(body: Body) -> list[Body]:
+    return body["input"]
+
+
+def _json_schema_text(body: Body, format_: Body) -> None:
+    body.pop("tools"), body.pop("tool_choice")
+    body["text"] = {"format": format_}
 
 
 def _openai_unanswered(body: Body) -> None:
@@ -143,6 +178,33 @@ VIOLATIONS: dict[str, Callable[[Body, dict[str, str]], None]] = {
                 for i in range(5)
             ],
         },
+    ),
+    "openai.effort_none_unsupported": lambda b, h: b.update(
+        model="gpt-6-astra", reasoning_effort="none"
+    ),
+    "openai.responses_only_model": lambda b, h: b.update(model="gpt-5.1-codex"),
+    "responses.api_key": lambda b, h: h.update(authorization="Bearer wrong"),
+    "responses.required_fields": lambda b, h: b.pop("input"),
+    "responses.unknown_parameter": lambda b, h: b.update(max_tokens=64),
+    "responses.moved_parameter": lambda b, h: b.update(reasoning_effort="none"),
+    "responses.tool_shape": lambda b, h: b["tools"].__setitem__(
+        0, {"type": "function", "function": {"name": "play", "parameters": TOOL_SCHEMA}}
+    ),
+    "responses.tool_name": lambda b, h: b["tools"][0].update(name="game.play"),
+    "responses.input_role": lambda b, h: _items(b)[1].update(role="tool"),
+    "responses.content_type": lambda b, h: _items(b)[1].update(role="assistant"),
+    "responses.call_output_matches": lambda b, h: _items(b)[4].update(call_id="call_9"),
+    "responses.call_answered": lambda b, h: _items(b).pop(),
+    "responses.reasoning_before_call": lambda b, h: _items(b).pop(2),
+    "responses.reasoning_followed": lambda b, h: _items(b).append(dict(_items(b)[2])),
+    "responses.reasoning_not_stored": lambda b, h: _items(b)[2].pop("encrypted_content"),
+    "responses.encrypted_content": lambda b, h: _items(b)[2].update(encrypted_content="forged"),
+    "responses.previous_response": lambda b, h: b.update(previous_response_id="resp_1"),
+    "responses.text_format": lambda b, h: _json_schema_text(
+        b, {"type": "json_schema", "json_schema": {"name": "answer", "schema": TOOL_SCHEMA}}
+    ),
+    "responses.strict_schema": lambda b, h: _json_schema_text(
+        b, {"type": "json_schema", "name": "answer", "schema": TOOL_SCHEMA, "strict": True}
     ),
     "anthropic.api_key": lambda b, h: h.update({"x-api-key": "wrong"}),
     "anthropic.version_header": lambda b, h: h.pop("anthropic-version"),
@@ -203,6 +265,9 @@ def _peer(provider: str) -> ProviderPeer:
     peer = peer_for(provider, [text_reply("ok")])
     if isinstance(peer, GeminiPeer):
         peer.signatures["c1"] = "sig-1"  # as if the peer had sent c1 with this signature
+    if isinstance(peer, OpenAIResponsesPeer):  # as if it had sent fc_1 after reasoning rs_1
+        peer.issued.reasoning_of_call["fc_1"] = "rs_1"
+        peer.issued.encrypted["rs_1"] = "enc-1"
     return peer
 
 
@@ -220,7 +285,7 @@ def test_the_valid_request_is_accepted(provider):
     peer = _peer(provider)
     status, body = _send(peer, copy.deepcopy(VALID[provider]), dict(HEADERS[provider]))
     assert (status, peer.rejections) == (200, [])
-    assert "error" not in body
+    assert not body.get("error")  # a Responses answer has `error: null`
 
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))

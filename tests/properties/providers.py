@@ -14,7 +14,7 @@ from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
 
-PROTOCOLS = tuple(dict.fromkeys(p.protocol for p in PROVIDERS.values()))
+PROTOCOLS = tuple(dict.fromkeys(kind for p in PROVIDERS.values() for kind in p.protocols))
 
 
 def exchange(

@@ -25,7 +25,13 @@ from typing import Any, ClassVar
 
 import httpx
 
-from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
+from tests.support.peer_checks import (
+    Issued,
+    check_anthropic,
+    check_gemini,
+    check_openai,
+    check_responses,
+)
 from tests.support.provider_rules import Rejected
 from zork_mcp.domain.messages import LLMResponse
 
@@ -215,6 +221,100 @@ class OpenAIPeer(ProviderPeer):
 
 
 @dataclass
+class OpenAIResponsesPeer(ProviderPeer):
+    """OpenAI's Responses API, stateless: it stores nothing, so a `previous_response_id` is
+    refused and reasoning must come back encrypted. A reasoning model (`reasoning`) puts a
+    reasoning item before its output, as GPT-5.4 and later do, and checks it comes back."""
+
+    protocol: ClassVar[str] = "openai-responses"
+    reasoning: bool = True
+    encrypt: bool = True  # False: reasoning comes without its encrypted content
+    issued: Issued = field(default_factory=Issued)
+    _numbers: Iterator[int] = field(default_factory=itertools.count, repr=False)
+
+    def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
+        if not path.endswith("/responses"):
+            raise Rejected(404, f"no route {path}")
+        check_responses(headers, body, self.api_key, self.issued)
+
+    def render(self, reply: LLMResponse, body: dict[str, Any]) -> dict[str, Any]:
+        number = next(self._numbers)
+        offered = [tool["name"] for tool in body.get("tools") or []]
+        output: list[dict[str, Any]] = []
+        reasoning_id = f"rs_peer{number}"
+        if self.reasoning:
+            output.append(self._reasoning_item(reasoning_id, body))
+        text = reply.preamble if reply.tool_calls else reply.content
+        if text is not None:
+            output.append(_output_message(f"msg_peer{number}", text))
+        for index, call in enumerate(reply.tool_calls or ()):
+            item_id = f"fc_peer{number}_{index}"
+            if self.reasoning:
+                self.issued.reasoning_of_call[item_id] = reasoning_id
+            output.append(
+                {
+                    "id": item_id,
+                    "type": "function_call",
+                    "status": "completed",
+                    "call_id": call.id,
+                    "name": self._wire_name(call.function.name, offered),
+                    "arguments": call.function.arguments,
+                }
+            )
+        usage = reply.usage
+        prompt, completion = (usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0)
+        return {
+            "id": f"resp_peer{number}",
+            "object": "response",
+            "created_at": 1764000000 + number,
+            "status": "completed",
+            "error": None,
+            "incomplete_details": None,
+            "model": body["model"],
+            "output": output,
+            "usage": {
+                "input_tokens": prompt,
+                "input_tokens_details": {"cached_tokens": 3},
+                "output_tokens": completion,
+                "output_tokens_details": {"reasoning_tokens": 2 if self.reasoning else 0},
+                "total_tokens": prompt + completion,
+            },
+        }
+
+    def _reasoning_item(self, item_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Encrypted content comes with it in stateless mode (reasoning guide)."""
+        item: dict[str, Any] = {"id": item_id, "type": "reasoning", "summary": []}
+        asked = body.get("store") is False or "reasoning.encrypted_content" in body.get(
+            "include", []
+        )
+        if self.encrypt and asked:
+            item["encrypted_content"] = f"gAAAA-peer-{item_id}-{len(self.issued.encrypted)}"
+            self.issued.encrypted[item_id] = item["encrypted_content"]
+        return item
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """OpenAI's error shape (API reference, "Error codes")."""
+        return {
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": None,
+                "code": None,
+            }
+        }
+
+
+def _output_message(item_id: str, text: str) -> dict[str, Any]:
+    return {
+        "id": item_id,
+        "type": "message",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+
+
+@dataclass
 class AnthropicPeer(ProviderPeer):
     """Anthropic messages."""
 
@@ -334,7 +434,7 @@ class GeminiPeer(ProviderPeer):
 
 
 PEERS: dict[str, type[ProviderPeer]] = {
-    peer.protocol: peer for peer in (OpenAIPeer, AnthropicPeer, GeminiPeer)
+    peer.protocol: peer for peer in (OpenAIPeer, OpenAIResponsesPeer, AnthropicPeer, GeminiPeer)
 }
 
 

@@ -10,6 +10,7 @@ MOCK_BASE = "https://provider.peer.invalid"  # the base URL of a peer behind htt
 # The provider each wire protocol is tried through; the peer's path checks match its base URL.
 THROUGH = {
     "openai": ("openrouter", "/api/v1"),
+    "openai-responses": ("openai", "/v1"),
     "anthropic": ("anthropic", ""),
     "gemini": ("gemini", ""),
 }
@@ -18,4 +19,7 @@ THROUGH = {
 def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str, retry):
     """The real adapter of this protocol (from the provider registry), sending to `base`."""
     name, path = THROUGH[protocol]
-    return PROVIDERS[name].llm(client, api_key=key, base_url=f"{base}{path}", retry=retry)
+    api = "responses" if protocol == "openai-responses" else None
+    return PROVIDERS[name].llm(
+        client, api_key=key, base_url=f"{base}{path}", retry=retry, openai_api=api
+    )

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
-from tests.support.provider_rules import RULES
+from tests.support.provider_rules import RULES, Rule
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
@@ -30,7 +32,11 @@ GEMINI_REJECTS = frozenset(
         "default",
     }
 )
-REASONING_MODELS = re.compile(r"^gpt-(5\.[4-9]|[6-9])")  # OpenAI's, not OpenRouter's slugs
+# OpenAI's model families as OpenAI documents them (not OpenRouter's slugs); the peer's own
+# reading of OpenAI's pages, kept apart from the provider registry it checks.
+REASONING_MODELS = re.compile(r"^gpt-(5\.[4-9]|[6-9])")  # tools in chat only at effort none
+NO_NONE_EFFORT = re.compile(r"^gpt-(6-astra|6\.[1-9]|[7-9])")  # gpt-6-astra, gpt-6.1-sol pages
+RESPONSES_ONLY = re.compile(r"^(gpt-[0-9.]+-(codex|pro)\b|o[13]-pro\b)")
 OPENAI_ROLES = ("system", "developer", "user", "assistant", "tool")
 OPENAI_CALL_FIELDS = frozenset({"id", "type", "function"})
 MAX_CACHE_BREAKPOINTS = 4
@@ -52,6 +58,10 @@ def check_openai(headers: Mapping[str, str], body: Mapping[str, Any], api_key: s
     ):
         if not ok:
             raise RULES["openai.required_fields"].violated(field=field)
+    if RESPONSES_ONLY.match(body["model"]):
+        raise RULES["openai.responses_only_model"].violated()
+    if body.get("reasoning_effort") == "none" and NO_NONE_EFFORT.match(body["model"]):
+        raise RULES["openai.effort_none_unsupported"].violated(model=body["model"])
     tools = body.get("tools") or []
     for index, tool in enumerate(tools):
         if not _name_ok(OPENAI_NAME, (tool.get("function") or {}).get("name")):
@@ -146,18 +156,184 @@ def _openai_response_format(response_format: Mapping[str, Any]) -> None:
         _strict(schema, "()")
 
 
-def _strict(node: Mapping[str, Any], where: str) -> None:
-    rule = RULES["openai.strict_schema"]
+def _strict(node: Mapping[str, Any], where: str, rule: Rule | None = None, **names: str) -> None:
+    rule = rule or RULES["openai.strict_schema"]
     if node.get("type") == "object" or "properties" in node:
         properties = node.get("properties") or {}
         if node.get("additionalProperties") is not False:
             problem = "'additionalProperties' is required to be supplied and to be false"
-            raise rule.violated(where=where, problem=problem)
+            raise rule.violated(where=where, problem=problem, **names)
         if sorted(node.get("required") or []) != sorted(properties):
             problem = "'required' is required to be supplied and to be an array including every key"
-            raise rule.violated(where=where, problem=problem)
+            raise rule.violated(where=where, problem=problem, **names)
         for name, sub in properties.items():
-            _strict(sub, f"{where}.properties.{name}")
+            _strict(sub, f"{where}.properties.{name}", rule, **names)
+
+
+# ---- OpenAI Responses -------------------------------------------------------------------
+
+RESPONSES_FIELDS = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "store",
+        "include",
+        "reasoning",
+        "text",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "previous_response_id",
+        "truncation",
+        "metadata",
+        "user",
+        "stream",
+        "service_tier",
+        "safety_identifier",
+        "prompt_cache_key",
+        "background",
+        "max_tool_calls",
+    }
+)  # openai-python 3.3.1 ResponseCreateParams, the fields this peer knows
+MOVED = {"response_format": "text.format", "reasoning_effort": "reasoning.effort"}
+ITEM_FIELDS = {
+    "message": frozenset({"type", "role", "content", "id", "status", "phase"}),
+    "function_call": frozenset({"type", "call_id", "name", "arguments", "id", "status"}),
+    "function_call_output": frozenset({"type", "call_id", "output", "id", "status"}),
+    "reasoning": frozenset({"type", "id", "summary", "content", "encrypted_content", "status"}),
+}
+INPUT_ROLES = ("user", "assistant", "system", "developer")
+
+
+@dataclass
+class Issued:
+    """What a Responses peer handed out: each call's item id -> its reasoning item's id, and
+    each reasoning item's encrypted content."""
+
+    reasoning_of_call: dict[str, str] = dataclass_field(default_factory=dict)
+    encrypted: dict[str, str] = dataclass_field(default_factory=dict)
+
+
+def check_responses(
+    headers: Mapping[str, str], body: Mapping[str, Any], api_key: str | None, issued: Issued
+) -> None:
+    if api_key and headers.get("authorization") != f"Bearer {api_key}":
+        raise RULES["responses.api_key"].violated()
+    _responses_fields(body)
+    if body.get("previous_response_id"):
+        raise RULES["responses.previous_response"].violated(id=body["previous_response_id"])
+    _responses_tools(body.get("tools") or [])
+    if "text" in body:
+        _responses_text(body["text"])
+    items = body["input"] if isinstance(body["input"], list) else []
+    for index, item in enumerate(items):
+        _responses_item(index, item)
+    _responses_calls(items)
+    _responses_reasoning(items, issued, store=body.get("store", True))
+
+
+def _responses_fields(body: Mapping[str, Any]) -> None:
+    for key in body:
+        if key in MOVED:
+            raise RULES["responses.moved_parameter"].violated(field=key, moved=MOVED[key])
+        if key not in RESPONSES_FIELDS:
+            raise RULES["responses.unknown_parameter"].violated(field=key)
+    for field_name, ok in (
+        ("model", isinstance(body.get("model"), str)),
+        ("input", isinstance(body.get("input"), str | list)),
+    ):
+        if not ok:
+            raise RULES["responses.required_fields"].violated(field=field_name)
+
+
+def _responses_tools(tools: list[dict[str, Any]]) -> None:
+    for index, tool in enumerate(tools):
+        if tool.get("type") == "function" and "name" not in tool:
+            raise RULES["responses.tool_shape"].violated(index=index)
+        if not _name_ok(OPENAI_NAME, tool.get("name")):
+            raise RULES["responses.tool_name"].violated(where=f"tools[{index}].name")
+
+
+def _responses_text(text: Mapping[str, Any]) -> None:
+    rule = RULES["responses.text_format"]
+    spec = text.get("format") or {"type": "text"}
+    if spec.get("type") == "text":
+        return
+    if spec.get("type") != "json_schema" or "json_schema" in spec:
+        raise rule.violated(problem="expected type 'text' or a flat 'json_schema' format")
+    if not _name_ok(OPENAI_NAME, spec.get("name")):
+        raise rule.violated(problem="name must match '^[a-zA-Z0-9_-]+$'")
+    schema = spec.get("schema")
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        raise rule.violated(problem="schema must be an object schema")
+    if spec.get("strict"):
+        _strict(schema, "()", RULES["responses.strict_schema"], name=spec["name"])
+
+
+def _responses_item(index: int, item: Mapping[str, Any]) -> None:
+    kind = item.get("type", "message")
+    extra = set(item) - ITEM_FIELDS.get(kind, frozenset(item))
+    if extra:
+        raise RULES["responses.unknown_parameter"].violated(field=f"input[{index}].{min(extra)}")
+    if kind == "function_call" and not _name_ok(OPENAI_NAME, item.get("name")):
+        raise RULES["responses.tool_name"].violated(where=f"input[{index}].name")
+    if kind != "message":
+        return
+    role = item.get("role")
+    if role not in INPUT_ROLES:
+        raise RULES["responses.input_role"].violated(role=role)
+    parts = item.get("content") if isinstance(item.get("content"), list) else []
+    allowed = ("output_text", "refusal") if role == "assistant" else ("input_text",)
+    for number, part in enumerate(parts):
+        if part.get("type") not in allowed:
+            supported = " and ".join(f"'{kind}'" for kind in allowed)
+            rule = RULES["responses.content_type"]
+            raise rule.violated(kind=part.get("type"), supported=supported)
+        extra = set(part) - {"type", "text", "annotations", "logprobs"}
+        if extra:
+            where = f"input[{index}].content[{number}].{min(extra)}"
+            raise RULES["responses.unknown_parameter"].violated(field=where)
+
+
+def _responses_calls(items: list[dict[str, Any]]) -> None:
+    called: list[str] = []
+    for item in items:
+        if item.get("type") == "function_call":
+            called.append(item.get("call_id"))
+        elif item.get("type") == "function_call_output" and item.get("call_id") not in called:
+            raise RULES["responses.call_output_matches"].violated(id=item.get("call_id"))
+    answered = {i.get("call_id") for i in items if i.get("type") == "function_call_output"}
+    for call_id in called:
+        if call_id not in answered:
+            raise RULES["responses.call_answered"].violated(id=call_id)
+
+
+def _responses_reasoning(items: list[dict[str, Any]], issued: Issued, *, store: Any) -> None:
+    for index, item in enumerate(items):
+        if item.get("type") == "reasoning":
+            _reasoning_item(item, items[index + 1 :], issued, store=store)
+        if item.get("type") == "function_call" and item.get("id") in issued.reasoning_of_call:
+            reasoning = issued.reasoning_of_call[item["id"]]
+            before = {i.get("id") for i in items[:index] if i.get("type") == "reasoning"}
+            if reasoning not in before:
+                rule = RULES["responses.reasoning_before_call"]
+                raise rule.violated(id=item["id"], reasoning=reasoning)
+
+
+def _reasoning_item(
+    item: Mapping[str, Any], after: list[dict[str, Any]], issued: Issued, *, store: Any
+) -> None:
+    content = item.get("encrypted_content")
+    if content is None and store is False:
+        raise RULES["responses.reasoning_not_stored"].violated(id=item.get("id"))
+    if content is not None and issued.encrypted.get(str(item.get("id"))) != content:
+        raise RULES["responses.encrypted_content"].violated(content=str(content)[:40])
+    if not after or after[0].get("type") in ("reasoning", "function_call_output"):
+        raise RULES["responses.reasoning_followed"].violated(id=item.get("id"))
 
 
 # ---- Anthropic messages -----------------------------------------------------------------

@@ -43,6 +43,9 @@ ANTHROPIC_ERRORS = "https://docs.anthropic.com/en/api/errors"
 ANTHROPIC_TOOLS = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use"
 ANTHROPIC_CACHING = "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching"
 ANTHROPIC_VERSIONS = "https://docs.anthropic.com/en/api/versioning"
+OPENAI_RESPONSES = "https://platform.openai.com/docs/api-reference/responses/create"
+OPENAI_MIGRATE = "https://developers.openai.com/api/docs/guides/migrate-to-responses"
+OPENAI_REASONING = "https://developers.openai.com/api/docs/guides/reasoning"
 GEMINI_FUNCTIONS = "https://ai.google.dev/gemini-api/docs/function-calling"
 GEMINI_SCHEMA = "https://ai.google.dev/api/caching#Schema"
 GEMINI_CONTENT = "https://ai.google.dev/api/caching#Content"
@@ -118,6 +121,25 @@ _RULES = (
         "change/1386454",
     ),
     Rule(
+        "openai.effort_none_unsupported",
+        "openai",
+        "GPT-6 Astra, GPT-6.1 and later reject reasoning_effort 'none', so chat completions "
+        "take no tools for them",
+        400,
+        "Unsupported value: 'none' is not supported with the '{model}' model. Supported "
+        "values are: 'low', 'medium', 'high', 'xhigh', and 'max'.",
+        "https://developers.openai.com/api/docs/models/gpt-6-astra (and a live probe quoting "
+        "this error, 2026-09-24)",
+    ),
+    Rule(
+        "openai.responses_only_model",
+        "openai",
+        "codex and pro models are served by the Responses API only",
+        400,
+        "This model is only supported in v1/responses and not in v1/chat/completions.",
+        "https://github.com/alvinunreal/tmuxai/issues/82",
+    ),
+    Rule(
         "openai.tool_call_id",
         "openai",
         "every tool call in the history has a non-empty id, unique in the conversation",
@@ -179,6 +201,151 @@ _RULES = (
         400,
         "A maximum of 4 blocks with cache_control may be provided. Found {found}.",
         OPENROUTER_CACHING,
+    ),
+    # ---- OpenAI Responses ------------------------------------------------------------------
+    Rule(
+        "responses.api_key",
+        "openai-responses",
+        "Authorization: Bearer <key> must carry a valid key",
+        401,
+        "Incorrect API key provided",
+        OPENAI_ERRORS,
+    ),
+    Rule(
+        "responses.required_fields",
+        "openai-responses",
+        "model (a string) and input are required",
+        400,
+        "Missing required parameter: '{field}'.",
+        OPENAI_RESPONSES,
+    ),
+    Rule(
+        "responses.unknown_parameter",
+        "openai-responses",
+        "only the Responses API's own fields: no messages, max_tokens, max_completion_tokens "
+        "or n of chat completions, and no unknown field in an input item",
+        400,
+        "Unknown parameter: '{field}'.",
+        OPENAI_MIGRATE + " (errors quoted in openai-agents and codex issues)",
+    ),
+    Rule(
+        "responses.moved_parameter",
+        "openai-responses",
+        "response_format is text.format and reasoning_effort is reasoning.effort",
+        400,
+        "Unsupported parameter: '{field}'. In the Responses API, this parameter has moved "
+        "to '{moved}'.",
+        OPENAI_MIGRATE,
+    ),
+    Rule(
+        "responses.tool_shape",
+        "openai-responses",
+        "a function tool is flat: type, name, parameters (not nested under `function`)",
+        400,
+        "Missing required parameter: 'tools[{index}].name'.",
+        OPENAI_FUNCTIONS,
+    ),
+    Rule(
+        "responses.tool_name",
+        "openai-responses",
+        "function names match ^[a-zA-Z0-9_-]{{1,64}}$ (tools and input items)",
+        400,
+        "Invalid '{where}': string does not match pattern. Expected a string that matches "
+        "the pattern '^[a-zA-Z0-9_-]+$'.",
+        OPENAI_FUNCTIONS,
+    ),
+    Rule(
+        "responses.input_role",
+        "openai-responses",
+        "a message item's role is user, assistant, system or developer (no `tool` role)",
+        400,
+        "Invalid value: '{role}'. Supported values are: 'assistant', 'system', 'developer', "
+        "and 'user'.",
+        OPENAI_RESPONSES,
+    ),
+    Rule(
+        "responses.content_type",
+        "openai-responses",
+        "an assistant message's parts are output_text or refusal; others' are input parts",
+        400,
+        "Invalid value: '{kind}'. Supported values are: {supported}.",
+        "https://github.com/jeremychone/rust-genai/pull/119",
+    ),
+    Rule(
+        "responses.call_output_matches",
+        "openai-responses",
+        "a function_call_output answers a function_call earlier in input, by call_id",
+        400,
+        "No tool call found for function call output with call_id {id}.",
+        "https://github.com/continuedev/continue/issues/10092",
+    ),
+    Rule(
+        "responses.call_answered",
+        "openai-responses",
+        "every function_call in input has its function_call_output",
+        400,
+        "No tool output found for function call {id}.",
+        "https://github.com/openai/openai-agents-python/issues/1061",
+    ),
+    Rule(
+        "responses.reasoning_before_call",
+        "openai-responses",
+        "a function_call sent back with its item id comes with the reasoning item before it",
+        400,
+        "Item '{id}' of type 'function_call' was provided without its required 'reasoning' "
+        "item: '{reasoning}'.",
+        "https://github.com/VRSEN/agency-swarm/issues/367",
+    ),
+    Rule(
+        "responses.reasoning_followed",
+        "openai-responses",
+        "a reasoning item is followed by the item that came after it",
+        400,
+        "Item '{id}' of type 'reasoning' was provided without its required following item.",
+        "https://github.com/openai/openai-agents-python/issues/1611",
+    ),
+    Rule(
+        "responses.reasoning_not_stored",
+        "openai-responses",
+        "with store false a reasoning item is sent back with its encrypted_content, not by id",
+        404,
+        "Item with id '{id}' not found. Items are not persisted when `store` is set to "
+        "false. Try again with `store` set to true, or remove this item from your input.",
+        OPENAI_REASONING + " (error quoted in anomalyco/opencode#7724)",
+    ),
+    Rule(
+        "responses.encrypted_content",
+        "openai-responses",
+        "encrypted reasoning goes back exactly as it came",
+        400,
+        "The encrypted content {content} could not be verified.",
+        "https://github.com/openai/codex/issues/8145",
+    ),
+    Rule(
+        "responses.previous_response",
+        "openai-responses",
+        "previous_response_id names a stored response (nothing is stored with store false)",
+        400,
+        "Previous response with id '{id}' not found.",
+        OPENAI_RESPONSES,
+    ),
+    Rule(
+        "responses.text_format",
+        "openai-responses",
+        "text.format is text, or a json_schema with a valid name and an object schema "
+        "(flat: no json_schema wrapper)",
+        400,
+        "Invalid 'text.format': {problem}",
+        OPENAI_RESPONSES,
+    ),
+    Rule(
+        "responses.strict_schema",
+        "openai-responses",
+        "a strict schema sets additionalProperties: false and lists every property in "
+        "required, on every object",
+        400,
+        "Invalid schema for response_format '{name}': In context={where}, {problem}",
+        OPENAI_STRUCTURED,
     ),
     # ---- Anthropic messages ---------------------------------------------------------------
     Rule(

@@ -249,8 +249,9 @@ def _json_or_none(response: httpx.Response) -> Any:
 
 
 def _effective_status(status: int, data: Any) -> int:
-    """OpenRouter can answer 200 with an error object; its code is the real status."""
-    if status == 200 and isinstance(data, dict) and "error" in data and "choices" not in data:
+    """OpenRouter can answer 200 with an error object; its code is the real status. (A
+    Responses API answer always has `error`, null when all went well.)"""
+    if status == 200 and isinstance(data, dict) and data.get("error") and "choices" not in data:
         code = data["error"].get("code") if isinstance(data["error"], dict) else None
         return code if isinstance(code, int) and code >= 400 else 502
     return status

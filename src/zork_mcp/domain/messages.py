@@ -50,6 +50,7 @@ class Usage:
     completion_tokens: int = 0
     cached_tokens: int = 0
     cost_usd: float | None = None  # None: the provider reported no cost
+    reasoning_tokens: int = 0  # of the completion tokens, those a reasoning model thought in
 
     @property
     def total_tokens(self) -> int:
@@ -61,6 +62,7 @@ class Usage:
             self.completion_tokens + other.completion_tokens,
             self.cached_tokens + other.cached_tokens,
             _add_costs(self.cost_usd, other.cost_usd),
+            self.reasoning_tokens + other.reasoning_tokens,
         )
 
 

@@ -39,7 +39,9 @@ OPENAI_RULE = WireNameRule("openai", r"a-zA-Z0-9_\-", 64)
 ANTHROPIC_RULE = WireNameRule("anthropic", r"a-zA-Z0-9_\-", 128)
 GEMINI_RULE = WireNameRule("gemini", r"a-zA-Z0-9_.:\-", 64, first_chars=r"a-zA-Z_")
 
+# By wire protocol; OpenAI's Responses API names function tools as chat completions do.
 RULES = {rule.provider: rule for rule in (OPENAI_RULE, ANTHROPIC_RULE, GEMINI_RULE)}
+RULES["openai-responses"] = OPENAI_RULE
 _MIN_HASH, _HASH_STEP = 8, 4
 
 
