@@ -24,14 +24,14 @@ WALKTHROUGH = zork1["walkthrough"].split("/")
 TOOL = "reasoning.sequentialthinking"
 
 
-def project(tmp_path: Path, marker: str) -> Path:
+def project(tmp_path: Path, marker: str, **mcp: float) -> Path:
     reasoning = {
         "command": "python",
         "args": ["-m", "zork_mcp.servers.reasoning"],
         "env": {"DISABLE_THOUGHT_LOGGING": "true", "E2E_MARKER": marker},
     }
     servers = {"reasoning": reasoning}
-    return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20)
+    return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20, **mcp)
 
 
 def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tuple[int, list]:
@@ -135,3 +135,31 @@ def test_turns_that_think_with_tools_reach_the_server_and_the_logs(tmp_path, zor
     log = (tmp_path / "e2e" / "episode.log").read_text()
     assert "Iteration 1: Agent calling tool reasoning.sequentialthinking" in log
     assert "Tool arguments:" in log and "Agent action: N" in log
+
+
+def test_an_episode_through_openais_responses_api_keeps_its_rules(tmp_path, zork_game, monkeypatch):
+    """GPT-6.1 Sol takes tools only through the Responses API: the registry sends it there,
+    tool turns and forced final answers both, with its reasoning passed back encrypted."""
+    commands = WALKTHROUGH[:8]
+    replies = []
+    for index, command in enumerate(commands):
+        if index % 3 == 0:  # every third turn thinks with the tool until it must answer
+            replies += [tool_calls_reply((TOOL, thought(1))) for _ in range(3)]
+        replies.append(action_reply(command, thinking=f"turn {index}"))
+    peer = peer_for("openai-responses", replies, [TOOL])
+    monkeypatch.setenv("OPENAI_API_KEY", peer.api_key)
+    project_file = project(tmp_path, uuid.uuid4().hex, max_tool_iterations=3)
+    episode = ["--game", str(zork_game), "--max-turns", str(len(commands)), "--plain"]
+    logs = ["--config", str(project_file), "--log-dir", str(tmp_path), "--episode-id", "e2e"]
+    with peer.serve() as url:
+        model = ["--provider", "openai", "--model", "gpt-6.1-sol", "--base-url", f"{url}/v1"]
+        code = main([*model, *episode, *logs])
+    events = [json.loads(line) for line in (tmp_path / "e2e" / "events.jsonl").open()]
+    turns = [event for event in events if event["event_type"] == "turn_complete"]
+    assert code == 0 and peer.rejections == [] and peer.replies == []
+    assert [turn["action"] for turn in turns] == commands
+    finals = [r for r in peer.requests if "text" in r]
+    assert len(finals) == 3 and all("tools" not in r for r in finals)
+    assert all(r["text"]["format"]["name"] == "AgentResponse" for r in finals)
+    sent_back = [i for r in peer.requests for i in r["input"] if i["type"] == "reasoning"]
+    assert sent_back and all(i["encrypted_content"] for i in sent_back)

@@ -13,6 +13,7 @@ from tests.ghost.test_api import marker, servers
 from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import ProviderPeer, peer_for
 from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import mcp_ghost
 from zork_mcp.ghost.run import MAX_BACKTRACKS
 
@@ -23,6 +24,8 @@ PROTOCOLS = {
     "anthropic": "anthropic",
     "gemini": "gemini",
 }
+# OpenAI's Responses API: the registry picks it for GPT-6.1 Sol (chat takes no tools for it).
+RESPONSES_MODEL = "gpt-6.1-sol"
 ENDINGS = {
     "max_iterations": [tool_calls_reply(("faults.echo", {"text": t})) for t in "ab"],
     "dead_server": [tool_calls_reply(("faults.crash", {}))],
@@ -52,6 +55,32 @@ async def test_the_final_answer_without_tools_is_accepted(provider, ending):
     assert peer.rejections == [] and peer.replies == []
     assert result.final_result == "my final answer"
     assert not any("HTTP 400" in error.error for error in result.errors)
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+async def test_the_final_answer_without_tools_is_accepted_through_responses(ending):
+    replies = [*ENDINGS[ending], text_reply("my final answer")]
+    peer = peer_for("openai-responses", replies, FAULT_TOOLS)
+    result = await run("openai", peer, model=RESPONSES_MODEL, max_iterations=2)
+    assert peer.rejections == [] and peer.replies == []
+    assert result.final_result == "my final answer"
+    assert all(request["model"] == RESPONSES_MODEL for request in peer.requests)
+
+
+async def test_the_chat_api_is_refused_for_a_model_that_takes_tools_only_through_responses():
+    peer = peer_for("openai-responses", [text_reply("never")], FAULT_TOOLS)
+    with pytest.raises(ConfigurationError, match="only through the Responses API"):
+        await run("openai", peer, model=RESPONSES_MODEL, openai_api="chat")
+    assert peer.requests == []
+
+
+async def test_the_chat_api_can_be_chosen_for_gpt_6_luna_and_back():
+    chat = peer_for("openai", [tool_calls_reply(("faults.echo", {"text": "a"})), text_reply("ok")])
+    result = await run("openai", chat, model="gpt-6-luna", openai_api="chat")
+    assert chat.rejections == [] and result.final_result == "ok"
+    responses = peer_for("openai-responses", [text_reply("ok")], FAULT_TOOLS)
+    result = await run("openai", responses, model="gpt-6-luna", openai_api="responses")
+    assert responses.rejections == [] and result.final_result == "ok"
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openrouter"])

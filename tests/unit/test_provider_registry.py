@@ -9,12 +9,13 @@ import pytest
 
 from tests.support.llm_peers import PEERS, peer_for
 from zork_mcp.adapters.fake_llm import tool_calls_reply
+from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.app.bootstrap import api_key, build_llm
-from zork_mcp.app.cli import parser
+from zork_mcp.app.cli import options_from, parser
 from zork_mcp.app.eval.sweep import parse_model
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import HOSTED, PROVIDERS
-from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 from zork_mcp.domain.wire_names import RULES
@@ -24,9 +25,9 @@ TOOL = "game.look.around"  # a dot: every provider needs its own wire form
 TOOLS = tuple(to_openai_tools([ToolSpec("game", "look.around", "look")]))
 
 
-async def one_call(name: str, peer, tools: tuple, urls: list | None = None):
-    """The registry's adapter for `name`, built as the CLI builds it, asked once; the peer
-    answers (and `urls` gets each URL reached)."""
+async def one_call(name: str, peer, tools: tuple, urls: list | None = None, **options):
+    """The registry's adapter for `name`, built as the CLI builds it (with these RunOptions),
+    asked once; the peer answers (and `urls` gets each URL reached)."""
     provider = PROVIDERS[name]
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -39,7 +40,7 @@ async def one_call(name: str, peer, tools: tuple, urls: list | None = None):
 
     key = provider.key_in({provider.key_variables[-1]: peer.api_key})
     async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
-        llm = build_llm(RunOptions(provider=name), client, key)
+        llm = build_llm(RunOptions(provider=name, **options), client, key)
         return llm, await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools))
 
 
@@ -82,7 +83,86 @@ def _offered_name(protocol: str, body: dict) -> str:
 
 
 def test_every_protocol_in_the_registry_has_a_peer():
-    assert {provider.protocol for provider in PROVIDERS.values()} <= set(PEERS)
+    assert {kind for provider in PROVIDERS.values() for kind in provider.protocols} <= set(PEERS)
+
+
+# ---- OpenAI: which API takes a model family's tools ---------------------------------------
+
+# As OpenAI's model pages, guides and API errors describe each family (README: "OpenAI: chat
+# completions or Responses"); the peers hold their own reading of the same pages.
+OPENAI_ROUTES = {
+    "gpt-6-luna": "openai",  # chat completions, tools with reasoning_effort "none"
+    "gpt-6-sol": "openai",
+    "gpt-6-astra": "openai-responses",  # rejects "none": no tools in chat completions
+    "gpt-6.1-sol": "openai-responses",
+    "gpt-6.1-terra": "openai-responses",
+    "gpt-5.4-mini": "openai-responses",  # chat only with reasoning off; reasoning goes here
+    "gpt-5.6-terra": "openai-responses",
+    "gpt-5.1-codex": "openai-responses",  # served by the Responses API only
+    "o3-pro": "openai-responses",
+    "gpt-5-mini": "openai",
+    "gpt-4.1-mini": "openai",
+}
+
+
+@pytest.mark.parametrize("model", sorted(OPENAI_ROUTES))
+async def test_each_openai_model_gets_its_tools_through_an_api_that_takes_them(model):
+    protocol = PROVIDERS["openai"].protocol_for(model)
+    assert protocol == OPENAI_ROUTES[model]
+    peer = peer_for(protocol, [tool_calls_reply((TOOL, {}))], [TOOL])
+    _, response = await one_call("openai", peer, TOOLS, model=model)
+    assert peer.rejections == [] and [call.function.name for call in response.tool_calls] == [TOOL]
+
+
+@pytest.mark.parametrize("model", ["gpt-5.6-terra", "gpt-6-sol", "gpt-5.4-mini"])
+async def test_chat_completions_can_be_chosen_where_openai_says_they_take_tools(model):
+    peer = peer_for("openai", [tool_calls_reply((TOOL, {}))], [TOOL])
+    await one_call("openai", peer, TOOLS, model=model, openai_api="chat")
+    assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
+
+
+@pytest.mark.parametrize("model", ["gpt-6-astra", "gpt-6.1-sol", "gpt-5.1-codex"])
+def test_chat_completions_are_refused_for_a_model_that_takes_tools_only_through_responses(
+    model, capsys
+):
+    with pytest.raises(SystemExit):
+        parser_args = ["--provider", "openai", "--model", model, "--openai-api", "chat"]
+        options_from(parser().parse_args(parser_args))
+    error = capsys.readouterr().err
+    assert f"OpenAI model '{model}' takes tools only through the Responses API" in error
+    assert "--openai-api responses" in error
+
+
+async def test_the_old_request_for_gpt_6_1_sol_gets_openais_400_from_the_chat_peer():
+    """What the chat adapter sent GPT-5.4 and later before the registry chose an API."""
+    peer = peer_for("openai", [tool_calls_reply((TOOL, {}))], [TOOL])
+    async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
+        llm = PROVIDERS["openai"].adapter(
+            client,
+            model="gpt-6.1-sol",
+            api_key=peer.api_key,
+            base_url="https://api.openai.com/v1",
+            retry=RetryPolicy(attempts=1),
+            tools_reasoning_effort="none",
+        )
+        with pytest.raises(LLMError, match=r"HTTP 400.*'none' is not supported with the"):
+            await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS))
+    assert peer.broken_rules == ["openai.effort_none_unsupported"]
+
+
+def test_openai_api_is_refused_for_a_provider_with_one_api(capsys):
+    with pytest.raises(SystemExit):
+        options_from(parser().parse_args(["--provider", "openrouter", "--openai-api", "chat"]))
+    assert "is for provider 'openai'; 'openrouter' has one API" in capsys.readouterr().err
+
+
+def test_the_cli_passes_the_chosen_api_on():
+    args = ["--provider", "openai", "--openai-api", "responses", "--model", "gpt-4.1-mini"]
+    options = options_from(parser().parse_args(args))
+    assert options.openai_api == "responses"
+    assert PROVIDERS["openai"].protocol_for("gpt-4.1-mini", options.openai_api) == (
+        "openai-responses"
+    )
 
 
 def test_the_cli_and_eval_offer_exactly_the_registry():

@@ -10,7 +10,6 @@ out where the provider caches prefixes by itself (OpenAI, local servers).
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,11 +40,6 @@ class OpenAIFlavor:
     cache_markers: bool  # send cache_control: the service passes it on to a model that honours it
 
 
-# OpenAI's GPT-5.4 and later take function tools in chat completions only with reasoning
-# off: "Function tools with reasoning_effort are not supported for gpt-5.6-luna in
-# /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort
-# to 'none'." (https://community.openai.com/t/gpt-5-6-chat-completion-reasoning-effort-bug-behavior-change/1386454)
-TOOLS_WITHOUT_REASONING = re.compile(r"^gpt-(5\.[4-9]|[6-9])")
 # OpenRouter passes cache_control to Anthropic, which takes at most 4 (prompt-caching docs).
 MAX_CACHE_BREAKPOINTS = 4
 
@@ -63,8 +57,12 @@ class OpenAICompatibleLLM:
         max_tokens: int | None = None,
         temperature: float | None = None,
         wire_names: WireNameRule = OPENAI_RULE,
+        tools_reasoning_effort: str | None = None,
     ) -> None:
+        """`tools_reasoning_effort`: sent with tools, for models that take tools in chat
+        completions only at that effort (the registry says which)."""
         self._client, self._model, self._flavor = client, model, flavor
+        self._tools_effort = tools_reasoning_effort
         self._wire_names = wire_names
         self._retry = retry or RetryPolicy()
         self._options = {"max_tokens": max_tokens, "temperature": temperature}
@@ -94,8 +92,8 @@ class OpenAICompatibleLLM:
         if request.tools:
             body["tools"] = [_wire_tool(tool, names) for tool in request.tools]
             body["tool_choice"] = request.tool_choice or "auto"
-            if self._flavor.name == "openai" and TOOLS_WITHOUT_REASONING.match(self._model):
-                body["reasoning_effort"] = "none"
+            if self._tools_effort is not None:
+                body["reasoning_effort"] = self._tools_effort
         if request.response_format is not None:
             body["response_format"] = json_schema_format(request.response_format)
         body.update({key: value for key, value in self._options.items() if value is not None})

@@ -36,7 +36,7 @@ from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.options import RunOptions
-from zork_mcp.app.providers import PROVIDERS, required_key
+from zork_mcp.app.providers import PROVIDERS, OpenAIApi, required_key
 from zork_mcp.app.tracing import traced_call, tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
@@ -108,7 +108,12 @@ def build_llm(
     retry: RetryPolicy | None = None,
 ) -> LLM:
     return PROVIDERS[options.provider].llm(
-        client, api_key=key, model=options.model, base_url=options.base_url, retry=retry
+        client,
+        api_key=key,
+        model=options.model,
+        base_url=options.base_url,
+        retry=retry,
+        openai_api=options.openai_api,
     )
 
 
@@ -289,6 +294,7 @@ class GhostCall:
     api_key: str
     model: str | None
     base_url: str | None
+    openai_api: OpenAIApi | None
     logger: logging.Logger
     http_client: httpx.AsyncClient | None
     startup_timeout: float
@@ -318,7 +324,7 @@ async def ghost_parts(
         client = call.http_client or await stack.enter_async_context(
             httpx.AsyncClient(timeout=HTTP_TIMEOUT)
         )
-        llm = ghost_llm(call.provider, client, call.api_key, call.model, call.base_url)
+        llm = ghost_llm(call, client)
         tool_server = ghost_tool_server(
             call.config,
             shared,
@@ -330,10 +336,14 @@ async def ghost_parts(
         yield GhostParts(call.config, telemetry, llm, tool_server)
 
 
-def ghost_llm(
-    provider: str, client: httpx.AsyncClient, key: str, model: str | None, base_url: str | None
-) -> LLM:
-    return PROVIDERS[provider].llm(client, api_key=key, model=model, base_url=base_url)
+def ghost_llm(call: GhostCall, client: httpx.AsyncClient) -> LLM:
+    return PROVIDERS[call.provider].llm(
+        client,
+        api_key=call.api_key,
+        model=call.model,
+        base_url=call.base_url,
+        openai_api=call.openai_api,
+    )
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from zork_mcp.app.container import Container
 from zork_mcp.app.env_file import load_env_file
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.progress import print_summary
-from zork_mcp.app.providers import DEFAULT_PROVIDER, PROVIDERS, provider_named
+from zork_mcp.app.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 
 EXIT_CODES = {"interrupted": 130, "emulator_halted": 1, "emulator_lost": 1}
@@ -37,6 +37,12 @@ def parser() -> argparse.ArgumentParser:
     defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
     p.add_argument("--model", help=f"model name (default per provider: {defaults})")
     p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
+    p.add_argument(
+        "--openai-api",
+        choices=OPENAI_APIS,
+        help="OpenAI's API for --provider openai (default: the one the model's family takes "
+        "tools through; README: 'OpenAI: chat completions or Responses')",
+    )
     p.add_argument(
         "--config",
         type=Path,
@@ -81,10 +87,16 @@ def options_from(args: argparse.Namespace) -> RunOptions:
             "(its folder under --log-dir, e.g. logs/episode-20261123-081500)"
         )
     episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
+    provider = PROVIDERS[args.provider]
+    try:
+        provider.api_for(args.model or provider.default_model, args.openai_api)
+    except ConfigurationError as e:
+        parser().error(str(e))
     return RunOptions(
         provider=args.provider,
         model=args.model,
         base_url=args.base_url,
+        openai_api=args.openai_api,
         game=args.game,
         max_turns=args.max_turns,
         config=args.config,

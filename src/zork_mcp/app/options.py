@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from zork_mcp.app.providers import DEFAULT_PROVIDER, PROVIDERS
+from zork_mcp.app.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,7 @@ class RunOptions:
     provider: str = DEFAULT_PROVIDER
     model: str | None = None
     base_url: str | None = None
+    openai_api: OpenAIApi | None = None  # None: the registry's choice for the model
     game: str | None = None
     max_turns: int = 100
     config: Path = Path("pyproject.toml")

@@ -10,6 +10,7 @@ OpenAI-compatible service needs neither).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -21,28 +22,81 @@ from zork_mcp.adapters.anthropic_llm import AnthropicLLM
 from zork_mcp.adapters.gemini_llm import GeminiLLM
 from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.adapters.openai_compatible import OpenAICompatibleLLM, OpenAIFlavor
+from zork_mcp.adapters.openai_responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.wire_names import RULES, WireNameRule
 from zork_mcp.ports.llm import LLM
 
-WireProtocol = Literal["openai", "anthropic", "gemini"]
+# "openai" is chat completions (OpenAI, OpenRouter, local servers); "openai-responses" is
+# OpenAI's Responses API.
+WireProtocol = Literal["openai", "openai-responses", "anthropic", "gemini"]
+OpenAIApi = Literal["chat", "responses"]
+OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
+API_PROTOCOLS: dict[OpenAIApi, WireProtocol] = {"chat": "openai", "responses": "openai-responses"}
 AdapterFactory = Callable[..., LLM]  # (client, *, model, api_key, base_url, retry, wire_names)
+
+
+@dataclass(frozen=True)
+class ModelFamily:
+    """OpenAI models whose names match `pattern`: which API takes their tools, and how."""
+
+    pattern: str  # a regular expression, matched from the start of the model name
+    api: OpenAIApi  # the API used unless --openai-api says otherwise
+    reasoning: bool  # a reasoning model: the Responses API sends its reasoning back, encrypted
+    chat_tools_effort: str | None  # chat completions take its tools only at this effort...
+    chat_tools: bool = True  # ...or not at all
+    source: str = ""  # where OpenAI says so
+
+    def matches(self, model: str) -> bool:
+        return re.match(self.pattern, model) is not None
 
 
 @dataclass(frozen=True)
 class Provider:
     name: str
-    protocol: WireProtocol  # picks the tool-name rule its adapter is given, and its test peer
+    protocol: WireProtocol  # its chat-completions-or-only API: tool-name rule and test peer
     default_model: str
     key_variables: tuple[str, ...]  # the first one set wins
     base_url: str
     adapter: AdapterFactory
     hosted: bool = True  # a key is required; MCP-Ghost offers the hosted providers (spec 004)
+    responses: AdapterFactory | None = None  # OpenAI's Responses API, where it is offered
+    families: tuple[ModelFamily, ...] = ()  # which API each model family takes (first match)
 
     @property
     def wire_names(self) -> WireNameRule:
         """The tool names its API accepts: the rule its adapter is built with."""
         return RULES[self.protocol]
+
+    @property
+    def protocols(self) -> tuple[WireProtocol, ...]:
+        return (self.protocol, "openai-responses") if self.responses else (self.protocol,)
+
+    def family_of(self, model: str) -> ModelFamily | None:
+        return next((family for family in self.families if family.matches(model)), None)
+
+    def api_for(self, model: str, chosen: OpenAIApi | None = None) -> OpenAIApi | None:
+        """Which OpenAI API serves `model`: `chosen`, else its family's (None: this provider
+        has one API). A choice the model cannot take is refused, saying why."""
+        if self.responses is None:
+            if chosen is not None:
+                raise ConfigurationError(
+                    f"openai_api (--openai-api) is for provider 'openai'; '{self.name}' has "
+                    "one API (chat completions). Leave it out."
+                )
+            return None
+        family = self.family_of(model)
+        if chosen == "chat" and family is not None and not family.chat_tools:
+            raise ConfigurationError(
+                f"OpenAI model '{model}' takes tools only through the Responses API "
+                f"({family.source}); choose openai_api 'responses' (--openai-api "
+                "responses), or leave it out."
+            )
+        return chosen or (family.api if family else "chat")
+
+    def protocol_for(self, model: str, chosen: OpenAIApi | None = None) -> WireProtocol:
+        api = self.api_for(model, chosen)
+        return API_PROTOCOLS[api] if api else self.protocol
 
     def key_in(self, environ: Mapping[str, str]) -> str | None:
         return next((environ[name] for name in self.key_variables if environ.get(name)), None)
@@ -55,15 +109,23 @@ class Provider:
         model: str | None = None,
         base_url: str | None = None,
         retry: RetryPolicy | None = None,
+        openai_api: OpenAIApi | None = None,
     ) -> LLM:
-        return self.adapter(
-            client,
-            model=model or self.default_model,
-            api_key=api_key,
-            base_url=base_url or self.base_url,
-            retry=retry,
-            wire_names=self.wire_names,
-        )
+        model = model or self.default_model
+        options = {"api_key": api_key, "base_url": base_url or self.base_url, "retry": retry}
+        api, family = self.api_for(model, openai_api), self.family_of(model)
+        if api == "responses" and self.responses is not None:
+            reasoning = family.reasoning if family else False
+            return self.responses(
+                client,
+                model=model,
+                reasoning=reasoning,
+                wire_names=RULES["openai-responses"],
+                **options,
+            )
+        if family is not None and family.chat_tools_effort is not None:
+            options["tools_reasoning_effort"] = family.chat_tools_effort
+        return self.adapter(client, model=model, wire_names=self.wire_names, **options)
 
 
 def _keyed(adapter: type) -> AdapterFactory:
@@ -74,6 +136,55 @@ def _keyed(adapter: type) -> AdapterFactory:
 
     return build
 
+
+# Which API each OpenAI model family takes tools through, checked on 2026-11-24 (README:
+# "OpenAI: chat completions or Responses"). OpenAI: "Starting with GPT-5.4, Chat Completions
+# does not support tool calling with reasoning_effort values other than none", and "Reasoning
+# with tools should use the Responses API" (developers.openai.com guides migrate-to-responses,
+# upgrading-to-gpt-5p6-sol).
+MIGRATE = "developers.openai.com/api/docs/guides/migrate-to-responses"
+OPENAI_FAMILIES = (
+    ModelFamily(
+        r"gpt-[0-9.]+-codex|gpt-[0-9.]+-pro\b|o[13]-pro\b",
+        "responses",
+        reasoning=True,
+        chat_tools_effort=None,
+        chat_tools=False,
+        source="'This model is only supported in v1/responses and not in v1/chat/completions'",
+    ),
+    ModelFamily(
+        r"gpt-6-astra|gpt-6\.[1-9]|gpt-([7-9]|[1-9][0-9])",
+        "responses",
+        reasoning=True,
+        chat_tools_effort=None,
+        chat_tools=False,
+        source="developers.openai.com/api/docs/models/gpt-6-astra and gpt-6.1-sol: chat "
+        "completions do not support tool calling for these models",
+    ),
+    ModelFamily(
+        r"gpt-6-(sol|luna)\b",
+        "chat",
+        reasoning=True,
+        chat_tools_effort="none",
+        source="developers.openai.com/api/docs/models/gpt-6-sol and gpt-6-luna: tools in chat "
+        "completions with reasoning_effort 'none'",
+    ),
+    ModelFamily(
+        r"gpt-5\.[4-9]|gpt-6",
+        "responses",
+        reasoning=True,
+        chat_tools_effort="none",
+        source=f"{MIGRATE}; upgrading-to-gpt-5p6-sol: 'Reasoning with tools should use the "
+        "Responses API'",
+    ),
+    ModelFamily(
+        r"gpt-5|o[1-9]",
+        "chat",
+        reasoning=True,
+        chat_tools_effort=None,
+        source="developers.openai.com/api/docs/models: function calling in chat completions",
+    ),
+)
 
 # Default models are current, cheap and tool-capable, checked against each provider's model
 # and deprecation pages on 2026-11-23 (README: "Default models").
@@ -96,6 +207,8 @@ PROVIDERS: dict[str, Provider] = {
             ("OPENAI_API_KEY",),
             "https://api.openai.com/v1",
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openai", cache_markers=False)),
+            responses=OpenAIResponsesLLM,
+            families=OPENAI_FAMILIES,
         ),
         Provider(
             "anthropic",

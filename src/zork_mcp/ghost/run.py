@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from pydantic import ValidationError
@@ -19,7 +19,13 @@ from pydantic import ValidationError
 from zork_mcp.app.bootstrap import GhostCall, GhostParts, ghost_parts
 from zork_mcp.app.container import PROCESS
 from zork_mcp.app.env_file import environment_with_env_file
-from zork_mcp.app.providers import PROVIDERS, provider_named, required_key
+from zork_mcp.app.providers import (
+    OPENAI_APIS,
+    PROVIDERS,
+    OpenAIApi,
+    provider_named,
+    required_key,
+)
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
 from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
@@ -67,6 +73,7 @@ async def mcp_ghost(
     startup_timeout: float = 10.0,
     context_budget_tokens: int = ContextBudget.max_tokens,
     server_start: ServerStart = "auto",
+    openai_api: OpenAIApi | None = None,
 ) -> GhostResultDict:
     """Answer `user_prompt` with the tools of every server in `server_config`.
 
@@ -78,16 +85,20 @@ async def mcp_ghost(
     zork_mcp.domain.context_budget. Every server process is closed before this returns,
     raises or is cancelled. `server_start` is as in [tool.zorkgpt.mcp]: Python servers
     are forked from one fork server that every call in this process shares (the first
-    call spawns while it starts).
+    call spawns while it starts). `openai_api` ("chat" or "responses") picks OpenAI's API
+    for provider "openai"; by default the registry picks the one the model takes tools
+    through.
     """
     config = _server_config(server_config)
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
+    _check_api(provider, model, openai_api)
     call = GhostCall(
         config,
         provider,
         _api_key(provider, api_key),
         model,
         base_url,
+        openai_api,
         logging.getLogger(namespace),
         http_client=http_client,
         startup_timeout=startup_timeout,
@@ -201,6 +212,15 @@ def _check_arguments(
         raise ConfigurationError(
             f"context_budget_tokens must be at least 1, got {context_budget_tokens}."
         )
+
+
+def _check_api(provider: str, model: str | None, openai_api: str | None) -> None:
+    if openai_api is not None and openai_api not in OPENAI_APIS:
+        raise ConfigurationError(
+            f"openai_api must be one of {', '.join(OPENAI_APIS)} (or None), got {openai_api!r}."
+        )
+    chosen = PROVIDERS[provider]
+    chosen.api_for(model or chosen.default_model, cast(OpenAIApi | None, openai_api))
 
 
 def _api_key(provider: str, given: str | None) -> str:
