@@ -9,7 +9,13 @@ import pytest
 
 from tests.support.golden_scenarios import GOLDENS, PROVIDERS, SCENARIOS, discover_tools
 from tests.support.llm_peers import peer_for
-from tests.support.peer_checks import check_anthropic, check_gemini, check_openai
+from tests.support.peer_checks import (
+    Issued,
+    check_anthropic,
+    check_gemini,
+    check_openai,
+    check_responses,
+)
 from zork_mcp.ghost.__main__ import main as ghost_cli
 from zork_mcp.ghost.goldens import GoldenMismatch, load_golden, record, replay, stable_view
 
@@ -77,15 +83,30 @@ async def test_a_changed_run_is_caught_not_silently_replayed():
 def test_every_recorded_request_keeps_the_providers_rules(path: Path):
     """A golden must not preserve a request the real provider would answer with a 400."""
     golden = load_golden(path)
-    provider = golden["input"]["provider"]
-    check, headers = STRICT_CHECKS[provider]
+    protocol = path.parent.name
+    check, headers = STRICT_CHECKS[protocol]
     signatures: dict[str, str] = {}
+    issued = Issued()
     for exchange in golden["provider_responses"]:
-        if provider == "gemini":
+        if protocol == "gemini":
             check(headers, exchange["request"], "key", signatures)
             signatures.update(_signatures(exchange["response"]))
+        elif protocol == "openai-responses":
+            check(headers, exchange["request"], "key", issued)
+            _issue(exchange["response"], issued)
         else:
             check(headers, exchange["request"], "key")
+
+
+def _issue(response: dict, issued: Issued) -> None:
+    """What a Responses answer handed out: its reasoning, and the calls that followed it."""
+    reasoning = None
+    for item in response["output"]:
+        if item["type"] == "reasoning":
+            reasoning = item["id"]
+            issued.encrypted[item["id"]] = item.get("encrypted_content")
+        elif item["type"] == "function_call" and reasoning:
+            issued.reasoning_of_call[item["id"]] = reasoning
 
 
 def _signatures(response: dict) -> dict[str, str]:
@@ -99,6 +120,7 @@ def _signatures(response: dict) -> dict[str, str]:
 
 STRICT_CHECKS = {
     "openai": (check_openai, {"authorization": "Bearer key"}),
+    "openai-responses": (check_responses, {"authorization": "Bearer key"}),
     "anthropic": (check_anthropic, {"x-api-key": "key", "anthropic-version": "2023-06-01"}),
     "gemini": (check_gemini, {"x-goog-api-key": "key"}),
 }

@@ -1,4 +1,5 @@
-"""Provider comparison goldens (spec 004): one scenario across OpenAI, Anthropic and Gemini.
+"""Provider comparison goldens (spec 004): one scenario across OpenAI (chat completions and
+Responses), Anthropic and Gemini.
 
 The same run (prompt, servers, model replies) through each provider's adapter must give the
 same tool chain, errors, outcome and conversation: any difference is an adapter's doing.
@@ -32,6 +33,7 @@ def comparable(output: dict) -> dict:
 @pytest.mark.parametrize("scenario", [s.name for s in SCENARIOS])
 def test_the_same_scenario_gives_the_same_result_on_every_provider(scenario):
     outputs = {p: load_golden(GOLDENS / p / f"{scenario}.json")["golden_output"] for p in PROVIDERS}
-    reference = comparable(outputs[PROVIDERS[0]])
-    for provider in PROVIDERS[1:]:
-        assert comparable(outputs[provider]) == reference, f"{provider} differs from {PROVIDERS[0]}"
+    first, *others = PROVIDERS
+    reference = comparable(outputs[first])
+    for protocol in others:
+        assert comparable(outputs[protocol]) == reference, f"{protocol} differs from {first}"

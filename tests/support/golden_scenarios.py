@@ -5,7 +5,7 @@ runs mcp_ghost for real (real MCP servers, the real provider adapter) against a 
 which checks every request by the provider's rules and answers in the provider's documented
 wire format; the exchange is recorded into tests/goldens/<provider>/<scenario>.json.
 
-Re-author:   .venv/bin/python -m tests.support.golden_scenarios
+Re-author:   .venv/bin/python -m tests.support.golden_scenarios [protocol ...]
 Re-record against the real API instead:   python -m zork_mcp.ghost record <golden>
 """
 
@@ -26,9 +26,17 @@ from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.ghost.goldens import record, save_golden
 
 GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
-PROVIDERS = ("openai", "anthropic", "gemini")
+# A golden folder per wire protocol: its provider and model (None: the provider's default).
+# The registry sends GPT-6.1 Sol's tools through OpenAI's Responses API.
+PROVIDERS = {
+    "openai": ("openai", None),
+    "openai-responses": ("openai", "gpt-6.1-sol"),
+    "anthropic": ("anthropic", None),
+    "gemini": ("gemini", None),
+}
 PEER_BASE = {
     "openai": "https://peer.invalid/v1",
+    "openai-responses": "https://peer.invalid/v1",
     "anthropic": "https://peer.invalid",
     "gemini": "https://peer.invalid",
 }
@@ -65,13 +73,14 @@ class Scenario:
     replies: tuple[LLMResponse, ...]
     max_iterations: int = 10
 
-    def inputs(self, provider: str) -> dict[str, Any]:
+    def inputs(self, protocol: str) -> dict[str, Any]:
+        provider, model = PROVIDERS[protocol]
         return {
             "server_config": SERVERS,
             "system_prompt": SYSTEM,
             "provider": provider,
             "user_prompt": self.user_prompt,
-            "model": REGISTRY[provider].default_model,
+            "model": model or REGISTRY[provider].default_model,
             "timeout": 30.0,
             "max_iterations": self.max_iterations,
             "enable_backtracking": True,
@@ -144,34 +153,34 @@ async def discover_tools() -> list[str]:
             return [spec.canonical_name for spec in session.tools]
 
 
-async def author(scenario: Scenario, provider: str, tools: list[str]) -> dict[str, Any]:
-    peer = peer_for(provider, list(scenario.replies), tools)
+async def author(scenario: Scenario, protocol: str, tools: list[str]) -> dict[str, Any]:
+    peer = peer_for(protocol, list(scenario.replies), tools)
     golden = await record(
-        scenario.inputs(provider),
+        scenario.inputs(protocol),
         peer.api_key,
         test_name=scenario.name,
         description=scenario.description,
         source=(
-            f"authored: real MCP servers and the real {provider} adapter, replies in the "
-            f"{provider} documented wire format from tests/support/llm_peers.py"
+            f"authored: real MCP servers and the real {protocol} adapter, replies in the "
+            f"{protocol} documented wire format from tests/support/llm_peers.py"
         ),
         transport=peer.mock_transport(),
-        base_url=PEER_BASE[provider],
+        base_url=PEER_BASE[protocol],
     )
     if peer.rejections or peer.replies:
-        raise RuntimeError(f"{scenario.name}/{provider}: {peer.rejections or 'replies left'}")
+        raise RuntimeError(f"{scenario.name}/{protocol}: {peer.rejections or 'replies left'}")
     return golden
 
 
-async def main() -> None:
+async def main(protocols: list[str]) -> None:
     tools = await discover_tools()
-    for provider in PROVIDERS:
+    for protocol in protocols or PROVIDERS:
         for scenario in SCENARIOS:
-            golden = await author(scenario, provider, tools)
-            path = GOLDENS / provider / f"{scenario.name}.json"
+            golden = await author(scenario, protocol, tools)
+            path = GOLDENS / protocol / f"{scenario.name}.json"
             save_golden(path, golden)
             print(f"wrote {path.relative_to(GOLDENS.parent.parent)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:]))

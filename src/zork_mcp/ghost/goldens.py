@@ -31,6 +31,7 @@ RUN_INPUTS = (
     "max_iterations",
     "enable_backtracking",
     "conversation_memory",
+    "openai_api",
 )
 REPLAY_KEY = "golden-replay-key"
 
@@ -108,7 +109,7 @@ class ReplayTransport(httpx.AsyncBaseTransport):
 
 def request_shape(path: str, body: Mapping[str, Any]) -> dict[str, Any]:
     """What a request asks for, independent of wording: path, tools offered, turns by role."""
-    turns = body.get("messages") or body.get("contents") or []
+    turns = body.get("messages") or body.get("contents") or body.get("input") or []
     tools = body.get("tools") or []
     names = sorted(
         str(
@@ -118,7 +119,11 @@ def request_shape(path: str, body: Mapping[str, Any]) -> dict[str, Any]:
         )
         for tool in tools
     )
-    return {"path": path, "tools": names, "turns": [turn.get("role") for turn in turns]}
+    return {
+        "path": path,
+        "tools": names,
+        "turns": [turn.get("role") or turn.get("type") for turn in turns],
+    }
 
 
 def usage_of(response: Mapping[str, Any]) -> dict[str, int] | None:
