@@ -101,14 +101,10 @@ def report_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    """`eval ...`, `eval report ...` or `show ...` (argv starts with the subcommand)."""
+    """`eval ...` or `eval report ...` (argv after `eval`)."""
     console = Console(stderr=True)
-    command, rest = argv[0], list(argv[1:])
+    rest = list(argv)
     try:
-        if command == "show":
-            from zork_mcp.app.eval.show import main as show_main
-
-            return show_main(rest)
         if rest[:1] == ["report"]:
             return report(report_parser().parse_args(rest[1:]))
         return sweep(sweep_parser().parse_args(rest))
