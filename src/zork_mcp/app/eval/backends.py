@@ -20,27 +20,14 @@ import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import Any
 
-from zork_mcp.app.eval.episode import (
-    EpisodeControls,
-    EpisodeInterrupted,
-    EpisodeTask,
-    RunningEpisodes,
-    play_episode,
-)
+from zork_mcp.app.eval.episode import play_episode
+from zork_mcp.evaluation.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
 
 ORPHAN_GRACE_SECONDS = 3.0  # an orphaned worker's episodes get this long to close
-
-
-class Backend(Protocol):
-    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]: ...
-
-    def interrupt(self) -> None:
-        """Ask every running episode to stop (it ends as on Ctrl-C: resources closed)."""
-
-    def close(self) -> None: ...
 
 
 class WorkerLostError(RuntimeError):

@@ -17,20 +17,15 @@ from typing import Any
 from rich.console import Console
 
 from zork_mcp.app.bootstrap import results_store
-from zork_mcp.app.eval.backends import Backend, LocalBackend
-from zork_mcp.app.eval.episode import EpisodeTask
+from zork_mcp.app.eval.backends import LocalBackend
 from zork_mcp.app.eval.live import sweep_progress
 from zork_mcp.app.eval.report import render, write_csv, write_plots
-from zork_mcp.app.eval.runner import Scheduler, SweepState
-from zork_mcp.app.eval.sweep import (
-    ModelSpec,
-    Sweep,
-    parse_mcp_modes,
-    parse_model,
-    sweep_from_toml,
-)
+from zork_mcp.app.eval.sweep import Sweep, parse_mcp_modes, parse_model, sweep_from_toml
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
+from zork_mcp.evaluation.scheduler import Scheduler, SweepState
 from zork_mcp.ports.result_store import ResultStore
+from zork_mcp.ports.sweep_backend import SweepBackend
 
 DEFAULT_RESULTS = Path("eval/results.sqlite")
 DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not compute
@@ -131,7 +126,7 @@ def sweep(args: argparse.Namespace) -> int:
     return 130 if state.stopped else (1 if state.failed else 0)
 
 
-def _backend(args: argparse.Namespace, parallel: int) -> Backend:
+def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
     if args.backend == "ray":
         from zork_mcp.app.eval.ray_backend import RayBackend
 

@@ -27,13 +27,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from zork_mcp.app.eval.episode import (
-    EpisodeInterrupted,
-    EpisodeTask,
-    RunningEpisodes,
-    play_episode,
-)
+from zork_mcp.app.eval.episode import play_episode
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.evaluation.controls import EpisodeInterrupted, RunningEpisodes
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
 
 LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
