@@ -16,8 +16,8 @@ from typing import Any
 
 from rich.console import Console
 
-from zork_mcp.app.bootstrap import results_store
-from zork_mcp.app.eval.backends import LocalBackend
+from zork_mcp.app.bootstrap import local_sweep_backend, ray_sweep_backend, results_store
+from zork_mcp.app.eval.episode import play_episode
 from zork_mcp.app.eval.live import sweep_progress
 from zork_mcp.app.eval.report import render, write_csv, write_plots
 from zork_mcp.app.eval.sweep import Sweep, parse_mcp_modes, parse_model, sweep_from_toml
@@ -128,16 +128,14 @@ def sweep(args: argparse.Namespace) -> int:
 
 def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
     if args.backend == "ray":
-        from zork_mcp.app.eval.ray_backend import RayBackend
-
-        return RayBackend(parallel, args.address, args.workers)
+        return ray_sweep_backend(parallel, args.address, args.workers, play_episode)
     if args.address:
         raise ConfigurationError("--address is for --backend ray.")
     workers = args.workers or _cores()
     if workers < 1:
         raise ConfigurationError("--workers must be at least 1.")
     workers = min(workers, parallel)
-    return LocalBackend(workers, per_worker=-(-parallel // workers))
+    return local_sweep_backend(workers, -(-parallel // workers), play_episode)
 
 
 def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
