@@ -33,11 +33,20 @@ from benchmarks.support import print_table
 from tests.support.eval_peers import WalkthroughPeer
 from zork_mcp.adapters.jericho_game import find_game_file
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
-from zork_mcp.app.eval.backends import LocalBackend
-from zork_mcp.app.eval.episode import EpisodeTask, play_episode
+from zork_mcp.app.eval.episode import play_episode
 from zork_mcp.app.eval.report import render, write_csv, write_plots
-from zork_mcp.app.eval.runner import Scheduler
-from zork_mcp.app.eval.sweep import ModelSpec, Sweep
+from zork_mcp.app.eval.sweep import Sweep
+
+try:  # issue 28: the back-end is an adapter, the scheduler and the episodes evaluation's
+    from zork_mcp.adapters.local_backend import LocalBackend
+    from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
+    from zork_mcp.evaluation.scheduler import Scheduler
+except ImportError:  # a tree from before issue 28
+    from zork_mcp.app.eval.backends import LocalBackend  # type: ignore[no-redef]
+    from zork_mcp.app.eval.runner import Scheduler  # type: ignore[no-redef]
+
+    from zork_mcp.app.eval.episode import EpisodeTask  # type: ignore[no-redef]
+    from zork_mcp.app.eval.sweep import ModelSpec  # type: ignore[no-redef]
 
 
 def project(directory: Path) -> Path:
@@ -75,8 +84,13 @@ def pooled(tasks: list[EpisodeTask], args: argparse.Namespace, directory: Path) 
 
 def backend(args: argparse.Namespace) -> LocalBackend:
     workers = min(args.workers, args.parallel)
+    per_worker = -(-args.parallel // workers)
     try:
-        return LocalBackend(workers, per_worker=-(-args.parallel // workers))
+        return LocalBackend(workers, per_worker=per_worker, player=play_episode)
+    except TypeError:  # a tree from before issue 28: the back-end imports the player
+        pass
+    try:
+        return LocalBackend(workers, per_worker=per_worker)  # type: ignore[call-arg]
     except TypeError:  # a tree from before issue 27: one episode per worker process
         return LocalBackend(args.parallel)  # type: ignore[call-arg]
 

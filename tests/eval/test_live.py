@@ -8,8 +8,8 @@ from collections import Counter
 from rich.console import Console
 
 from zork_mcp.app.eval.live import SweepProgress, best_cell, episode_line, status
-from zork_mcp.app.eval.runner import SweepState
 from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.evaluation.scheduler import SweepState
 
 
 def record(cell: str, score: int, status: str = "done", error: str | None = None):

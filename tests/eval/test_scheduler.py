@@ -9,10 +9,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
-from zork_mcp.app.eval.episode import EpisodeInterrupted, EpisodeTask
-from zork_mcp.app.eval.runner import Scheduler
-from zork_mcp.app.eval.sweep import ModelSpec, Sweep
+from zork_mcp.app.eval.sweep import Sweep
+from zork_mcp.evaluation.controls import EpisodeInterrupted
+from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
 from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.evaluation.scheduler import Scheduler
 
 MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
 

@@ -57,6 +57,7 @@ from zork_mcp.domain.settings import (
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.result_store import ResultStore
+from zork_mcp.ports.sweep_backend import EpisodePlayer, SweepBackend
 from zork_mcp.ports.telemetry import Telemetry
 
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
@@ -272,6 +273,22 @@ def episode_events(directory: Path) -> list[LoggedEvent]:
 def results_store(path: Path, *, existing: bool = False) -> ResultStore:
     """A sweep's results; `existing=True` refuses a path with no results yet."""
     return SqliteResultStore.existing(path) if existing else SqliteResultStore(path)
+
+
+def local_sweep_backend(workers: int, per_worker: int, player: EpisodePlayer) -> SweepBackend:
+    """A sweep's worker processes on this machine, each playing up to `per_worker` at once."""
+    from zork_mcp.adapters.local_backend import LocalBackend
+
+    return LocalBackend(workers, per_worker=per_worker, player=player)
+
+
+def ray_sweep_backend(
+    parallel: int, address: str | None, workers: int | None, player: EpisodePlayer
+) -> SweepBackend:
+    """A sweep's Ray actors, on the cluster at `address` (else a local Ray instance)."""
+    from zork_mcp.adapters.ray_backend import RayBackend  # only a Ray sweep imports Ray
+
+    return RayBackend(parallel, address, workers, player=player)
 
 
 def _pyproject_text(options: RunOptions) -> str | None:

@@ -115,10 +115,14 @@ def options_from(args: argparse.Namespace) -> RunOptions:
 def main(argv: Sequence[str] | None = None, container: Container | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     escape_unencodable_output()
-    if argv[:1] in (["eval"], ["show"]):
+    if argv[:1] == ["show"]:
+        from zork_mcp.app.show import main as show_main
+
+        return show_main(argv[1:])
+    if argv[:1] == ["eval"]:
         from zork_mcp.app.eval.cli import main as eval_main  # numpy etc. only for sweeps
 
-        return eval_main(argv)
+        return eval_main(argv[1:])
     options = options_from(parser().parse_args(argv))
     load_env_file()
     container = container or Container()

@@ -16,21 +16,16 @@ from typing import Any
 
 from rich.console import Console
 
-from zork_mcp.app.bootstrap import results_store
-from zork_mcp.app.eval.backends import Backend, LocalBackend
-from zork_mcp.app.eval.episode import EpisodeTask
+from zork_mcp.app.bootstrap import local_sweep_backend, ray_sweep_backend, results_store
+from zork_mcp.app.eval.episode import play_episode
 from zork_mcp.app.eval.live import sweep_progress
 from zork_mcp.app.eval.report import render, write_csv, write_plots
-from zork_mcp.app.eval.runner import Scheduler, SweepState
-from zork_mcp.app.eval.sweep import (
-    ModelSpec,
-    Sweep,
-    parse_mcp_modes,
-    parse_model,
-    sweep_from_toml,
-)
+from zork_mcp.app.eval.sweep import Sweep, parse_mcp_modes, parse_model, sweep_from_toml
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
+from zork_mcp.evaluation.scheduler import Scheduler, SweepState
 from zork_mcp.ports.result_store import ResultStore
+from zork_mcp.ports.sweep_backend import SweepBackend
 
 DEFAULT_RESULTS = Path("eval/results.sqlite")
 DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not compute
@@ -101,14 +96,10 @@ def report_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    """`eval ...`, `eval report ...` or `show ...` (argv starts with the subcommand)."""
+    """`eval ...` or `eval report ...` (argv after `eval`)."""
     console = Console(stderr=True)
-    command, rest = argv[0], list(argv[1:])
+    rest = list(argv)
     try:
-        if command == "show":
-            from zork_mcp.app.eval.show import main as show_main
-
-            return show_main(rest)
         if rest[:1] == ["report"]:
             return report(report_parser().parse_args(rest[1:]))
         return sweep(sweep_parser().parse_args(rest))
@@ -135,18 +126,16 @@ def sweep(args: argparse.Namespace) -> int:
     return 130 if state.stopped else (1 if state.failed else 0)
 
 
-def _backend(args: argparse.Namespace, parallel: int) -> Backend:
+def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
     if args.backend == "ray":
-        from zork_mcp.app.eval.ray_backend import RayBackend
-
-        return RayBackend(parallel, args.address, args.workers)
+        return ray_sweep_backend(parallel, args.address, args.workers, play_episode)
     if args.address:
         raise ConfigurationError("--address is for --backend ray.")
     workers = args.workers or _cores()
     if workers < 1:
         raise ConfigurationError("--workers must be at least 1.")
     workers = min(workers, parallel)
-    return LocalBackend(workers, per_worker=-(-parallel // workers))
+    return local_sweep_backend(workers, -(-parallel // workers), play_episode)
 
 
 def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:

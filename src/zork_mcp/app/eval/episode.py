@@ -5,95 +5,23 @@ from __future__ import annotations
 import shutil
 import signal
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dependency_injector import providers
 
 from zork_mcp.app import bootstrap
-from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.container import PROCESS, Container
-from zork_mcp.app.eval.sweep import EpisodeSpec
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.domain.episode import EpisodeSummary
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
+from zork_mcp.evaluation.controls import EpisodeControls, EpisodeInterrupted
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
-
-
-@dataclass(frozen=True)
-class EpisodeTask:
-    """Everything a worker needs to play one episode (picklable)."""
-
-    spec: EpisodeSpec
-    log_root: Path
-    config: Path
-    game: str | None = None
-    resume: bool = False  # continue from the episode's checkpoint if it has one
-
-
-class EpisodeInterrupted(Exception):
-    """The episode was stopped by Ctrl-C: it has no result and is played again next time."""
-
-
-class EpisodeControls:
-    """What a worker has over an episode it plays in one of its threads: it can stop it as
-    Ctrl-C would, and `shared` episodes use the worker's MCP fork server and fork their game
-    processes, rather than each starting its own."""
-
-    def __init__(self, *, shared: bool = False) -> None:
-        self.shared = shared
-        self._lock = threading.Lock()
-        self._agent: ZorkAgent | None = None
-        self._interrupted = False
-
-    def attach(self, agent: ZorkAgent) -> None:
-        with self._lock:
-            self._agent = agent
-            interrupted = self._interrupted
-        if interrupted:
-            agent.interrupt()
-
-    def interrupt(self) -> None:
-        with self._lock:
-            self._interrupted, agent = True, self._agent
-        if agent is not None:
-            agent.interrupt()
-
-
-class RunningEpisodes:
-    """The episodes a worker is playing (a local worker process or a Ray actor), each with
-    its controls from the moment it is accepted, so that an interrupt reaches the queued
-    ones too."""
-
-    def __init__(self) -> None:
-        self._controls: dict[object, EpisodeControls] = {}
-        self._changed = threading.Condition()
-
-    def add(self, key: object) -> EpisodeControls:
-        controls = EpisodeControls(shared=True)
-        with self._changed:
-            self._controls[key] = controls
-        return controls
-
-    def done(self, key: object) -> None:
-        with self._changed:
-            del self._controls[key]
-            self._changed.notify_all()
-
-    def interrupt(self) -> None:
-        with self._changed:
-            running = list(self._controls.values())
-        for controls in running:
-            controls.interrupt()
-
-    def wait(self, timeout: float | None) -> None:
-        """Until none is left, or `timeout` seconds."""
-        with self._changed:
-            self._changed.wait_for(lambda: not self._controls, timeout)
 
 
 class TrajectoryRecorder:

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.live import Live
 
-from zork_mcp.app.eval.episode import EpisodeTask
-from zork_mcp.app.eval.runner import SweepState
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.evaluation.scheduler import SweepState
 
 
 def best_cell(records: list[EpisodeRecord]) -> str:

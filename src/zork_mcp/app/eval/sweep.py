@@ -1,9 +1,8 @@
-"""A sweep: models x MCP modes, each cell played for N episodes; parsed from flags or TOML."""
+"""A sweep: models x MCP modes, each cell played for N episodes; parsed from flags or TOML
+and checked against the provider registry. Its episodes are evaluation/episodes.py."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -11,72 +10,12 @@ from typing import Any
 
 from zork_mcp.app import providers
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.evaluation.episodes import Cell, EpisodeSpec, ModelSpec
 
 DEFAULT_FIRST_SEED = 12
 SWEEP_KEYS = frozenset(
     {"name", "models", "mcp", "seeds", "episodes", "max_turns", "parallel", "provider_limits"}
 )
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    provider: str
-    model: str
-    base_url: str | None = None
-
-    @property
-    def label(self) -> str:
-        return f"{self.provider}:{self.model}"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One configuration: a model and an MCP mode ("on", "off", or an MCP config file)."""
-
-    model: ModelSpec
-    mcp: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.model.label} mcp={self.mcp}"
-
-
-@dataclass(frozen=True)
-class EpisodeSpec:
-    sweep: str
-    cell: Cell
-    index: int
-    seed: int
-    max_turns: int
-
-    def record(self, **outcome: Any) -> EpisodeRecord:
-        """This episode's row: who it is (sweep, key, cell, model, MCP mode, seed, index), and
-        the outcome given; the one place an episode's identity becomes a stored record."""
-        return EpisodeRecord(
-            sweep=self.sweep,
-            key=self.key,
-            cell=self.cell.label,
-            model=self.cell.model.label,
-            mcp=self.cell.mcp,
-            seed=self.seed,
-            index=self.index,
-            **outcome,
-        )
-
-    @property
-    def key(self) -> str:
-        """Stable identity: the same episode of the same sweep always has the same key
-        (a model's base URL is left out, so a local server may come back on another port)."""
-        body = json.dumps(
-            {"cell": self.cell.label, "i": self.index, "seed": self.seed, "t": self.max_turns},
-            sort_keys=True,
-        )
-        return hashlib.sha256(body.encode()).hexdigest()[:16]
-
-    @property
-    def episode_id(self) -> str:
-        return f"{self.sweep}-{self.key}"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from zork_mcp.app import bootstrap
+from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType, LoggedEvent
 
 ARGUMENTS_CHARS = 160
@@ -32,9 +33,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
+    """`show EPISODE_DIR` (argv after the subcommand); 2 with the error if it cannot."""
     args = parser().parse_args(argv)
+    try:
+        events = bootstrap.episode_events(args.episode_dir)
+    except ZorkMcpError as error:
+        Console(stderr=True).print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        return 2
     console = Console(highlight=False)
-    for line in episode_lines(bootstrap.episode_events(args.episode_dir)):
+    for line in episode_lines(events):
         console.print(line, markup=False, soft_wrap=True)
     return 0
 

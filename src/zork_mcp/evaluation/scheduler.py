@@ -9,10 +9,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zork_mcp.app.eval.backends import Backend
-from zork_mcp.app.eval.episode import EpisodeInterrupted, EpisodeTask
+from zork_mcp.evaluation.controls import EpisodeInterrupted
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
 from zork_mcp.ports.result_store import ResultStore
+from zork_mcp.ports.sweep_backend import SweepBackend
 
 POLL_SECONDS = 0.5
 
@@ -41,7 +42,7 @@ class SweepState:
 
 @dataclass
 class Scheduler:
-    backend: Backend
+    backend: SweepBackend
     store: ResultStore
     parallel: int
     provider_limits: Mapping[str, int]

@@ -1,4 +1,4 @@
-"""Episodes on Ray, on an existing cluster (`--address`) or a local Ray instance.
+"""The Ray SweepBackend: episodes on an existing cluster (`--address`) or a local Ray instance.
 
 Each worker is an actor that plays many episodes at once, one per thread, exactly as a
 local worker process does (one MCP fork server, forked game processes). Nodes need not
@@ -11,7 +11,8 @@ left its logs on its node only, and plays again from its start on resume.
 
 Workers need zork_mcp installed and the game file at the same path, and the provider's
 key in their own environment: keys are never put into Ray's runtime environment, which
-its dashboard shows.
+its dashboard shows. The app gives the back-end its EpisodePlayer, which each actor is
+created with (a module-level function, sent by name): the adapter does not import the app.
 """
 
 from __future__ import annotations
@@ -27,14 +28,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from zork_mcp.app.eval.episode import (
-    EpisodeInterrupted,
-    EpisodeTask,
-    RunningEpisodes,
-    play_episode,
-)
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.evaluation.controls import EpisodeInterrupted, RunningEpisodes
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.ports.sweep_backend import EpisodePlayer
 
 LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
 ACTOR_EXIT_SECONDS = 30.0  # an actor ends its running episodes first
@@ -51,10 +49,11 @@ class Played:
 class EpisodeActor:
     """One Ray worker: plays up to its concurrency in threads, in its node's own folder."""
 
-    def __init__(self) -> None:
+    def __init__(self, player: EpisodePlayer) -> None:
         configured = os.environ.get(LOG_DIR_VARIABLE)
         self._root = Path(configured or tempfile.mkdtemp(prefix="zork_mcp_ray_"))
         self._running = RunningEpisodes()
+        self._player = player
 
     def play(self, task: EpisodeTask, logs: bytes | None) -> Played:
         here = replace(task, log_root=self._root)
@@ -64,7 +63,7 @@ class EpisodeActor:
             unpack(logs, folder)
         controls = self._running.add(task.spec.key)
         try:
-            record: EpisodeRecord | None = play_episode(here, controls)
+            record: EpisodeRecord | None = self._player(here, controls)
         except EpisodeInterrupted:
             record = None
         finally:
@@ -80,7 +79,12 @@ class EpisodeActor:
 
 class RayBackend:
     def __init__(
-        self, parallel: int, address: str | None = None, workers: int | None = None
+        self,
+        parallel: int,
+        address: str | None = None,
+        workers: int | None = None,
+        *,
+        player: EpisodePlayer,
     ) -> None:
         try:
             import ray
@@ -100,7 +104,7 @@ class RayBackend:
             max_restarts=0,
             concurrency_groups={"play": -(-parallel // count), "control": 1},
         )(EpisodeActor)
-        self._actors = [actor.remote() for _ in range(count)]
+        self._actors = [actor.remote(player) for _ in range(count)]
         self._load = [0] * count
         self._lock = threading.Lock()
 

@@ -1,4 +1,4 @@
-"""Where episodes run: local worker processes (default) or a Ray cluster.
+"""The local SweepBackend: episodes in worker processes of this machine (the default).
 
 An episode spends nearly all its time waiting for the LLM, so a worker process plays many
 at once, one per thread (each turn still one `asyncio.run`), and they share what is costly
@@ -8,6 +8,9 @@ Worker processes default to the cores; episodes at once are the sweep's `--paral
 A worker ends with its parent: its pipe to the parent reaching EOF (the parent exited or
 was killed, even by SIGKILL) stops its episodes as Ctrl-C would and ends it, and every
 process it started ends with it (each watches a pipe of its own).
+
+The app gives the back-end its EpisodePlayer, a module-level function that pickles by name
+into each spawned worker: the adapter plays episodes without importing the app.
 """
 
 from __future__ import annotations
@@ -20,27 +23,14 @@ import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import Any
 
-from zork_mcp.app.eval.episode import (
-    EpisodeControls,
-    EpisodeInterrupted,
-    EpisodeTask,
-    RunningEpisodes,
-    play_episode,
-)
+from zork_mcp.evaluation.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
+from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.ports.sweep_backend import EpisodePlayer
 
 ORPHAN_GRACE_SECONDS = 3.0  # an orphaned worker's episodes get this long to close
-
-
-class Backend(Protocol):
-    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]: ...
-
-    def interrupt(self) -> None:
-        """Ask every running episode to stop (it ends as on Ctrl-C: resources closed)."""
-
-    def close(self) -> None: ...
 
 
 class WorkerLostError(RuntimeError):
@@ -52,15 +42,16 @@ class LocalBackend:
     episode goes to the least busy one. A worker that died is replaced at the next submit,
     and the episodes it was playing are failed (the sweep records them and goes on)."""
 
-    def __init__(self, workers: int, per_worker: int = 1) -> None:
-        self._slots = [_Worker(per_worker) for _ in range(workers)]
+    def __init__(self, workers: int, per_worker: int = 1, *, player: EpisodePlayer) -> None:
+        self._slots = [_Worker(per_worker, player) for _ in range(workers)]
         self._per_worker = per_worker
+        self._player = player
 
     def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
         index = min(range(len(self._slots)), key=lambda i: self._slots[i].load)
         if not self._slots[index].alive:
             self._slots[index].close()
-            self._slots[index] = _Worker(self._per_worker)
+            self._slots[index] = _Worker(self._per_worker, self._player)
         return self._slots[index].submit(task)
 
     def interrupt(self) -> None:
@@ -83,8 +74,9 @@ class _Worker:
 
     _ids = itertools.count()
 
-    def __init__(self, per_worker: int) -> None:
+    def __init__(self, per_worker: int, player: EpisodePlayer) -> None:
         self._per_worker = per_worker
+        self._player = player
         self._process: Any = None
         self._conn: Connection | None = None
         self._futures: dict[int, Future[EpisodeRecord]] = {}
@@ -142,7 +134,9 @@ class _Worker:
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
         process = context.Process(
-            target=worker_main, args=(theirs, self._per_worker), name="zork-mcp eval worker"
+            target=worker_main,
+            args=(theirs, self._per_worker, self._player),
+            name="zork-mcp eval worker",
         )
         try:
             process.start()
@@ -180,10 +174,10 @@ class _Worker:
                 future.set_exception(WorkerLostError(f"the worker process died (exit {code})"))
 
 
-def worker_main(conn: Connection, per_worker: int) -> None:
+def worker_main(conn: Connection, per_worker: int, player: EpisodePlayer) -> None:
     """A worker's life: play what the parent sends, until it says close or is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop an episode
-    worker = _Episodes(conn, per_worker)
+    worker = _Episodes(conn, per_worker, player)
     while True:
         try:
             message = conn.recv()
@@ -203,8 +197,9 @@ def worker_main(conn: Connection, per_worker: int) -> None:
 class _Episodes:
     """The episodes a worker is playing, one per thread; each answer goes to the parent."""
 
-    def __init__(self, conn: Connection, per_worker: int) -> None:
+    def __init__(self, conn: Connection, per_worker: int, player: EpisodePlayer) -> None:
         self._conn = conn
+        self._player = player
         self._threads = ThreadPoolExecutor(per_worker, thread_name_prefix="episode")
         self._running = RunningEpisodes()
         self._send_lock = threading.Lock()
@@ -220,10 +215,10 @@ class _Episodes:
 
     def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> None:
         try:
-            answer: tuple[str, int, object] = ("done", key, play_episode(task, controls))
+            answer: tuple[str, int, object] = ("done", key, self._player(task, controls))
         except EpisodeInterrupted as e:
             answer = ("failed", key, e)
-        except BaseException as e:  # play_episode records failures; this is a bug's trace
+        except BaseException as e:  # the player records failures; this is a bug's trace
             answer = ("failed", key, RuntimeError(f"{type(e).__name__}: {e}"))
         with self._send_lock, contextlib.suppress(OSError, ValueError):  # parent gone: we end
             self._conn.send(answer)
