@@ -17,6 +17,7 @@ created with (a module-level function, sent by name): the adapter does not impor
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import shutil
@@ -52,6 +53,8 @@ class EpisodeActor:
     def __init__(self, player: EpisodePlayer) -> None:
         configured = os.environ.get(LOG_DIR_VARIABLE)
         self._root = Path(configured or tempfile.mkdtemp(prefix="zork_mcp_ray_"))
+        if not configured:  # a folder of its own goes with it (an actor exits as a process)
+            atexit.register(shutil.rmtree, self._root, ignore_errors=True)
         self._running = RunningEpisodes()
         self._player = player
 

@@ -1,0 +1,48 @@
+"""Every SweepBackend: the in-memory fake, the local worker processes, Ray."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.contract.sweep_backend_contract import SweepBackendContract
+from tests.support import sweep_players
+from tests.support.sweep_players import tasks
+from zork_mcp.adapters.local_backend import LocalBackend
+from zork_mcp.adapters.thread_backend import ThreadSweepBackend
+
+
+class TestThreadSweepBackend(SweepBackendContract):
+    def make(self, parallel, player):
+        return ThreadSweepBackend(parallel, player=player)
+
+
+@pytest.mark.slow  # spawns a worker process
+class TestLocalBackend(SweepBackendContract):
+    def make(self, parallel, player):
+        return LocalBackend(1, per_worker=parallel, player=player)
+
+
+@pytest.mark.slow  # starts a local Ray instance
+class TestRayBackend(SweepBackendContract):
+    def make(self, parallel, player):
+        pytest.importorskip("ray")
+        from zork_mcp.adapters.ray_backend import RayBackend
+
+        return RayBackend(parallel, None, 1, player=player)
+
+    def test_its_actors_leave_no_folder_behind(self, tmp_path):
+        before = _actor_folders()
+        sweep = self.make(2, sweep_players.scored_by_seed)
+        try:
+            [future.result(timeout=120) for future in map(sweep.submit, tasks(2, tmp_path))]
+        finally:
+            sweep.close()
+        assert _actor_folders() <= before
+
+
+def _actor_folders() -> set[Path]:
+    """The folders Ray actors make for an episode's logs when none is configured."""
+    return set(Path(tempfile.gettempdir()).glob("zork_mcp_ray_*"))
