@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from zork_mcp.domain.events import Event, SpanKind
+from zork_mcp.domain.events import Event
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import SpanFacts
 from zork_mcp.ports.telemetry import Span, Telemetry
 
 
@@ -19,11 +20,11 @@ class _FanoutSpan:
         self,
         *,
         output: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
         usage: Usage | None = None,
     ) -> None:
         for span in self._spans:
-            span.update(output=output, metadata=metadata, usage=usage)
+            span.update(output=output, facts=facts, usage=usage)
 
 
 class FanoutTelemetry:
@@ -39,13 +40,12 @@ class FanoutTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[_FanoutSpan]:
         with ExitStack() as stack:
             spans = [
-                stack.enter_context(t.span(name, kind=kind, input=input, metadata=metadata))
+                stack.enter_context(t.span(name, input=input, facts=facts))
                 for t in self.telemetries
             ]
             yield _FanoutSpan(spans)

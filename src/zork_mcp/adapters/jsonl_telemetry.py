@@ -20,7 +20,8 @@ from typing import Any
 
 from zork_mcp.adapters.recorded_span import RecordedSpan
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent, SpanKind
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.span_facts import SpanFacts
 from zork_mcp.domain.tool_result import jsonable
 
 EVENTS_FILE = "events.jsonl"
@@ -83,11 +84,10 @@ class JsonlTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[RecordedSpan]:
-        span = RecordedSpan(name, kind, None, dict(metadata or {}))
+        span = RecordedSpan.opened(name, facts=facts)
         started = self._monotonic()
         try:
             yield span

@@ -9,7 +9,7 @@ calls stand out by level; the episode's start and end are small traces in the sa
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -17,37 +17,38 @@ from typing import Any
 from langfuse import Langfuse, propagate_attributes
 
 from zork_mcp.adapters import trace_semantics as ts
-from zork_mcp.domain.events import (
-    LLM_GENERATION,
-    SESSION_SPAN,
-    Event,
-    SpanFact,
-    SpanKind,
-    is_tool_span,
-)
+from zork_mcp.domain.events import Event
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import (
+    LLMAnswered,
+    LLMCalled,
+    SpanFacts,
+    ToolCalled,
+    TurnOpened,
+    metadata_of,
+)
 from zork_mcp.domain.tool_result import jsonable
 
 
 class _Observation:
-    def __init__(self, observation: Any, name: str) -> None:
-        self._observation, self._name = observation, name
+    def __init__(self, observation: Any) -> None:
+        self._observation = observation
 
     def update(
         self,
         *,
         output: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
         usage: Usage | None = None,
     ) -> None:
         changes: dict[str, Any] = {}
         if output is not None:
             changes["output"] = jsonable(output)
-        if metadata:
-            changes["metadata"] = jsonable(dict(metadata))
-            if metadata.get(SpanFact.RESPONSE_MODEL):
-                changes["model"] = str(metadata[SpanFact.RESPONSE_MODEL])
-            status = ts.tool_status(metadata, output) if self._is_tool else None
+        if facts is not None:
+            changes["metadata"] = jsonable(metadata_of(facts))
+            if isinstance(facts, LLMAnswered) and facts.response_model:
+                changes["model"] = facts.response_model
+            status = ts.tool_status(facts, output)
             if status is not None:
                 changes["level"] = status.level.upper()
                 changes["status_message"] = status.message
@@ -57,10 +58,6 @@ class _Observation:
                 changes["cost_details"] = cost
         if changes:
             self._observation.update(**changes)
-
-    @property
-    def _is_tool(self) -> bool:
-        return is_tool_span(self._name)
 
 
 class LangfuseTelemetry:
@@ -76,7 +73,7 @@ class LangfuseTelemetry:
             return
         name = str(event.type).replace("_", "-")
         with (
-            self._trace_attributes(name, {}),
+            self._trace_attributes(name, None),
             self.client.start_as_current_observation(
                 name=name, as_type="span", output=jsonable(dict(event.fields))
             ) as observation,
@@ -88,11 +85,9 @@ class LangfuseTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[_Observation]:
-        facts = dict(metadata or {})
         with ExitStack() as stack:
             if self._depth.get() == 0:
                 stack.enter_context(self._trace_attributes(name, facts))
@@ -101,14 +96,14 @@ class LangfuseTelemetry:
             observation = stack.enter_context(
                 self.client.start_as_current_observation(
                     name=name,
-                    as_type=self._observation_type(name, kind),
+                    as_type=self._observation_type(name, facts),
                     input=jsonable(input),
-                    metadata=jsonable(facts),
-                    **self._generation_fields(kind, facts),
+                    metadata=jsonable(metadata_of(facts)),
+                    **self._generation_fields(facts),
                 )
             )
             try:
-                yield _Observation(observation, name)
+                yield _Observation(observation)
             except Exception as error:
                 observation.update(level="ERROR", status_message=f"{type(error).__name__}: {error}")
                 raise
@@ -120,26 +115,27 @@ class LangfuseTelemetry:
         """Send what is queued; the client itself is the SDK's to keep or end."""
         self.client.flush()
 
-    def _trace_attributes(self, name: str, metadata: Mapping[str, Any]) -> Any:
+    def _trace_attributes(self, name: str, facts: SpanFacts | None) -> Any:
         if self.identity is None:
             return ExitStack()
         return propagate_attributes(
             session_id=self.identity.session_id,
-            trace_name=self.identity.trace_name(name, metadata),
+            trace_name=self.identity.trace_name(name, facts),
             tags=self.identity.tags(),
             metadata=self.identity.metadata(),
         )
 
-    def _observation_type(self, name: str, kind: SpanKind) -> str:
-        if kind is SpanKind.GENERATION or name == LLM_GENERATION:
+    def _observation_type(self, name: str, facts: SpanFacts | None) -> str:
+        """A generation, a tool call, an agent (a turn, or the run an identity names)."""
+        if isinstance(facts, LLMCalled):
             return "generation"
-        if is_tool_span(name):
+        if isinstance(facts, ToolCalled):
             return "tool"
-        agents = (SESSION_SPAN, self.identity.name if self.identity else SESSION_SPAN)
-        return "agent" if name in agents else "span"
+        is_run = self.identity is not None and name == self.identity.name
+        return "agent" if isinstance(facts, TurnOpened) or is_run else "span"
 
-    def _generation_fields(self, kind: SpanKind, metadata: Mapping[str, Any]) -> dict[str, Any]:
-        if kind is not SpanKind.GENERATION:
+    def _generation_fields(self, facts: SpanFacts | None) -> dict[str, Any]:
+        if not isinstance(facts, LLMCalled):
             return {}
-        model = metadata.get(SpanFact.MODEL) or (self.identity.model if self.identity else None)
-        return {"model": model, "model_parameters": ts.model_parameters(metadata)}
+        model = facts.model or (self.identity.model if self.identity else None)
+        return {"model": model, "model_parameters": ts.model_parameters(facts)}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from zork_mcp.adapters.recorded_span import RecordedSpan
-from zork_mcp.domain.events import Event, Level, SpanKind
+from zork_mcp.domain.events import Event, Level
+from zork_mcp.domain.span_facts import SpanFacts
 
 LEVELS = {
     Level.DEBUG: logging.DEBUG,
@@ -35,16 +36,15 @@ class LoggingTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[RecordedSpan]:
-        span = RecordedSpan(name, kind, metadata=dict(metadata or {}))
+        span = RecordedSpan.opened(name, facts=facts)
         started = time.perf_counter()
         try:
             yield span
         finally:
             span.closed = True
             self.logger.debug(
-                "%s %s took %.1f ms", kind, name, 1000 * (time.perf_counter() - started)
+                "%s %s took %.1f ms", span.kind, name, 1000 * (time.perf_counter() - started)
             )

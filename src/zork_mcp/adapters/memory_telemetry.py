@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from zork_mcp.adapters.recorded_span import RecordedSpan
-from zork_mcp.domain.events import Event, SpanKind
+from zork_mcp.domain.events import Event
+from zork_mcp.domain.span_facts import SpanFacts
 
 
 class InMemoryTelemetry:
@@ -25,11 +26,10 @@ class InMemoryTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[RecordedSpan]:
-        span = RecordedSpan(name, kind, input, dict(metadata or {}), parent=self._current.get())
+        span = RecordedSpan.opened(name, input, facts, parent=self._current.get())
         self.spans.append(span)
         token = self._current.set(span)
         try:

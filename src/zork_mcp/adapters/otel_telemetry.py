@@ -27,8 +27,9 @@ from opentelemetry.trace import StatusCode
 
 from zork_mcp.adapters import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, SpanFact, SpanKind
+from zork_mcp.domain.events import Event, SpanKind
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import SpanFacts, ToolAnswered, kind_of
 from zork_mcp.domain.tool_result import jsonable
 
 SERVICE_NAME = "zork-mcp"
@@ -38,26 +39,24 @@ CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 
 class _Span:
-    def __init__(self, span: OtelSpan, name: str, capture: bool) -> None:
-        self._span, self._name = span, name
-        self._content = ts.content_keys(name) if capture else None
+    def __init__(self, span: OtelSpan, content: tuple[str, str] | None) -> None:
+        self._span, self._content = span, content
 
     def update(
         self,
         *,
         output: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
         usage: Usage | None = None,
     ) -> None:
-        facts = dict(metadata or {})
         if self._content and output is not None:
             self._span.set_attribute(self._content[1], _json(output))
-        self._span.set_attributes({**_scalars(facts), **ts.genai_result(facts, output)})
+        self._span.set_attributes({**ts.scalar_facts(facts), **ts.genai_result(facts, output)})
         if usage is not None:
             self._span.set_attributes(ts.genai_usage(usage))
-        status = ts.tool_status(facts, output) if ts.tool_name(self._name, facts) else None
-        if status is not None:
-            self._span.set_attribute("error.type", str(facts[SpanFact.OUTCOME]))
+        status = ts.tool_status(facts, output)
+        if isinstance(facts, ToolAnswered) and status is not None:
+            self._span.set_attribute("error.type", facts.outcome)
             self._span.set_attribute("zork_mcp.level", str(status.level))
             self._span.set_status(StatusCode.ERROR, status.message)
 
@@ -97,25 +96,24 @@ class OtelTelemetry:
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> Iterator[_Span]:
-        facts = dict(metadata or {})
-        otel_name, attributes = ts.genai_start(name, facts, self.identity)
+        otel_name, attributes = ts.genai_start(facts, self.identity)
         parent = self._current.get()
+        generation = kind_of(facts) is SpanKind.GENERATION
         span = self._tracer.start_span(
             otel_name,
             context=trace.set_span_in_context(parent) if parent else Context(),
-            kind=trace.SpanKind.CLIENT if kind is SpanKind.GENERATION else trace.SpanKind.INTERNAL,
-            attributes={**attributes, **_scalars(facts)},
+            kind=trace.SpanKind.CLIENT if generation else trace.SpanKind.INTERNAL,
+            attributes={**attributes, **ts.scalar_facts(facts)},
         )
-        content = ts.content_keys(name) if self.capture_content else None
+        content = ts.content_keys(facts) if self.capture_content else None
         if content and input is not None:
             span.set_attribute(content[0], _json(input))
         token = self._current.set(span)
         try:
-            yield _Span(span, name, self.capture_content)
+            yield _Span(span, content)
         except Exception as error:
             span.set_attribute("error.type", type(error).__name__)
             span.set_status(StatusCode.ERROR, f"{type(error).__name__}: {error}")
@@ -162,10 +160,6 @@ def _check_protocol(environ: Mapping[str, str]) -> None:
 
 def _json(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False)
-
-
-def _scalars(facts: Mapping[str, Any]) -> dict[str, Any]:
-    return {f"zork_mcp.{key}": value for key, value in facts.items() if _scalar(value)}
 
 
 def _scalar(value: Any) -> bool:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from zork_mcp.domain.events import SpanKind
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import SpanFacts, kind_of, metadata_of
 
 
 @dataclass
 class RecordedSpan:
+    """A span as the logs keep it: its facts, and the same as metadata (field name to
+    value, opening facts first)."""
+
     name: str
     kind: SpanKind
     input: Any = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    facts: list[SpanFacts] = field(default_factory=list)
     output: Any = None
     usage: Usage | None = None
     parent: RecordedSpan | None = field(default=None, repr=False)
@@ -26,12 +30,25 @@ class RecordedSpan:
         self,
         *,
         output: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
         usage: Usage | None = None,
     ) -> None:
         if output is not None:
             self.output = output
-        if metadata:
-            self.metadata.update(metadata)
+        if facts is not None:
+            self.facts.append(facts)
+            self.metadata.update(metadata_of(facts))
         if usage is not None:
             self.usage = usage
+
+    @classmethod
+    def opened(
+        cls,
+        name: str,
+        input: Any = None,
+        facts: SpanFacts | None = None,
+        parent: RecordedSpan | None = None,
+    ) -> RecordedSpan:
+        span = cls(name, kind_of(facts), input, parent=parent)
+        span.update(facts=facts)
+        return span

@@ -1,8 +1,8 @@
 """What a trace says, whichever backend gets it: the run it belongs to, names, levels, GenAI keys.
 
-The domain opens spans named `agent-tool-calling-session`, `agent-llm-call` and
-`mcp-tool-<name>` and puts the facts in their metadata; this module reads them once for the
-Langfuse and the OpenTelemetry adapters (the OpenTelemetry GenAI semantic conventions,
+The domain opens a turn's span, an LLM call's and a tool call's with typed facts
+(zork_mcp.domain.span_facts); this module maps them, by type, once for the Langfuse and the
+OpenTelemetry adapters (the OpenTelemetry GenAI semantic conventions,
 https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/).
 """
 
@@ -12,16 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.events import (
-    LLM_GENERATION,
-    SESSION_SPAN,
-    EventType,
-    Level,
-    SpanFact,
-    is_tool_span,
-    tool_of_span,
-)
+from zork_mcp.domain.events import EventType, Level
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import (
+    LLMAnswered,
+    LLMCalled,
+    SpanFacts,
+    ToolAnswered,
+    ToolCalled,
+    TurnOpened,
+    metadata_of,
+)
 
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
 PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values
@@ -56,11 +57,11 @@ class RunIdentity:
         }
         return {key: str(value) for key, value in values.items() if value is not None}
 
-    def trace_name(self, span_name: str, metadata: Mapping[str, Any]) -> str:
+    def trace_name(self, span_name: str, facts: SpanFacts | None) -> str:
         if self.session_id is None:
             return self.name
-        if span_name == SESSION_SPAN and metadata.get(SpanFact.TURN) is not None:
-            return f"episode {self.session_id} turn {metadata[SpanFact.TURN]}"
+        if isinstance(facts, TurnOpened):
+            return f"episode {self.session_id} turn {facts.turn}"
         return f"episode {self.session_id} {span_name}"
 
     @property
@@ -74,26 +75,35 @@ class Status:
     message: str
 
 
-def tool_name(span_name: str, metadata: Mapping[str, Any]) -> str | None:
-    if not is_tool_span(span_name):
+def tool_status(facts: SpanFacts | None, output: Any) -> Status | None:
+    """ERROR for a failed tool call, WARNING for a timeout, None for a success (or for
+    what is not a tool call's outcome)."""
+    if not isinstance(facts, ToolAnswered):
         return None
-    return str(metadata.get(SpanFact.TOOL_NAME) or tool_of_span(span_name))
-
-
-def tool_status(metadata: Mapping[str, Any], output: Any) -> Status | None:
-    """ERROR for a failed tool call, WARNING for a timeout, None for a success."""
-    outcome = metadata.get(SpanFact.OUTCOME)
-    level = TOOL_OUTCOME_LEVELS.get(str(outcome))
+    level = TOOL_OUTCOME_LEVELS.get(facts.outcome)
     if level is None:
         return None
     error = output.get("error") if isinstance(output, Mapping) else None
-    return Status(level, str(error or f"tool call {outcome}"))
+    return Status(level, str(error or f"tool call {facts.outcome}"))
 
 
-def model_parameters(metadata: Mapping[str, Any]) -> dict[str, str | int | bool]:
+def model_parameters(facts: LLMCalled) -> dict[str, str | int | bool]:
     """The request settings of one LLM call that change what it can answer."""
-    names = (SpanFact.TOOLS, SpanFact.TOOL_CHOICE, SpanFact.FORCED_FINAL)
-    return {name: metadata[name] for name in names if metadata.get(name) is not None}
+    settings = {
+        "tools": facts.tools,
+        "tool_choice": facts.tool_choice,
+        "forced_final": facts.forced_final,
+    }
+    return {name: value for name, value in settings.items() if value is not None}
+
+
+def scalar_facts(facts: SpanFacts | None) -> dict[str, str | bool | int | float]:
+    """The facts a flat attribute map can hold, under the `zork_mcp.` namespace."""
+    return {
+        f"zork_mcp.{name}": value
+        for name, value in metadata_of(facts).items()
+        if isinstance(value, str | bool | int | float)
+    }
 
 
 def langfuse_usage(usage: Usage) -> dict[str, int]:
@@ -110,7 +120,7 @@ def langfuse_cost(usage: Usage) -> dict[str, float] | None:
 
 
 def genai_start(
-    name: str, metadata: Mapping[str, Any], identity: RunIdentity | None
+    facts: SpanFacts | None, identity: RunIdentity | None
 ) -> tuple[str, dict[str, Any]]:
     """The OpenTelemetry span name and GenAI attributes known when a span opens."""
     attributes: dict[str, Any] = {}
@@ -119,22 +129,21 @@ def genai_start(
         if identity.session_id is not None:
             attributes["gen_ai.conversation.id"] = identity.session_id
             attributes["session.id"] = identity.session_id
-    tool = tool_name(name, metadata)
-    if name == LLM_GENERATION:
-        model = metadata.get(SpanFact.MODEL) or (identity.model if identity else None)
+    if isinstance(facts, LLMCalled):
+        model = facts.model or (identity.model if identity else None)
         attributes.update({"gen_ai.operation.name": "chat", "gen_ai.request.model": model})
         return (f"chat {model}" if model else "chat"), _present(attributes)
-    if tool is not None:
+    if isinstance(facts, ToolCalled):
         attributes.update(
             {
                 "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": tool,
-                "gen_ai.tool.call.id": metadata.get(SpanFact.CALL_ID),
+                "gen_ai.tool.name": facts.tool_name,
+                "gen_ai.tool.call.id": facts.call_id,
                 "gen_ai.tool.type": "extension",
-                "zork_mcp.mcp.server": metadata.get(SpanFact.SERVER_NAME),
+                "zork_mcp.mcp.server": facts.server_name,
             }
         )
-        return f"execute_tool {tool}", _present(attributes)
+        return f"execute_tool {facts.tool_name}", _present(attributes)
     agent = identity.name if identity else "zork-agent"
     attributes.update({"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent})
     return f"invoke_agent {agent}", _present(attributes)
@@ -151,21 +160,21 @@ def genai_usage(usage: Usage) -> dict[str, Any]:
     return attributes
 
 
-def genai_result(metadata: Mapping[str, Any], output: Any) -> dict[str, Any]:
+def genai_result(facts: SpanFacts | None, output: Any) -> dict[str, Any]:
     """GenAI attributes known when a span ends: the model that answered, why it stopped."""
     attributes: dict[str, Any] = {}
-    if metadata.get(SpanFact.RESPONSE_MODEL):
-        attributes["gen_ai.response.model"] = str(metadata[SpanFact.RESPONSE_MODEL])
+    if isinstance(facts, LLMAnswered) and facts.response_model:
+        attributes["gen_ai.response.model"] = facts.response_model
     if isinstance(output, Mapping) and output.get("finish_reason"):
         attributes["gen_ai.response.finish_reasons"] = [str(output["finish_reason"])]
     return attributes
 
 
-def content_keys(span_name: str) -> tuple[str, str] | None:
+def content_keys(facts: SpanFacts | None) -> tuple[str, str] | None:
     """Where a span's input and output go when content capture is on (opt-in by convention)."""
-    if span_name == LLM_GENERATION:
+    if isinstance(facts, LLMCalled):
         return "gen_ai.input.messages", "gen_ai.output.messages"
-    if is_tool_span(span_name):
+    if isinstance(facts, ToolCalled):
         return "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
     return None
 

@@ -16,12 +16,13 @@ from zork_mcp.domain.connection import (
     ServerConnections,
 )
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
-from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level, SpanFact
+from zork_mcp.domain.events import SESSION_SPAN, Event, EventType, Level
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import Message
 from zork_mcp.domain.model_support import ensure_tool_support
 from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.span_facts import TurnDecided, TurnOpened
 from zork_mcp.domain.tool_loop import Clock, ToolLoop
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
@@ -46,13 +47,11 @@ async def decide_action(
         settings.max_tool_result_chars,
     )
     connections = connection if connection is not None else ServerConnections()
-    metadata = {
-        SpanFact.MCP_ENABLED: tool_server is not None,
-        SpanFact.MAX_ITERATIONS: limits.max_iterations,
-        SpanFact.TURN: turn,
-    }
+    facts = TurnOpened(
+        mcp_enabled=tool_server is not None, max_iterations=limits.max_iterations, turn=turn
+    )
     state = messages[-1] if messages else None  # what the agent was shown this turn
-    with telemetry.span(SESSION_SPAN, input=state, metadata=metadata) as span:
+    with telemetry.span(SESSION_SPAN, input=state, facts=facts) as span:
         async with AsyncExitStack() as stack:
             session = None
             if tool_server is not None and connections.connectable(tool_server.server_names):
@@ -62,12 +61,12 @@ async def decide_action(
         action = outcome.answer.response.action
         span.update(
             output=action,
-            metadata={
-                SpanFact.ITERATIONS_USED: outcome.iterations,
-                SpanFact.TOOLS_CALLED: len(outcome.tool_chain),
-                SpanFact.FINAL_ACTION: action,
-                SpanFact.TOOLS_OFFERED: session is not None,
-            },
+            facts=TurnDecided(
+                iterations_used=outcome.iterations,
+                tools_called=len(outcome.tool_chain),
+                final_action=action,
+                tools_offered=session is not None,
+            ),
         )
     return outcome
 

@@ -49,35 +49,6 @@ class SpanKind(StrEnum):
     GENERATION = "generation"
 
 
-class SpanFact(StrEnum):
-    """The facts spans carry in their metadata, by name: written by the domain (loop_report,
-    agent_turn), read by the trace adapters (trace_semantics, Langfuse). One home for the
-    names, so a rename on either side is a NameError, not a fact silently dropped."""
-
-    # the turn's session span
-    MCP_ENABLED = "mcp_enabled"
-    MAX_ITERATIONS = "max_iterations"
-    TURN = "turn"
-    ITERATIONS_USED = "iterations_used"
-    TOOLS_CALLED = "tools_called"
-    FINAL_ACTION = "final_action"
-    TOOLS_OFFERED = "tools_offered"
-    # an LLM call's generation span
-    MODEL = "model"
-    TOOLS = "tools"
-    TOOL_CHOICE = "tool_choice"
-    FORCED_FINAL = "forced_final"
-    RESPONSE_MODEL = "response_model"
-    # a tool call's span
-    TOOL_NAME = "tool_name"
-    CALL_ID = "call_id"
-    SERVER_NAME = "server_name"
-    TIMEOUT_SECONDS = "timeout_seconds"
-    IS_ERROR = "is_error"
-    OUTCOME = "outcome"
-    DURATION_MS = "duration_ms"
-
-
 SESSION_SPAN = "agent-tool-calling-session"
 LLM_GENERATION = "agent-llm-call"
 
@@ -86,16 +57,8 @@ TOOL_SPAN_PREFIX = "mcp-tool-"
 
 
 def tool_span_name(canonical_tool_name: str) -> str:
+    """A tool call's span is named after its tool (what it says is in its ToolCalled facts)."""
     return f"{TOOL_SPAN_PREFIX}{canonical_tool_name}"
-
-
-def is_tool_span(span_name: str) -> bool:
-    return span_name.startswith(TOOL_SPAN_PREFIX)
-
-
-def tool_of_span(span_name: str) -> str:
-    """The canonical tool name a tool span is named after."""
-    return span_name.removeprefix(TOOL_SPAN_PREFIX)
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,12 @@ from zork_mcp.domain.events import (
     Event,
     EventType,
     Level,
-    SpanFact,
-    SpanKind,
     tool_span_name,
 )
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, ToolCall
+from zork_mcp.domain.span_facts import LLMAnswered, LLMCalled, ToolAnswered, ToolCalled
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
 from zork_mcp.ports.telemetry import Telemetry
@@ -89,23 +88,20 @@ class LoopReport:
     @contextmanager
     def generation(self, model: str, request: LLMRequest) -> Iterator[Generated]:
         """The span of one LLM call; call what it yields with the response."""
-        metadata = {
-            SpanFact.MODEL: model,
-            SpanFact.TOOLS: len(request.tools or ()),
-            SpanFact.TOOL_CHOICE: request.tool_choice,
-            SpanFact.FORCED_FINAL: bool(request.response_format),
-        }
+        facts = LLMCalled(
+            model=model,
+            tools=len(request.tools or ()),
+            tool_choice=request.tool_choice,
+            forced_final=bool(request.response_format),
+        )
         with self._telemetry.span(
-            LLM_GENERATION,
-            kind=SpanKind.GENERATION,
-            input=list(request.messages),
-            metadata=metadata,
+            LLM_GENERATION, input=list(request.messages), facts=facts
         ) as span:
 
             def generated(response: LLMResponse) -> None:
                 span.update(
                     output=_response_summary(response),
-                    metadata={SpanFact.RESPONSE_MODEL: response.model},
+                    facts=LLMAnswered(response.model),
                     usage=response.usage,
                 )
 
@@ -133,21 +129,22 @@ class LoopReport:
     def tool_span(self, call: ToolCall, arguments: Mapping[str, Any]) -> Iterator[Ran]:
         """The span of one tool call; call what it yields with its outcome, result, duration."""
         name = call.function.name
-        metadata = {
-            **self._tool_metadata(name),
-            SpanFact.TOOL_NAME: name,
-            SpanFact.CALL_ID: call.id,
-        }
-        with self._telemetry.span(tool_span_name(name), input=arguments, metadata=metadata) as span:
+        facts = ToolCalled(
+            server_name=self._server_of(name),
+            timeout_seconds=self._limits.tool_timeout_seconds,
+            tool_name=name,
+            call_id=call.id,
+        )
+        with self._telemetry.span(tool_span_name(name), input=arguments, facts=facts) as span:
 
             def ran(outcome: CallOutcome, result: ToolCallResult, duration: float) -> None:
                 span.update(
                     output=result.to_dict(),
-                    metadata={
-                        SpanFact.IS_ERROR: result.is_error,
-                        SpanFact.OUTCOME: outcome.value,
-                        SpanFact.DURATION_MS: round(duration * 1000, 3),
-                    },
+                    facts=ToolAnswered(
+                        is_error=result.is_error,
+                        outcome=outcome.value,
+                        duration_ms=round(duration * 1000, 3),
+                    ),
                 )
 
             yield ran
@@ -215,7 +212,8 @@ class LoopReport:
             result_length=len(str(content)),
             is_error=record.result.is_error,
             duration_ms=round(record.duration_seconds * 1000, 3),
-            **self._tool_metadata(name),
+            server_name=self._server_of(name),
+            timeout_seconds=self._limits.tool_timeout_seconds,
         )
 
     def _timed_out(self, record: ToolCallRecord) -> None:
@@ -246,12 +244,9 @@ class LoopReport:
             outcome=record.outcome.value,
         )
 
-    def _tool_metadata(self, name: str) -> dict[str, Any]:
-        spec = self._tools.get(name)
-        return {
-            SpanFact.SERVER_NAME: spec.server if spec else None,
-            SpanFact.TIMEOUT_SECONDS: self._limits.tool_timeout_seconds,
-        }
+    def _server_of(self, tool_name: str) -> str | None:
+        spec = self._tools.get(tool_name)
+        return spec.server if spec else None
 
     def _emit(
         self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any

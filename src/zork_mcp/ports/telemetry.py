@@ -1,11 +1,15 @@
-"""The Telemetry port: structured events and nested spans, the one place logs leave from."""
+"""The Telemetry port: structured events and nested spans, the one place logs leave from.
 
-from collections.abc import Mapping
+A span carries typed facts (zork_mcp.domain.span_facts): what it is when it opens, what came
+of it when updated; its kind follows from the type of its opening facts.
+"""
+
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from zork_mcp.domain.events import Event, SpanKind
+from zork_mcp.domain.events import Event
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.span_facts import SpanFacts
 
 
 class Span(Protocol):
@@ -13,7 +17,7 @@ class Span(Protocol):
         self,
         *,
         output: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
         usage: Usage | None = None,
     ) -> None: ...
 
@@ -25,7 +29,6 @@ class Telemetry(Protocol):
         self,
         name: str,
         *,
-        kind: SpanKind = SpanKind.SPAN,
         input: Any = None,
-        metadata: Mapping[str, Any] | None = None,
+        facts: SpanFacts | None = None,
     ) -> AbstractContextManager[Span]: ...
