@@ -122,8 +122,8 @@ def input_items(messages: Iterable[Message], names: WireNameMap) -> list[dict[st
 
 
 def _message_item(role: str, text: str) -> dict[str, Any]:
-    kind = "output_text" if role == "assistant" else "input_text"
-    return {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}
+    """A message as text (EasyInputMessage: any role takes a string as its content)."""
+    return {"type": "message", "role": role, "content": text}
 
 
 def _call_items(message: Message, names: WireNameMap) -> list[dict[str, Any]]:
