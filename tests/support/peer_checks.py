@@ -147,17 +147,22 @@ def _openai_response_format(response_format: Mapping[str, Any]) -> None:
     if response_format.get("type") != "json_schema":
         raise rule.violated(problem="type must be 'json_schema' for a schema")
     spec = response_format.get("json_schema") or {}
+    _json_schema(spec, rule, RULES["openai.strict_schema"], where="json_schema.")
+
+
+def _json_schema(spec: Mapping[str, Any], rule: Rule, strict: Rule, *, where: str) -> None:
+    """A named JSON schema format (chat's `response_format.json_schema`, Responses'
+    `text.format`): a valid name, an object schema, and strict mode's demands."""
     if not _name_ok(OPENAI_NAME, spec.get("name")):
-        raise rule.violated(problem="json_schema.name must match '^[a-zA-Z0-9_-]+$'")
+        raise rule.violated(problem=f"{where}name must match '^[a-zA-Z0-9_-]+$'")
     schema = spec.get("schema")
     if not isinstance(schema, dict) or schema.get("type") != "object":
-        raise rule.violated(problem="json_schema.schema must be an object schema")
+        raise rule.violated(problem=f"{where}schema must be an object schema")
     if spec.get("strict"):
-        _strict(schema, "()")
+        _strict(schema, "()", strict, name=spec["name"])
 
 
-def _strict(node: Mapping[str, Any], where: str, rule: Rule | None = None, **names: str) -> None:
-    rule = rule or RULES["openai.strict_schema"]
+def _strict(node: Mapping[str, Any], where: str, rule: Rule, **names: str) -> None:
     if node.get("type") == "object" or "properties" in node:
         properties = node.get("properties") or {}
         if node.get("additionalProperties") is not False:
@@ -265,13 +270,7 @@ def _responses_text(text: Mapping[str, Any]) -> None:
         return
     if spec.get("type") != "json_schema" or "json_schema" in spec:
         raise rule.violated(problem="expected type 'text' or a flat 'json_schema' format")
-    if not _name_ok(OPENAI_NAME, spec.get("name")):
-        raise rule.violated(problem="name must match '^[a-zA-Z0-9_-]+$'")
-    schema = spec.get("schema")
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        raise rule.violated(problem="schema must be an object schema")
-    if spec.get("strict"):
-        _strict(schema, "()", RULES["responses.strict_schema"], name=spec["name"])
+    _json_schema(spec, rule, RULES["responses.strict_schema"], where="")
 
 
 def _responses_item(index: int, item: Mapping[str, Any]) -> None:

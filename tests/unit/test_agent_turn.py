@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
+from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.fake_tool_server import FakeToolServer
 from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
 from zork_mcp.domain.agent_turn import decide_action
@@ -103,3 +103,53 @@ async def test_without_a_server_the_turn_is_one_plain_call_inside_a_session_span
     assert action == "look" and llm.requests[0].tools is None
     [session] = [span for span in telemetry.spans if span.name == SESSION_SPAN]
     assert session.metadata["mcp_enabled"] is False and session.closed
+
+
+async def test_a_first_turn_startup_error_names_the_servers_that_failed():
+    server = FakeToolServer("box", {"echo": echo}, connect_failures=5)
+    with pytest.raises(MCPServerStartupError) as caught:
+        await turn(server, ConnectionTracker(), 1)
+    assert caught.value.servers == ("box",)
+
+
+async def test_a_turn_without_tools_says_it_offered_none():
+    _, telemetry, _ = await turn(None, ConnectionTracker(), 1)
+    [session] = [span for span in telemetry.spans if span.name == SESSION_SPAN]
+    assert session.metadata["tools_offered"] is False
+
+
+async def test_the_session_span_shows_what_the_agent_was_shown_last():
+    llm, telemetry = ScriptedLLM([action_reply("look")]), InMemoryTelemetry()
+    messages = initial_messages("sys", "state", "memories")
+    newest = {"role": "user", "content": "the newest state"}
+    messages.append(newest)
+    await decide_action(
+        llm=llm,
+        messages=messages,
+        settings=MCPSettings(enabled=True),
+        telemetry=telemetry,
+        clock=time.monotonic,
+    )
+    [session] = [span for span in telemetry.spans if span.name == SESSION_SPAN]
+    assert session.input is newest
+
+
+async def test_the_settings_bound_a_tool_result_the_model_sees():
+    def long(text: str) -> str:
+        return text * 5_000
+
+    server = FakeToolServer("box", {"long": long})
+    llm = ScriptedLLM([tool_calls_reply(("box.long", {"text": "ab"})), action_reply("look")])
+    settings = MCPSettings(enabled=True, max_tool_result_chars=1_000)
+    await decide_action(
+        llm=llm,
+        messages=initial_messages("sys", "state"),
+        settings=settings,
+        telemetry=InMemoryTelemetry(),
+        clock=time.monotonic,
+        tool_server=server,
+        connection=ServerConnections({server.name: ConnectionTracker()}),
+        turn=1,
+    )
+    [result] = [m for m in llm.requests[1].messages if m["role"] == "tool"]
+    assert len(result["content"]) <= 1_000
