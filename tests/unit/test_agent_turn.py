@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -105,11 +106,22 @@ async def test_without_a_server_the_turn_is_one_plain_call_inside_a_session_span
     assert session.metadata["mcp_enabled"] is False and session.closed
 
 
-async def test_a_first_turn_startup_error_names_the_servers_that_failed():
-    server = FakeToolServer("box", {"echo": echo}, connect_failures=5)
+class BrokenHandshake(FakeToolServer):
+    """Its connect fails with an MCP error that is not a startup error of its own."""
+
+    @asynccontextmanager
+    async def open_session(self, servers=None):
+        self.connect_attempts += 1
+        raise MCPError("the handshake broke")
+        yield
+
+
+async def test_a_first_turn_failure_of_any_kind_is_a_startup_error_naming_its_servers():
+    server = BrokenHandshake("box", {"echo": echo})
     with pytest.raises(MCPServerStartupError) as caught:
         await turn(server, ConnectionTracker(), 1)
     assert caught.value.servers == ("box",)
+    assert str(caught.value) == "MCP server failed to start on the first turn: the handshake broke"
 
 
 async def test_a_turn_without_tools_says_it_offered_none():

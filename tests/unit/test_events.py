@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.adapters.jsonl_telemetry import EVENTS_FILE, JsonlTelemetry, read_events
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
 
 
 def test_an_event_of_a_type_not_in_the_enum_is_refused_where_it_is_made():
@@ -54,3 +54,11 @@ def test_a_folder_without_events_or_with_a_broken_line_is_refused_with_where(tmp
     (tmp_path / EVENTS_FILE).write_text('{"event_type": "episode_start"}\nnot json\n')
     with pytest.raises(ConfigurationError, match=r"events\.jsonl:2 is not a JSON event"):
         read_events(tmp_path)
+
+
+def test_a_logged_event_gives_a_missing_field_as_the_default_or_a_key_error():
+    event = LoggedEvent(EventType.TURN_COMPLETE, {"turn": 3, "note": None})
+    assert (event.get("turn"), event.get("note", "x"), event.get("score", 0)) == (3, None, 0)
+    assert event.get("score") is None and event["turn"] == 3
+    with pytest.raises(KeyError):
+        event["score"]
