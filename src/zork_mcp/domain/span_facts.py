@@ -9,7 +9,7 @@ attributes and Langfuse fields, and the logs write them as metadata under their 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from zork_mcp.domain.events import SpanKind
@@ -69,9 +69,7 @@ SpanFacts = TurnOpened | TurnDecided | LLMCalled | LLMAnswered | ToolCalled | To
 
 def metadata_of(facts: SpanFacts | None) -> dict[str, Any]:
     """The facts as a log's metadata: field name to value, in field order."""
-    if facts is None:
-        return {}
-    return {field.name: getattr(facts, field.name) for field in fields(facts)}
+    return {} if facts is None else dict(vars(facts))  # a dataclass's fields, in their order
 
 
 def kind_of(facts: SpanFacts | None) -> SpanKind:
