@@ -18,12 +18,12 @@ from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.provider_messages import (
     arguments_object,
     call_names,
-    canonical_names,
     is_error_payload,
     limit_cache_markers,
     merge_turns,
     tool_payload,
 )
+from zork_mcp.adapters.wire_llm import WireLLM
 from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
 from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
 
@@ -37,7 +37,7 @@ STOP_REASONS = {
 }
 
 
-class AnthropicLLM:
+class AnthropicLLM(WireLLM):
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -49,26 +49,19 @@ class AnthropicLLM:
         retry: RetryPolicy | None = None,
         wire_names: WireNameRule = ANTHROPIC_RULE,
     ) -> None:
-        self._client, self._model, self._max_tokens = client, model, max_tokens
-        self._wire_names = wire_names
-        self._retry = retry or RetryPolicy()
+        self._max_tokens = max_tokens
         headers = {
             "x-api-key": api_key,
             "anthropic-version": API_VERSION,
             "content-type": "application/json",
         }
         url = f"{base_url.rstrip('/')}/v1/messages"
-        self._endpoint = JsonEndpoint("anthropic", url, headers, (api_key,))
+        endpoint = JsonEndpoint("anthropic", url, headers, (api_key,))
+        super().__init__(client, model, endpoint, retry, wire_names)
 
-    @property
-    def model(self) -> str:
-        return self._model
-
-    async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), self._wire_names)
-        data = await self._endpoint.post(
-            self._client, self.request_body(request, names), self._retry
-        )
+    def parse(
+        self, data: Mapping[str, Any], names: WireNameMap, request: LLMRequest
+    ) -> LLMResponse:
         return parse_message(data, names, forced=request.response_format is not None)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:

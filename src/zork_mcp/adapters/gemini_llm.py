@@ -19,10 +19,10 @@ from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.provider_messages import (
     arguments_object,
     call_names,
-    canonical_names,
     merge_turns,
     tool_payload,
 )
+from zork_mcp.adapters.wire_llm import WireLLM
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
 from zork_mcp.domain.schema_dialects import gemini_schema
@@ -32,7 +32,7 @@ SIGNATURE = "thoughtSignature"
 FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
 
 
-class GeminiLLM:
+class GeminiLLM(WireLLM):
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -43,24 +43,11 @@ class GeminiLLM:
         retry: RetryPolicy | None = None,
         wire_names: WireNameRule = GEMINI_RULE,
     ) -> None:
-        self._client, self._model = client, model
-        self._wire_names = wire_names
-        self._retry = retry or RetryPolicy()
         self._ids = itertools.count(1)
         headers = {"x-goog-api-key": api_key, "Content-Type": "application/json"}
         url = f"{base_url.rstrip('/')}/v1beta/models/{model}:generateContent"
-        self._endpoint = JsonEndpoint("gemini", url, headers, (api_key,))
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), self._wire_names)
-        data = await self._endpoint.post(
-            self._client, self.request_body(request, names), self._retry
-        )
-        return self._parse(data, names)
+        endpoint = JsonEndpoint("gemini", url, headers, (api_key,))
+        super().__init__(client, model, endpoint, retry, wire_names)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
         called = call_names(request.messages)
@@ -86,7 +73,9 @@ class GeminiLLM:
             }
         return body
 
-    def _parse(self, data: Mapping[str, Any], names: WireNameMap) -> LLMResponse:
+    def parse(
+        self, data: Mapping[str, Any], names: WireNameMap, request: LLMRequest
+    ) -> LLMResponse:
         candidates = data.get("candidates") or []
         if not candidates:
             reason = (data.get("promptFeedback") or {}).get("blockReason", "no candidates")

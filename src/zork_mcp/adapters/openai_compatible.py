@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 
 from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
-from zork_mcp.adapters.provider_messages import canonical_names, limit_cache_markers
+from zork_mcp.adapters.provider_messages import limit_cache_markers
+from zork_mcp.adapters.wire_llm import WireLLM
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     FunctionCall,
@@ -44,7 +45,7 @@ class OpenAIFlavor:
 MAX_CACHE_BREAKPOINTS = 4
 
 
-class OpenAICompatibleLLM:
+class OpenAICompatibleLLM(WireLLM):
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -61,27 +62,19 @@ class OpenAICompatibleLLM:
     ) -> None:
         """`tools_reasoning_effort`: sent with tools, for models that take tools in chat
         completions only at that effort (the registry says which)."""
-        self._client, self._model, self._flavor = client, model, flavor
-        self._tools_effort = tools_reasoning_effort
-        self._wire_names = wire_names
-        self._retry = retry or RetryPolicy()
+        self._flavor, self._tools_effort = flavor, tools_reasoning_effort
         self._options = {"max_tokens": max_tokens, "temperature": temperature}
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         url = f"{base_url.rstrip('/')}/chat/completions"
         secrets = (api_key,) if api_key else ()
-        self._endpoint = JsonEndpoint(flavor.name, url, headers, secrets)
+        endpoint = JsonEndpoint(flavor.name, url, headers, secrets)
+        super().__init__(client, model, endpoint, retry, wire_names)
 
-    @property
-    def model(self) -> str:
-        return self._model
-
-    async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), self._wire_names)
-        data = await self._endpoint.post(
-            self._client, self.request_body(request, names), self._retry
-        )
+    def parse(
+        self, data: Mapping[str, Any], names: WireNameMap, request: LLMRequest
+    ) -> LLMResponse:
         return parse_completion(data, names, self._flavor.name)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:

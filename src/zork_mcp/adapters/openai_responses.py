@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from zork_mcp.adapters.llm_http import JsonEndpoint, RetryPolicy
-from zork_mcp.adapters.provider_messages import canonical_names
+from zork_mcp.adapters.wire_llm import WireLLM
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     FunctionCall,
@@ -40,7 +40,7 @@ ENCRYPTED_REASONING = "reasoning.encrypted_content"
 INCOMPLETE_REASONS = {"max_output_tokens": "length", "content_filter": "content_filter"}
 
 
-class OpenAIResponsesLLM:
+class OpenAIResponsesLLM(WireLLM):
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -56,25 +56,18 @@ class OpenAIResponsesLLM:
     ) -> None:
         """`reasoning`: a reasoning model, whose encrypted reasoning is asked for and sent
         back (the registry says which models are)."""
-        self._client, self._model, self._reasoning = client, model, reasoning
-        self._wire_names = wire_names
-        self._retry = retry or RetryPolicy()
+        self._reasoning = reasoning
         self._options = {"max_output_tokens": max_output_tokens, "temperature": temperature}
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         url = f"{base_url.rstrip('/')}/responses"
-        self._endpoint = JsonEndpoint(PROVIDER, url, headers, (api_key,) if api_key else ())
+        endpoint = JsonEndpoint(PROVIDER, url, headers, (api_key,) if api_key else ())
+        super().__init__(client, model, endpoint, retry, wire_names)
 
-    @property
-    def model(self) -> str:
-        return self._model
-
-    async def complete(self, request: LLMRequest) -> LLMResponse:
-        names = WireNameMap(canonical_names(request), self._wire_names)
-        data = await self._endpoint.post(
-            self._client, self.request_body(request, names), self._retry
-        )
+    def parse(
+        self, data: Mapping[str, Any], names: WireNameMap, request: LLMRequest
+    ) -> LLMResponse:
         return parse_response(data, names)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
