@@ -42,10 +42,15 @@ def test_the_ray_backend_stores_the_same_results_and_brings_every_log_home(
     assert len(stored(on_ray)) == 4 and stored(on_ray) == stored(local)
     assert_logs_home(on_ray, tmp_path / "driver")
     assert node.is_dir() and list(node.iterdir()) == [], "played there, nothing left behind"
-    deadline = time.monotonic() + 5  # a forkserver removes its folder as it exits
-    while multiprocessing_folders() - folders_before and time.monotonic() < deadline:
+    assert_no_folder_left(folders_before, seconds=5)
+
+
+def assert_no_folder_left(before: set[Path], *, seconds: float) -> None:
+    """A forkserver removes its folder as it exits, a moment after its actor."""
+    deadline = time.monotonic() + seconds
+    while multiprocessing_folders() - before and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert multiprocessing_folders() - folders_before == set(), "the actors' games' pymp-*"
+    assert multiprocessing_folders() - before == set(), "the actors' games' pymp-*"
 
 
 def multiprocessing_folders() -> set[Path]:
@@ -58,6 +63,7 @@ def multiprocessing_folders() -> set[Path]:
 
 def test_a_killed_ray_sweep_resumes_to_the_results_of_a_clean_run(tmp_path, zork_game):
     killed, clean, node = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite", tmp_path / "node"
+    folders_before = multiprocessing_folders()
     spec = ["--name", "resume", "--model", "local:p1-q1", "--mcp", "off", "--episodes", "6",
             "--max-turns", "20", "--game", str(zork_game), "--parallel", "2"]  # fmt: skip
     driver = ["--log-dir", str(tmp_path / "driver")]
@@ -78,6 +84,7 @@ def test_a_killed_ray_sweep_resumes_to_the_results_of_a_clean_run(tmp_path, zork
         os.killpg(sweep.pid, signal.SIGKILL)
         sweep.wait()
         assert 0 < rows < 6, "the sweep must be killed mid-way"
+        assert_no_folder_left(folders_before, seconds=30)  # Ray notices its driver is gone
         os.environ[LOG_DIR_VARIABLE] = str(node)
         try:
             assert main([*sweep_args(url, tmp_path, killed, *spec), "--backend", "ray",

@@ -36,6 +36,11 @@ from zork_mcp.evaluation.records import EpisodeRecord
 from zork_mcp.ports.sweep_backend import EpisodePlayer
 
 LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
+# An actor whose raylet dies (the driver killed) SIGKILLs its direct children before it
+# exits (Ray's kill_child_processes_on_worker_exit, default true): a game's forkserver, so
+# killed, cannot remove its socket folder. Ours end by themselves when the actor's end of
+# their pipe closes, and clean up as they go.
+LOCAL_SYSTEM_CONFIG = {"kill_child_processes_on_worker_exit": False}
 ACTOR_EXIT_SECONDS = 30.0  # an actor ends its running episodes first
 
 
@@ -99,7 +104,14 @@ class RayBackend:
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:
-            local: dict[str, Any] = {} if address else {"num_cpus": workers or os.cpu_count()}
+            local: dict[str, Any] = (
+                {}
+                if address
+                else {
+                    "num_cpus": workers or os.cpu_count(),
+                    "_system_config": LOCAL_SYSTEM_CONFIG,
+                }
+            )
             ray.init(address=address, include_dashboard=False, log_to_driver=False, **local)
         count = max(1, min(parallel, workers or int(ray.cluster_resources().get("CPU", 1))))
         actor = ray.remote(
