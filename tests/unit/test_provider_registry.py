@@ -156,6 +156,15 @@ def test_openai_api_is_refused_for_a_provider_with_one_api(capsys):
     assert "is for provider 'openai'; 'openrouter' has one API" in capsys.readouterr().err
 
 
+async def test_an_unknown_openai_api_is_refused_before_any_request():
+    config = {"mcpServers": {"s": {"command": "x"}}}
+    with pytest.raises(ConfigurationError, match="openai_api must be one of chat, responses"):
+        await mcp_ghost(config, "s", "openai", "k", "u", openai_api="assistants")
+    async with httpx.AsyncClient() as client:
+        with pytest.raises(ConfigurationError, match="got 'assistants'"):
+            PROVIDERS["openai"].llm(client, api_key="k", openai_api="assistants")
+
+
 def test_the_cli_passes_the_chosen_api_on():
     args = ["--provider", "openai", "--openai-api", "responses", "--model", "gpt-4.1-mini"]
     options = options_from(parser().parse_args(args))

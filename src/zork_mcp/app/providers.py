@@ -78,6 +78,15 @@ class Provider:
     def api_for(self, model: str, chosen: OpenAIApi | None = None) -> OpenAIApi | None:
         """Which OpenAI API serves `model`: `chosen`, else its family's (None: this provider
         has one API). A choice the model cannot take is refused, saying why."""
+        return self._api(model, self.family_of(model), chosen)
+
+    def _api(
+        self, model: str, family: ModelFamily | None, chosen: OpenAIApi | None
+    ) -> OpenAIApi | None:
+        if chosen is not None and chosen not in OPENAI_APIS:
+            raise ConfigurationError(
+                f"openai_api must be one of {', '.join(OPENAI_APIS)} (or None), got {chosen!r}."
+            )
         if self.responses is None:
             if chosen is not None:
                 raise ConfigurationError(
@@ -85,7 +94,6 @@ class Provider:
                     "one API (chat completions). Leave it out."
                 )
             return None
-        family = self.family_of(model)
         if chosen == "chat" and family is not None and not family.chat_tools:
             raise ConfigurationError(
                 f"OpenAI model '{model}' takes tools only through the Responses API "
@@ -113,7 +121,8 @@ class Provider:
     ) -> LLM:
         model = model or self.default_model
         options = {"api_key": api_key, "base_url": base_url or self.base_url, "retry": retry}
-        api, family = self.api_for(model, openai_api), self.family_of(model)
+        family = self.family_of(model)
+        api = self._api(model, family, openai_api)
         if api == "responses" and self.responses is not None:
             reasoning = family.reasoning if family else False
             return self.responses(
