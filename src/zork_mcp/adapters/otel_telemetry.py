@@ -29,7 +29,7 @@ from zork_mcp.adapters import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, SpanKind
 from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import SpanFacts, ToolAnswered, kind_of
+from zork_mcp.domain.span_facts import SpanFacts, ToolAnswered, kind_of, metadata_of
 from zork_mcp.domain.tool_result import jsonable
 
 SERVICE_NAME = "zork-mcp"
@@ -51,7 +51,9 @@ class _Span:
     ) -> None:
         if self._content and output is not None:
             self._span.set_attribute(self._content[1], _json(output))
-        self._span.set_attributes({**ts.scalar_facts(facts), **ts.genai_result(facts, output)})
+        self._span.set_attributes(
+            {**_scalars(metadata_of(facts)), **ts.genai_result(facts, output)}
+        )
         if usage is not None:
             self._span.set_attributes(ts.genai_usage(usage))
         status = ts.tool_status(facts, output)
@@ -74,9 +76,7 @@ class OtelTelemetry:
 
     def emit(self, event: Event) -> None:
         """Episode start and end as spans of the session; other events on the current span."""
-        attributes = {
-            f"zork_mcp.{key}": value for key, value in event.fields.items() if _scalar(value)
-        }
+        attributes = _scalars(event.fields)
         if event.type in ts.EPISODE_EVENTS and self.identity is not None:
             session_id = self.identity.session_id
             session = {"session.id": session_id, "gen_ai.conversation.id": session_id}
@@ -106,7 +106,7 @@ class OtelTelemetry:
             otel_name,
             context=trace.set_span_in_context(parent) if parent else Context(),
             kind=trace.SpanKind.CLIENT if generation else trace.SpanKind.INTERNAL,
-            attributes={**attributes, **ts.scalar_facts(facts)},
+            attributes={**attributes, **_scalars(metadata_of(facts))},
         )
         content = ts.content_keys(facts) if self.capture_content else None
         if content and input is not None:
@@ -162,5 +162,6 @@ def _json(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False)
 
 
-def _scalar(value: Any) -> bool:
-    return isinstance(value, SCALARS)
+def _scalars(values: Mapping[str, Any]) -> dict[str, Any]:
+    """What a flat attribute map can hold, under the `zork_mcp.` namespace."""
+    return {f"zork_mcp.{key}": value for key, value in values.items() if isinstance(value, SCALARS)}

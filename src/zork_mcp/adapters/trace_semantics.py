@@ -21,7 +21,6 @@ from zork_mcp.domain.span_facts import (
     ToolAnswered,
     ToolCalled,
     TurnOpened,
-    metadata_of,
 )
 
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
@@ -95,15 +94,6 @@ def model_parameters(facts: LLMCalled) -> dict[str, str | int | bool]:
         "forced_final": facts.forced_final,
     }
     return {name: value for name, value in settings.items() if value is not None}
-
-
-def scalar_facts(facts: SpanFacts | None) -> dict[str, str | bool | int | float]:
-    """The facts a flat attribute map can hold, under the `zork_mcp.` namespace."""
-    return {
-        f"zork_mcp.{name}": value
-        for name, value in metadata_of(facts).items()
-        if isinstance(value, str | bool | int | float)
-    }
 
 
 def langfuse_usage(usage: Usage) -> dict[str, int]:
