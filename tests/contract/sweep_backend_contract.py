@@ -52,8 +52,25 @@ class SweepBackendContract(ABC):
         with pytest.raises(Exception, match="no game for seed 20"):
             future.result(timeout=RESULT_SECONDS)
 
-    def test_an_interrupt_ends_the_running_episodes_as_interrupted(self, backend, tmp_path):
-        sweep = backend(2, sweep_players.until_interrupted)
+    @pytest.mark.parametrize("player", ["until_interrupted", "fails_once_stopped"])
+    def test_an_interrupt_ends_the_running_episodes_as_interrupted(self, backend, tmp_path, player):
+        """Also one that ends on an error once stopped: a failure its stop caused is not a
+        result to store, and the episode is played again next time."""
+        futures = self.started_then_interrupted(
+            backend(2, getattr(sweep_players, player)), tmp_path
+        )
+        for future in futures:
+            with pytest.raises(EpisodeInterrupted):
+                future.result(timeout=RESULT_SECONDS)
+
+    def test_an_episode_that_finishes_as_it_is_stopped_keeps_its_record(self, backend, tmp_path):
+        futures = self.started_then_interrupted(
+            backend(2, sweep_players.finishes_once_stopped), tmp_path
+        )
+        assert [future.result(timeout=RESULT_SECONDS).score for future in futures] == [20, 21]
+
+    @staticmethod
+    def started_then_interrupted(sweep: SweepBackend, tmp_path) -> list:
         played = tasks(2, tmp_path)
         futures = [sweep.submit(task) for task in played]
         deadline = time.monotonic() + RESULT_SECONDS
@@ -61,6 +78,4 @@ class SweepBackendContract(ABC):
             assert time.monotonic() < deadline, "the episodes never started"
             time.sleep(0.02)
         sweep.interrupt()
-        for future in futures:
-            with pytest.raises(EpisodeInterrupted):
-                future.result(timeout=RESULT_SECONDS)
+        return futures

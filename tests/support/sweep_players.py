@@ -48,6 +48,25 @@ def until_interrupted(task: EpisodeTask, controls: EpisodeControls) -> EpisodeRe
     return task.spec.record(status="done", score=-1)
 
 
+def fails_once_stopped(task: EpisodeTask, controls: EpisodeControls) -> EpisodeRecord:
+    """Says it started, then, once stopped, fails as an episode does whose stop broke what
+    its turn was using (its error recorded, not EpisodeInterrupted)."""
+    agent = _Agent()
+    controls.attach(agent)
+    started(task).touch()
+    agent.stopped.wait(WAIT_SECONDS)
+    return task.spec.record(status="failed", error="LLMError: the connection closed mid-turn")
+
+
+def finishes_once_stopped(task: EpisodeTask, controls: EpisodeControls) -> EpisodeRecord:
+    """Says it started, then, once stopped, finishes anyway (its last turn was done)."""
+    agent = _Agent()
+    controls.attach(agent)
+    started(task).touch()
+    agent.stopped.wait(WAIT_SECONDS)
+    return task.spec.record(status="done", score=task.spec.seed)
+
+
 def started(task: EpisodeTask) -> Path:
     """Beside the task's config: a Ray actor plays with a log root of its own."""
     return task.config.parent / f"started-{task.spec.seed}"

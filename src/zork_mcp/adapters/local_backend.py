@@ -215,7 +215,8 @@ class _Episodes:
 
     def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> None:
         try:
-            answer: tuple[str, int, object] = ("done", key, self._player(task, controls))
+            record = controls.settle(self._player(task, controls))
+            answer: tuple[str, int, object] = ("done", key, record)
         except EpisodeInterrupted as e:
             answer = ("failed", key, e)
         except BaseException as e:  # the player records failures; this is a bug's trace

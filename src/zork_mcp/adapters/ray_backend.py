@@ -71,7 +71,7 @@ class EpisodeActor:
             unpack(logs, folder)
         controls = self._running.add(task.spec.key)
         try:
-            record: EpisodeRecord | None = self._player(here, controls)
+            record: EpisodeRecord | None = controls.settle(self._player(here, controls))
         except EpisodeInterrupted:
             record = None
         finally:

@@ -38,7 +38,7 @@ class ThreadSweepBackend:
 
     def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> EpisodeRecord:
         try:
-            return self._player(task, controls)
+            return controls.settle(self._player(task, controls))
         except EpisodeInterrupted:
             raise
         except Exception as e:  # the player records failures; this is a bug's trace

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from typing import Protocol
 
+from zork_mcp.evaluation.records import EpisodeRecord
+
 
 class EpisodeInterrupted(Exception):
     """The episode was stopped by Ctrl-C: it has no result and is played again next time."""
@@ -40,6 +42,19 @@ class EpisodeControls:
             self._interrupted, agent = True, self._agent
         if agent is not None:
             agent.interrupt()
+
+    @property
+    def interrupted(self) -> bool:
+        return self._interrupted
+
+    def settle(self, record: EpisodeRecord) -> EpisodeRecord:
+        """The record a player returned, unless the episode failed after it was asked to
+        stop: a stop cancels the turn in flight, and what the cancel broke (a connection, a
+        handshake) can end the episode on an error rather than as interrupted. Such an
+        episode has no result and is played again next time; one that finished is kept."""
+        if record.failed and self.interrupted:
+            raise EpisodeInterrupted(record.key)
+        return record
 
 
 class RunningEpisodes:
