@@ -136,6 +136,14 @@ class JsonEndpoint:
     headers: Mapping[str, str]
     secrets: tuple[str, ...] = ()
 
+    @classmethod
+    def bearer(cls, provider: str, url: str, api_key: str | None) -> JsonEndpoint:
+        """An OpenAI-style endpoint: the key (if any) as a bearer token, and hidden."""
+        headers = {"Content-Type": "application/json"}
+        if not api_key:
+            return cls(provider, url, headers)
+        return cls(provider, url, headers | {"Authorization": f"Bearer {api_key}"}, (api_key,))
+
     async def post(
         self, client: httpx.AsyncClient, body: Mapping[str, Any], policy: RetryPolicy
     ) -> dict[str, Any]:

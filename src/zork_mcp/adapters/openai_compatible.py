@@ -64,12 +64,8 @@ class OpenAICompatibleLLM(WireLLM):
         completions only at that effort (the registry says which)."""
         self._flavor, self._tools_effort = flavor, tools_reasoning_effort
         self._options = {"max_tokens": max_tokens, "temperature": temperature}
-        headers = {"Content-Type": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
         url = f"{base_url.rstrip('/')}/chat/completions"
-        secrets = (api_key,) if api_key else ()
-        endpoint = JsonEndpoint(flavor.name, url, headers, secrets)
+        endpoint = JsonEndpoint.bearer(flavor.name, url, api_key)
         super().__init__(client, model, endpoint, retry, wire_names)
 
     def parse(

@@ -58,11 +58,8 @@ class OpenAIResponsesLLM(WireLLM):
         back (the registry says which models are)."""
         self._reasoning = reasoning
         self._options = {"max_output_tokens": max_output_tokens, "temperature": temperature}
-        headers = {"Content-Type": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
         url = f"{base_url.rstrip('/')}/responses"
-        endpoint = JsonEndpoint(PROVIDER, url, headers, (api_key,) if api_key else ())
+        endpoint = JsonEndpoint.bearer(PROVIDER, url, api_key)
         super().__init__(client, model, endpoint, retry, wire_names)
 
     def parse(
