@@ -87,9 +87,8 @@ def options_from(args: argparse.Namespace) -> RunOptions:
             "(its folder under --log-dir, e.g. logs/episode-20261123-081500)"
         )
     episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
-    provider = PROVIDERS[args.provider]
     try:
-        provider.api_for(args.model or provider.default_model, args.openai_api)
+        PROVIDERS[args.provider].api_for(args.model, args.openai_api)
     except ConfigurationError as e:
         parser().error(str(e))
     return RunOptions(

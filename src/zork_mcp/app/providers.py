@@ -75,9 +75,11 @@ class Provider:
     def family_of(self, model: str) -> ModelFamily | None:
         return next((family for family in self.families if family.matches(model)), None)
 
-    def api_for(self, model: str, chosen: OpenAIApi | None = None) -> OpenAIApi | None:
-        """Which OpenAI API serves `model`: `chosen`, else its family's (None: this provider
-        has one API). A choice the model cannot take is refused, saying why."""
+    def api_for(self, model: str | None, chosen: OpenAIApi | None = None) -> OpenAIApi | None:
+        """Which OpenAI API serves `model` (None: the default model): `chosen`, else its
+        family's (None: this provider has one API). A choice the model cannot take is
+        refused, saying why."""
+        model = model or self.default_model
         return self._api(model, self.family_of(model), chosen)
 
     def _api(
@@ -102,7 +104,7 @@ class Provider:
             )
         return chosen or (family.api if family else "chat")
 
-    def protocol_for(self, model: str, chosen: OpenAIApi | None = None) -> WireProtocol:
+    def protocol_for(self, model: str | None, chosen: OpenAIApi | None = None) -> WireProtocol:
         api = self.api_for(model, chosen)
         return API_PROTOCOLS[api] if api else self.protocol
 

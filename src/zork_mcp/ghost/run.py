@@ -90,7 +90,7 @@ async def mcp_ghost(
     """
     config = _server_config(server_config)
     _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
-    _check_api(provider, model, openai_api)
+    PROVIDERS[provider].api_for(model, openai_api)  # refuses an API the model cannot take
     call = GhostCall(
         config,
         provider,
@@ -211,11 +211,6 @@ def _check_arguments(
         raise ConfigurationError(
             f"context_budget_tokens must be at least 1, got {context_budget_tokens}."
         )
-
-
-def _check_api(provider: str, model: str | None, openai_api: OpenAIApi | None) -> None:
-    chosen = PROVIDERS[provider]
-    chosen.api_for(model or chosen.default_model, openai_api)
 
 
 def _api_key(provider: str, given: str | None) -> str:
