@@ -18,7 +18,6 @@ class RecordedSpan:
     name: str
     kind: SpanKind
     input: Any = None
-    metadata: dict[str, Any] = field(default_factory=dict)
     facts: list[SpanFacts] = field(default_factory=list)
     output: Any = None
     usage: Usage | None = None
@@ -37,9 +36,12 @@ class RecordedSpan:
             self.output = output
         if facts is not None:
             self.facts.append(facts)
-            self.metadata.update(metadata_of(facts))
         if usage is not None:
             self.usage = usage
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        return {key: value for facts in self.facts for key, value in metadata_of(facts).items()}
 
     @classmethod
     def opened(
@@ -49,6 +51,5 @@ class RecordedSpan:
         facts: SpanFacts | None = None,
         parent: RecordedSpan | None = None,
     ) -> RecordedSpan:
-        span = cls(name, kind_of(facts), input, parent=parent)
-        span.update(facts=facts)
-        return span
+        opening = [facts] if facts is not None else []
+        return cls(name, kind_of(facts), input, opening, parent=parent)
