@@ -137,11 +137,13 @@ async def test_gemini_thought_signature_travels_with_the_call_through_history():
     assert "thoughtSignature" not in parts[1]
 
 
-async def test_gemini_signature_never_reaches_an_openai_wire():
+@pytest.mark.parametrize("protocol", ["openai", "openai-responses"])
+async def test_gemini_signature_never_reaches_an_openai_wire(protocol):
+    """Chat completions or Responses: a Gemini history goes on without Gemini's data."""
     gemini = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
     first = list(initial_messages("s", "u"))
     response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, "auto"))
-    openai = peer_for("openai", [text_reply("done")], NAMES)
+    openai = peer_for(protocol, [text_reply("done")], NAMES)
     await _complete(openai, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
     assert openai.rejections == [] and "thoughtSignature" not in json.dumps(openai.requests)
 
@@ -238,15 +240,6 @@ def test_a_failed_response_is_an_error_with_its_message():
     failed = {"status": "failed", "error": {"code": "server_error", "message": "it broke"}}
     with pytest.raises(LLMError, match="it broke"):
         parse_response({**failed, "output": []}, WireNameMap(NAMES))
-
-
-async def test_a_gemini_history_goes_to_the_responses_api_without_gemini_data():
-    gemini = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
-    first = list(initial_messages("s", "u"))
-    response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, "auto"))
-    responses = peer_for("openai-responses", [text_reply("done")], NAMES)
-    await _complete(responses, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
-    assert responses.rejections == [] and "thoughtSignature" not in json.dumps(responses.requests)
 
 
 # ---- retries: the provider's stated wait, within a stated budget --------------------------
