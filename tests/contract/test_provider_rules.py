@@ -114,6 +114,10 @@ VALID = {
 Body = dict[str, Any]
 
 
+def _functions(body: Body) -> list[dict[str, Any]]:
+    return [tool["function"] for tool in body["tools"]]
+
+
 def _messages(body: Body) -> list[Body]:
     return body["messages"]
 
@@ -146,6 +150,8 @@ VIOLATIONS: dict[str, Callable[[Body, dict[str, str]], None]] = {
     "openai.message_role": lambda b, h: _messages(b)[0].update(role="narrator"),
     "openai.message_content": lambda b, h: _messages(b)[1].update(content=None),
     "openai.tool_name": lambda b, h: b["tools"][0]["function"].update(name="game.play"),
+    "openai.tools_count": lambda b, h: b.update(tools=b["tools"] * 129),
+    "openai.tool_description": lambda b, h: _functions(b)[0].update(description="d" * 1025),
     "openai.tool_choice_needs_tools": lambda b, h: b.pop("tools"),
     "openai.tools_without_reasoning": lambda b, h: b.update(model="gpt-6-luna"),
     "openai.tool_call_id": lambda b, h: _messages(b)[2]["tool_calls"][0].update(id=""),

@@ -15,6 +15,8 @@ from typing import Any
 from tests.support.provider_rules import RULES, Rule
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+OPENAI_MAX_TOOLS = 128
+OPENAI_MAX_DESCRIPTION = 1024
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 GEMINI_REJECTS = frozenset(
@@ -63,9 +65,16 @@ def check_openai(headers: Mapping[str, str], body: Mapping[str, Any], api_key: s
     if body.get("reasoning_effort") == "none" and NO_NONE_EFFORT.match(body["model"]):
         raise RULES["openai.effort_none_unsupported"].violated(model=body["model"])
     tools = body.get("tools") or []
+    if len(tools) > OPENAI_MAX_TOOLS:
+        raise RULES["openai.tools_count"].violated(count=len(tools))
     for index, tool in enumerate(tools):
-        if not _name_ok(OPENAI_NAME, (tool.get("function") or {}).get("name")):
+        function = tool.get("function") or {}
+        if not _name_ok(OPENAI_NAME, function.get("name")):
             raise RULES["openai.tool_name"].violated(where=f"tools[{index}].function.name")
+        if len(function.get("description") or "") > OPENAI_MAX_DESCRIPTION:
+            where = f"tools[{index}].function.description"
+            length = len(function["description"])
+            raise RULES["openai.tool_description"].violated(where=where, length=length)
     if "tool_choice" in body and not tools:
         raise RULES["openai.tool_choice_needs_tools"].violated()
     if tools and REASONING_MODELS.match(body["model"]) and body.get("reasoning_effort") != "none":

@@ -99,6 +99,29 @@ _RULES = (
         OPENAI_FUNCTIONS,
     ),
     Rule(
+        "openai.tools_count",
+        "openai",
+        "at most 128 tools in one request ('A max of 128 functions are supported')",
+        400,
+        "Invalid 'tools': array too long. Expected an array with maximum length 128, but got "
+        "an array with length {count} instead.",
+        # The reference's words (openai/openai-openapi openapi.yaml, 2025-04); the error text
+        # as the live API gives it: github.com/vishalmysore/Tools4AI/issues/16, and with
+        # gpt-5-mini in 2025-08: github.com/musistudio/claude-code-router/issues/686.
+        OPENAI_CHAT,
+    ),
+    Rule(
+        "openai.tool_description",
+        "openai",
+        "a function's description has at most 1024 characters",
+        400,
+        "Invalid '{where}': string too long. Expected a string with maximum length 1024, but "
+        "got a string with length {length} instead.",
+        # Undocumented but enforced (string_above_max_length), quoted in
+        # github.com/getsentry/sentry-mcp/issues/106 and OpenHands/OpenHands/issues/4838.
+        "https://github.com/getsentry/sentry-mcp/issues/106",
+    ),
+    Rule(
         "openai.tool_choice_needs_tools",
         "openai",
         "tool_choice is only allowed when tools are given",

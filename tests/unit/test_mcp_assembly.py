@@ -28,6 +28,7 @@ class EchoSession:
         return [ToolSpec(self.name, "say", "", {"type": "object"})]
 
     tool_names = frozenset({"say"})
+    rejected = ()
 
     async def call(self, tool: str, arguments: dict[str, Any], timeout: float) -> ToolCallResult:
         return ToolCallResult.success(f"{self.name}: {arguments['text']}")

@@ -96,6 +96,7 @@ class RaisingSession:
     """A session whose tool call fails with an error the protocol did not expect."""
 
     tools = (ToolSpec("box", "odd"),)
+    rejected = ()
 
     async def call_tool(self, name, arguments, timeout_seconds):
         raise RuntimeError("socket reset")

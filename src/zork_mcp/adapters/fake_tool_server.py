@@ -21,6 +21,7 @@ from zork_mcp.domain.errors import (
     MCPToolCallError,
     MCPToolTimeoutError,
 )
+from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
 
@@ -126,6 +127,11 @@ class FakeToolSession:
     def tools(self) -> Sequence[ToolSpec]:
         return self._tools
 
+    @property
+    def rejected(self) -> Sequence[ToolRejection]:
+        """A fake's tools are Python functions: none is ever rejected."""
+        return ()
+
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout_seconds: float
     ) -> ToolCallResult:
@@ -189,6 +195,11 @@ class FakeToolSessions:
     @property
     def tools(self) -> Sequence[ToolSpec]:
         return self._tools
+
+    @property
+    def rejected(self) -> Sequence[ToolRejection]:
+        """A fake's tools are Python functions: none is ever rejected."""
+        return ()
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout_seconds: float

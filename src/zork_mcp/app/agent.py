@@ -24,6 +24,7 @@ from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tool_loop import Clock
+from zork_mcp.domain.tool_offer import OfferLimits, ToolNotices
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer
@@ -42,11 +43,14 @@ class ZorkAgent:
         system_prompt: str,
         tool_server: ToolServer | None = None,
         clock: Clock = time.monotonic,
+        offer: OfferLimits | None = None,
     ) -> None:
-        self._llm_session, self._settings = llm_session, settings
+        """`offer`: the provider's limits on the tools a request offers (its registry entry)."""
+        self._llm_session, self._settings, self._offer = llm_session, settings, offer
         self._telemetry, self._system_prompt = telemetry, system_prompt
         self.tool_server, self._clock = tool_server, clock
         self.connection = ServerConnections()
+        self.notices = ToolNotices()
         self.turn = 0
         self.last_outcome: LoopOutcome[ParsedAnswer] | None = None
         self._interrupted = False
@@ -111,6 +115,8 @@ class ZorkAgent:
                 tool_server=self.tool_server,
                 connection=self.connection,
                 turn=self.turn,
+                offer=self._offer,
+                notices=self.notices,
             )
 
 

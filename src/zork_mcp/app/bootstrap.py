@@ -30,7 +30,7 @@ from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
-from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, StartPlan, plan_starts
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.trace_semantics import RunIdentity
@@ -47,6 +47,7 @@ from zork_mcp.domain.server_config import (
     by_transport,
     missing_config_error,
     parse_mcp_config,
+    with_tool_filters,
 )
 from zork_mcp.domain.settings import (
     MCPSettings,
@@ -54,6 +55,7 @@ from zork_mcp.domain.settings import (
     parse_game_setting,
     parse_mcp_settings,
 )
+from zork_mcp.domain.tool_offer import OfferLimits
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.result_store import ResultStore
@@ -129,7 +131,15 @@ def mcp_config(options: RunOptions, settings: MCPSettings) -> MCPConfig | None:
 
 
 def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnyServerConfig]:
-    return config.chosen(settings.servers, source="[tool.zorkgpt.mcp] servers (or --mcp-servers)")
+    """The servers the run uses, each with the tool filter [tool.zorkgpt.mcp] adds to its own."""
+    chosen = config.chosen(settings.servers, source="[tool.zorkgpt.mcp] servers (or --mcp-servers)")
+    filters = {name: table.as_filter() for name, table in settings.tool_filters.items()}
+    return with_tool_filters(chosen, filters, source="[tool.zorkgpt.mcp.tool_filters]")
+
+
+def offer_limits(options: RunOptions, settings: MCPSettings) -> OfferLimits:
+    """What one request may offer: the provider's documented tool limit and our budget."""
+    return PROVIDERS[options.provider].offer_limits(settings.max_tool_definition_chars)
 
 
 def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
@@ -172,6 +182,7 @@ def tool_server(
         plan=plan,
         fork_server=forks,
         stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
+        stderr_log_bytes=settings.stderr_log_bytes,
         warn=lambda text: telemetry.emit(
             Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
         ),
@@ -192,6 +203,7 @@ def mcp_tool_server(
     fork_server: ForkServer | None,
     stderr_path: Path | None,
     warn: Callable[[str], object],
+    stderr_log_bytes: int = STDERR_LOG_BYTES,
 ) -> McpToolServer:
     """The one assembly of MCP servers, for the agent and MCP-Ghost alike: every stdio
     server started as the start plan says, every HTTP server, one session over them all."""
@@ -204,6 +216,7 @@ def mcp_tool_server(
                 startup_timeout_seconds=startup_timeout,
                 background_spare=background_spare,
                 stderr_path=stderr_path,
+                stderr_log_bytes=stderr_log_bytes,
                 plan=plan,
                 fork_server=fork_server if plan.forks else None,
                 warn=warn,
@@ -324,6 +337,7 @@ class GhostParts:
     telemetry: Telemetry
     llm: LLM
     tool_server: McpToolServer
+    offer: OfferLimits  # what one request to the call's provider may offer
 
 
 @asynccontextmanager
@@ -350,7 +364,8 @@ async def ghost_parts(
             warn=call.logger.warning,
         )
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
-        yield GhostParts(call.config, telemetry, llm, tool_server)
+        offer = PROVIDERS[call.provider].offer_limits()
+        yield GhostParts(call.config, telemetry, llm, tool_server, offer)
 
 
 def ghost_llm(call: GhostCall, client: httpx.AsyncClient) -> LLM:

@@ -31,6 +31,7 @@ class Container(containers.DeclarativeContainer):
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options)
 
+    offer = providers.Singleton(bootstrap.offer_limits, options, settings)
     agent = providers.Singleton(
         ZorkAgent,
         llm_session=llm_session,
@@ -38,6 +39,7 @@ class Container(containers.DeclarativeContainer):
         telemetry=telemetry,
         system_prompt=SYSTEM_PROMPT,
         tool_server=tool_server,
+        offer=offer,
     )
     orchestrator = providers.Singleton(
         Orchestrator,

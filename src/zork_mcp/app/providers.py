@@ -24,6 +24,7 @@ from zork_mcp.adapters.llm_http import RetryPolicy
 from zork_mcp.adapters.openai_compatible import OpenAICompatibleLLM, OpenAIFlavor
 from zork_mcp.adapters.openai_responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
 from zork_mcp.domain.wire_names import RULES, WireNameRule
 from zork_mcp.ports.llm import LLM
 
@@ -52,6 +53,33 @@ class ModelFamily:
 
 
 @dataclass(frozen=True)
+class ToolLimit:
+    """The most tools one request may offer, as the provider says (None: it says none)."""
+
+    max_tools: int | None
+    source: str
+
+
+# OpenAI's API reference, chat completions `tools`: "A max of 128 functions are supported"
+# (openai/openai-openapi openapi.yaml, 2025-04); the live API answers more with 400 "Invalid
+# 'tools': array too long. Expected an array with maximum length 128" (array_above_max_length).
+# The Responses API's reference states no count; the same 128 is kept for it.
+OPENAI_TOOLS = ToolLimit(128, "platform.openai.com/docs/api-reference/chat/create#tools")
+# OpenRouter takes "OpenAI's tool calling request shape" and hands it to the upstream provider
+# (openrouter.ai/docs/api_reference/parameters#tools): OpenAI's limit is the one that holds.
+OPENROUTER_TOOLS = ToolLimit(128, "openrouter.ai/docs/api_reference/parameters#tools")
+# Anthropic documents no count (docs.claude.com agents-and-tools/tool-use/define-tools); only
+# the budget for definitions applies.
+ANTHROPIC_TOOLS = ToolLimit(None, "docs.claude.com/en/docs/agents-and-tools/tool-use")
+# Vertex AI: "The maximum number of function declarations that can be provided with the
+# request is 128"; the Gemini API itself refuses over 512 ("At most 512 function declarations
+# can be specified"): the documented 128 holds for both.
+GEMINI_TOOLS = ToolLimit(
+    128, "cloud.google.com/vertex-ai/generative-ai/docs/model-reference/function-calling"
+)
+
+
+@dataclass(frozen=True)
 class Provider:
     name: str
     protocol: WireProtocol  # its chat-completions-or-only API: tool-name rule and test peer
@@ -62,6 +90,11 @@ class Provider:
     hosted: bool = True  # a key is required; MCP-Ghost offers the hosted providers (spec 004)
     responses: AdapterFactory | None = None  # OpenAI's Responses API, where it is offered
     families: tuple[ModelFamily, ...] = ()  # which API each model family takes (first match)
+    tools: ToolLimit = OPENAI_TOOLS  # how many tools one request may offer
+
+    def offer_limits(self, definition_budget_chars: int = DEFINITION_BUDGET_CHARS) -> OfferLimits:
+        """What one request to this provider may offer (README: "What a request offers")."""
+        return OfferLimits(self.tools.max_tools, definition_budget_chars, self.name)
 
     @property
     def wire_names(self) -> WireNameRule:
@@ -210,6 +243,7 @@ PROVIDERS: dict[str, Provider] = {
             "https://openrouter.ai/api/v1",
             # OpenRouter passes cache_control on to Anthropic, which honours it.
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openrouter", cache_markers=True)),
+            tools=OPENROUTER_TOOLS,
         ),
         Provider(
             "openai",
@@ -228,6 +262,7 @@ PROVIDERS: dict[str, Provider] = {
             ("ANTHROPIC_API_KEY",),
             "https://api.anthropic.com",
             _keyed(AnthropicLLM),
+            tools=ANTHROPIC_TOOLS,
         ),
         Provider(
             "gemini",
@@ -236,6 +271,7 @@ PROVIDERS: dict[str, Provider] = {
             ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
             "https://generativelanguage.googleapis.com",
             _keyed(GeminiLLM),
+            tools=GEMINI_TOOLS,
         ),
         Provider(
             "local",

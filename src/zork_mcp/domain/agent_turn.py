@@ -24,6 +24,7 @@ from zork_mcp.domain.model_support import ensure_tool_support
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.span_facts import TurnDecided, TurnOpened
 from zork_mcp.domain.tool_loop import Clock, ToolLoop
+from zork_mcp.domain.tool_offer import OfferLimits, ToolNotices
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 from zork_mcp.ports.tool_server import ToolServer, ToolSession
@@ -39,12 +40,18 @@ async def decide_action(
     tool_server: ToolServer | None = None,
     connection: ServerConnections | None = None,
     turn: int = 0,
+    offer: OfferLimits | None = None,
+    notices: ToolNotices | None = None,
 ) -> LoopOutcome[ParsedAnswer]:
-    """Decide one game command, with tools when a server is given and still allowed."""
+    """Decide one game command, with tools when a server is given and still allowed.
+
+    `offer`: the provider's limits on what a request offers; `notices`: what the episode
+    has said of its tools already."""
     limits = LoopLimits(
         settings.max_tool_iterations,
         settings.tool_call_timeout_seconds,
         settings.max_tool_result_chars,
+        offer=offer or OfferLimits(definition_budget_chars=settings.max_tool_definition_chars),
     )
     connections = connection if connection is not None else ServerConnections()
     facts = TurnOpened(
@@ -57,7 +64,8 @@ async def decide_action(
             if tool_server is not None and connections.connectable(tool_server.server_names):
                 ensure_tool_support(llm.model, force=settings.force_tool_support)
                 session = await connect_tools(tool_server, connections, stack, telemetry, turn)
-            outcome = await ToolLoop(llm, session, limits, telemetry, clock, turn).run(messages)
+            loop = ToolLoop(llm, session, limits, telemetry, clock, turn, notices=notices)
+            outcome = await loop.run(messages)
         action = outcome.answer.response.action
         span.update(
             output=action,

@@ -22,6 +22,8 @@ class EventType(StrEnum):
     MCP_TOOL_TIMEOUT = "mcp_tool_timeout"
     MCP_TOOL_ERROR = "mcp_tool_error"
     MCP_TOOL_SKIPPED = "mcp_tool_skipped"
+    MCP_TOOL_REJECTED = "mcp_tool_rejected"
+    MCP_TOOLS_LEFT_OUT = "mcp_tools_left_out"
     MCP_SESSION_BROKEN = "mcp_session_broken"
     MCP_SESSION_COMPLETE = "mcp_session_complete"
     MCP_CONNECT_RETRY = "mcp_connect_retry"

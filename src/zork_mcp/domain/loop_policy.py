@@ -11,6 +11,7 @@ from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.messages import FINAL_ACTION_PROMPT, ResponseFormat
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS
+from zork_mcp.domain.tool_offer import OfferLimits
 
 A = TypeVar("A")
 
@@ -21,6 +22,7 @@ class LoopLimits:
     tool_timeout_seconds: float = TOOL_TIMEOUT_SECONDS
     max_result_chars: int = 50_000  # a tool message's JSON text, at most
     context_budget: ContextBudget = field(default_factory=ContextBudget)
+    offer: OfferLimits = field(default_factory=OfferLimits)  # which tools a request offers
 
 
 class AnswerReader(Protocol[A]):

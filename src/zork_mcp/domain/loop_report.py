@@ -6,7 +6,7 @@ happened and never builds an Event itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,12 +23,15 @@ from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, ToolCall
 from zork_mcp.domain.span_facts import LLMAnswered, LLMCalled, ToolAnswered, ToolCalled
+from zork_mcp.domain.tool_judgment import ToolRejection
+from zork_mcp.domain.tool_offer import LeftOut
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
 from zork_mcp.ports.telemetry import Telemetry
 
 Generated = Callable[[LLMResponse], None]
 Ran = Callable[[CallOutcome, ToolCallResult, float], None]
+TOOLS_NAMED = 10  # in an event's message; its fields name them all
 
 
 class LoopReport:
@@ -44,6 +47,32 @@ class LoopReport:
     ) -> None:
         self._telemetry, self._turn, self._limits = telemetry, turn, limits
         self._tools, self._state = tools, state
+
+    def tools_rejected(self, rejections: Sequence[ToolRejection]) -> None:
+        for rejection in rejections:
+            self._emit(
+                EventType.MCP_TOOL_REJECTED,
+                f"MCP server '{rejection.server}' listed a tool that cannot be offered "
+                f"({rejection.tool!r}): {rejection.reason}; its other tools stay usable",
+                Level.WARNING,
+                server=rejection.server,
+                tool=rejection.tool,
+                reason=rejection.reason,
+            )
+
+    def tools_left_out(self, left_out: Sequence[LeftOut]) -> None:
+        by_reason: dict[str, list[str]] = {}
+        for item in left_out:
+            by_reason.setdefault(item.reason, []).append(item.tool)
+        for reason, tools in by_reason.items():
+            shown = ", ".join(tools[:TOOLS_NAMED]) + (" ..." if len(tools) > TOOLS_NAMED else "")
+            self._emit(
+                EventType.MCP_TOOLS_LEFT_OUT,
+                f"{len(tools)} MCP tool(s) not offered to the LLM ({reason}): {shown}",
+                Level.WARNING,
+                tools=tools,
+                reason=reason,
+            )
 
     def iteration_started(self) -> None:
         most = self._limits.max_iterations

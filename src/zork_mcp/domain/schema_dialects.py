@@ -34,17 +34,22 @@ GEMINI_KEYWORDS = frozenset(
         "maxProperties",
     }
 )
+NESTED = frozenset({"items", "properties", "anyOf", "enum", "type"})  # reduced, never copied
 
 
 def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The schema in Gemini's subset; `$ref`s into `$defs`/`definitions` are inlined."""
-    definitions = {**schema.get("definitions", {}), **schema.get("$defs", {})}
+    """The schema in Gemini's subset; `$ref`s into `$defs`/`definitions` are inlined. Total
+    over any JSON: a subschema Gemini cannot express (`true`, a keyword of the wrong type)
+    becomes the widest it can, never an error."""
+    definitions = {**_mapping(schema.get("definitions")), **_mapping(schema.get("$defs"))}
     return _reduce(schema, definitions, frozenset())
 
 
 def _reduce(
-    node: Mapping[str, Any], definitions: Mapping[str, Any], expanding: frozenset[str]
+    node: Any, definitions: Mapping[str, Any], expanding: frozenset[str]
 ) -> dict[str, Any]:
+    if not isinstance(node, Mapping):
+        return {}  # a boolean schema: anything (true), or nothing Gemini can say (false)
     node, expanding = _resolve(node, definitions, expanding)
     result: dict[str, Any] = {}
     for key, value in node.items():
@@ -53,21 +58,31 @@ def _reduce(
         elif key == "const":
             result.update(_enum([value]))
         elif key == "enum":
-            if "const" not in node:  # const is the narrower of the two
+            if "const" not in node and isinstance(value, list):  # const is the narrower
                 result.update(_enum(value))
-        elif key == "properties":
+        elif key == "properties" and isinstance(value, Mapping):
             result[key] = {
                 name: _reduce(sub, definitions, expanding) for name, sub in value.items()
             }
         elif key == "items" and isinstance(value, Mapping):
             result[key] = _reduce(value, definitions, expanding)
-        elif key == "anyOf":
+        elif key == "anyOf" and isinstance(value, list):
             result[key] = [_reduce(option, definitions, expanding) for option in value]
-        elif key in GEMINI_KEYWORDS and key not in result:
+        elif key in GEMINI_KEYWORDS - NESTED and key not in result:
             result[key] = value
     if "required" in result:
-        result["required"] = [n for n in result["required"] if n in result.get("properties", {})]
+        result["required"] = _required(result["required"], result.get("properties", {}))
     return result
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _required(names: Any, properties: Mapping[str, Any]) -> list[str]:
+    if not isinstance(names, list):
+        return []
+    return [name for name in names if isinstance(name, str) and name in properties]
 
 
 def _resolve(
@@ -92,7 +107,9 @@ def _resolve(
 def _single_type(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         return {"type": value}
-    kinds = [kind for kind in value if kind != "null"]
+    if not isinstance(value, list):
+        return {}
+    kinds = [kind for kind in value if isinstance(kind, str) and kind != "null"]
     result: dict[str, Any] = {"type": kinds[0] if kinds else "string"}
     if len(kinds) < len(value):
         result["nullable"] = True

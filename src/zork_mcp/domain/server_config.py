@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -20,14 +20,36 @@ from pydantic import (
 )
 
 from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.tool_offer import ToolFilter
 from zork_mcp.domain.tool_schema import SERVER_SEPARATOR
 from zork_mcp.domain.validation import describe_validation_error
 
 
-class MCPServerConfig(BaseModel):
+class ToolChoice(BaseModel):
+    """Which of a server's tools to offer (Gemini CLI's `includeTools`/`excludeTools`):
+    shell globs matched against the tool's name on its server; exclusion wins."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+
+    include_tools: tuple[str, ...] | None = Field(default=None, alias="includeTools")
+    exclude_tools: tuple[str, ...] = Field(default=(), alias="excludeTools")
+
+    @property
+    def tool_filter(self) -> ToolFilter:
+        return ToolFilter(self.include_tools, self.exclude_tools)
+
+    def filtered(self, more: ToolFilter) -> Self:
+        """This server with `more` (from [tool.zorkgpt.mcp]) merged into its filter."""
+        merged = self.tool_filter.merged(more)
+        return self.model_copy(
+            update={"include_tools": merged.include, "exclude_tools": merged.exclude}
+        )
+
+
+class MCPServerConfig(ToolChoice):
     """How to launch one MCP server over stdio."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
     command: str = Field(min_length=1)
     args: tuple[str, ...] = ()
@@ -41,11 +63,11 @@ HTTP_TYPES = ("http", "streamable-http", "streamable_http", "streamableHttp")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-class MCPHttpServerConfig(BaseModel):
+class MCPHttpServerConfig(ToolChoice):
     """A remote MCP server spoken to over Streamable HTTP. Header values may hold secrets:
     they never appear in a repr, a log or an error, only header and variable names do."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
     type: Literal[HTTP_TYPES] = "http"  # type: ignore[valid-type]
     url: str
@@ -146,6 +168,22 @@ class MCPConfig(BaseModel):
                 f"{list(self.mcpServers)}: name one or more of those, or leave it out for all."
             )
         return {name: c for name, c in self.mcpServers.items() if name in names}
+
+
+def with_tool_filters(
+    servers: Mapping[str, AnyServerConfig], filters: Mapping[str, ToolFilter], *, source: str
+) -> dict[str, AnyServerConfig]:
+    """The servers with `filters` (by server name, from `source`) merged into their own."""
+    unknown = sorted(set(filters) - set(servers))
+    if unknown:
+        raise MCPConfigError(
+            f"{source} filters the tools of {unknown}, but the servers in use are "
+            f"{list(servers)}: name one of those, or remove the filter."
+        )
+    return {
+        name: config.filtered(filters[name]) if name in filters else config
+        for name, config in servers.items()
+    }
 
 
 def by_transport(

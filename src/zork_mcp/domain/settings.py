@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.tool_offer import DEFINITION_BUDGET_CHARS, ToolFilter
 from zork_mcp.domain.validation import describe_validation_error
 
 MCP_TABLE = "tool.zorkgpt.mcp"
@@ -15,6 +16,19 @@ TOOL_TIMEOUT_SECONDS = 30.0  # one tool call's limit unless configured (requirem
 
 
 ServerStart = Literal["auto", "fork", "spawn"]  # how stdio servers start (README)
+STDERR_LOG_BYTES = 8 * 1024 * 1024
+
+
+class ToolFilterSettings(BaseModel):
+    """`[tool.zorkgpt.mcp.tool_filters.<server>]`: which of a server's tools to offer."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+
+    def as_filter(self) -> ToolFilter:
+        return ToolFilter(self.include, self.exclude)
 
 
 class MCPSettings(BaseModel):
@@ -28,6 +42,9 @@ class MCPSettings(BaseModel):
     tool_call_timeout_seconds: float = Field(default=TOOL_TIMEOUT_SECONDS, gt=0)
     server_startup_timeout_seconds: float = Field(default=10, gt=0)
     max_tool_result_chars: int = Field(default=50_000, ge=1_000)
+    max_tool_definition_chars: int = Field(default=DEFINITION_BUDGET_CHARS, ge=1_000)
+    stderr_log_bytes: int = Field(default=STDERR_LOG_BYTES, ge=0)  # per server per episode
+    tool_filters: dict[str, ToolFilterSettings] = Field(default_factory=dict)  # by server
     force_tool_support: bool = False
     background_spare: bool = True
     server_start: ServerStart = "auto"

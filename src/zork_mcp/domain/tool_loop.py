@@ -44,6 +44,7 @@ from zork_mcp.domain.messages import (
     user_message,
 )
 from zork_mcp.domain.recovery import CircuitBreaker, Failure, backtrack_prompt
+from zork_mcp.domain.tool_offer import ToolNotices, choose_offered
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
 from zork_mcp.ports.llm import LLM
@@ -67,14 +68,20 @@ class ToolLoop(Generic[A]):
         clock: Clock,
         turn: int = 0,
         policy: LoopPolicy[A] = AGENT_POLICY,
+        notices: ToolNotices | None = None,
     ) -> None:
+        """`notices`: what the episode has said of its tools already (default: nothing)."""
         self._llm, self._session, self._clock = llm, session, clock
         self._limits, self._policy = limits, policy
-        self._tools = tuple(session.tools) if session else ()
+        offer = choose_offered(session.tools if session else (), limits.offer)
+        self._tools = offer.offered
         self._known = {spec.canonical_name: spec for spec in self._tools}
         self._breaker = CircuitBreaker(policy.recovery.breaker_threshold)
         self._state = LoopState()
         self._report = LoopReport(telemetry, turn, limits, self._known, self._state)
+        notices = notices if notices is not None else ToolNotices()
+        self._report.tools_rejected(notices.unsaid(session.rejected if session else ()))
+        self._report.tools_left_out(notices.unsaid(offer.left_out))
 
     async def run(self, messages: list[Message]) -> LoopOutcome[A]:
         self._state.messages = messages

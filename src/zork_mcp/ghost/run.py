@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -125,7 +126,8 @@ class _Run:
         policy: LoopPolicy[str],
         started: float,
     ) -> None:
-        self._parts, self._llm, self._limits, self._policy = parts, llm, limits, policy
+        self._parts, self._llm, self._policy = parts, llm, policy
+        self._limits = replace(limits, offer=parts.offer)
         self._started = started
         self._servers, self._discovered = len(parts.config.mcpServers), 0
 

@@ -4,6 +4,7 @@ from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
 
@@ -11,7 +12,12 @@ from zork_mcp.domain.tool_schema import ToolSpec
 class ToolSession(Protocol):
     @property
     def tools(self) -> Sequence[ToolSpec]:
-        """The tools discovered after the handshake, in server order."""
+        """The tools discovered after the handshake that can be offered, in server order."""
+        ...
+
+    @property
+    def rejected(self) -> Sequence[ToolRejection]:
+        """The tools the servers listed that cannot be offered, each with its reason."""
         ...
 
     async def call_tool(

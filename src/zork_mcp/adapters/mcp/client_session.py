@@ -1,5 +1,10 @@
-"""The SDK's ClientSession, naming us to servers, with compiled output-schema validators
-kept across sessions.
+"""The SDK's ClientSession, naming us to servers, reading what servers answer item by item,
+with compiled output-schema validators kept across sessions.
+
+The SDK validates a whole `tools/list` or `tools/call` answer against its models, so one bad
+tool or one content item of an unknown type costs the whole answer. `send_unvalidated` sends
+a request as `send_request` does and returns the answer's JSON unvalidated, for the caller
+to judge one item at a time (`listing`, `results`).
 
 The SDK compiles a tool's output schema (checking it against the JSON Schema metaschema
 first) once per session, and this project opens a fresh session every turn: ~2.5 ms of
@@ -16,6 +21,8 @@ from typing import Any
 import mcp.types as types
 from jsonschema.protocols import Validator
 from mcp import ClientSession
+from mcp.shared.dispatcher import CallOptions
+from mcp.shared.inbound import MCP_NAME_HEADER, encode_header_value
 
 from zork_mcp import __version__
 
@@ -30,6 +37,29 @@ class ZorkClientSession(ClientSession):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("client_info", CLIENT_INFO)
         super().__init__(*args, **kwargs)
+
+    async def send_unvalidated(
+        self, request: types.ClientRequest, timeout_seconds: float | None = None
+    ) -> dict[str, Any]:
+        """The answer's result as JSON, unvalidated: what `send_request` sends, as it sends
+        it (the era's stamp, the Mcp-Name header, the timeout), minus the result model."""
+        data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+        opts: CallOptions = {}
+        self._stamp(data, opts)
+        headers = opts.setdefault("headers", {})
+        key = type(request).name_param
+        name = (data.get("params") or {}).get(key) if key else None
+        if isinstance(name, str) and MCP_NAME_HEADER not in headers:
+            headers[MCP_NAME_HEADER] = encode_header_value(name)
+        if timeout_seconds is not None:
+            opts["timeout"] = timeout_seconds
+        return await self._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+
+    def absorb_tools(self, tools: list[types.Tool]) -> list[types.Tool]:
+        """Tell the SDK what was listed (for output-schema validation and, in the stateless
+        era, x-mcp-header mirroring); returns the tools it keeps."""
+        listed = types.ListToolsResult(tools=tools)
+        return list(self._absorb_tool_listing(listed, complete=True).tools)
 
     def _output_schema_validator(self, name: str, output_schema: dict[str, Any]) -> Validator:
         if (validator := self._tool_output_validators.get(name)) is not None:

@@ -1,50 +1,112 @@
-"""MCP tool listings and call results as the domain's ToolSpec and ToolCallResult."""
+"""A `tools/call` answer read item by item into the domain's ToolCallResult.
+
+Text stays text. Images and audio become a short placeholder with their mime type and size;
+resource links and embedded resources keep their URI (and their text, cut); an item of a
+type MCP does not define becomes a one-line note. One odd item never costs the others.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-import mcp.types as types
-
+from zork_mcp.domain.tool_judgment import shown_name
 from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec
+
+RESOURCE_TEXT_CHARS = 10_000
+FIELD_CHARS = 2_000
 
 
-def to_spec(server: str, tool: types.Tool) -> ToolSpec:
-    return ToolSpec(server, tool.name, tool.description or "", dict(tool.input_schema or {}))
+@dataclass(frozen=True)
+class CallAnswer:
+    """What a `tools/call` answer says, read leniently."""
+
+    content: Any
+    structured: Any
+    has_structured: bool  # the answer has the key, even with a null value
+    is_error: bool
 
 
-def to_result(result: types.CallToolResult, wrapped: bool) -> ToolCallResult:
-    content = _content_of(result, wrapped)
-    if result.is_error:
-        return ToolCallResult.failure(_as_text(content) or "the tool reported an error")
-    return ToolCallResult.success(content)
+def read_answer(answer: Any) -> CallAnswer:
+    """The answer's parts, each item read alone."""
+    if not isinstance(answer, Mapping):
+        note = f"[the server answered {type(answer).__name__}, not a tool result]"
+        return CallAnswer(note, None, False, True)
+    items = answer.get("content")
+    content = [content_item(item) for item in items] if isinstance(items, list) else []
+    return CallAnswer(
+        _single(content),
+        answer.get("structuredContent"),
+        "structuredContent" in answer,
+        answer.get("isError") is True,
+    )
+
+
+def to_result(answer: CallAnswer, wrapped: bool) -> ToolCallResult:
+    """`wrapped`: the tool's output schema wraps a primitive result as {"result": value}."""
+    if answer.is_error:
+        return ToolCallResult.failure(_as_text(answer.content) or "the tool reported an error")
+    structured = answer.structured
+    if wrapped and isinstance(structured, Mapping) and set(structured) == {"result"}:
+        structured = structured["result"]
+    return ToolCallResult.success(structured if structured is not None else answer.content)
 
 
 def wraps_result(output_schema: Mapping[str, Any] | None) -> bool:
     """MCPServer wraps a primitive return as {"result": value} with a one-field schema."""
     properties = (output_schema or {}).get("properties", {})
-    return set(properties) == {"result"}
+    return isinstance(properties, Mapping) and set(properties) == {"result"}
 
 
-def _content_of(result: types.CallToolResult, wrapped: bool) -> Any:
-    structured = result.structured_content
-    if structured is None:
-        items = [_block(block) for block in result.content]
-        return items[0] if len(items) == 1 else items
-    if wrapped and set(structured) == {"result"}:
-        return structured["result"]
-    return structured
+def content_item(item: Any) -> Any:
+    """One content item as the LLM reads it."""
+    if not isinstance(item, Mapping):
+        return "[a content item that is not an object was left out]"
+    kind = item.get("type")
+    if kind == "text" and isinstance(item.get("text"), str):
+        return item["text"]
+    if kind in ("image", "audio"):
+        return f"[{kind}: {_field(item.get('mimeType'))}, {_decoded_size(item.get('data'))}]"
+    if kind == "resource_link":
+        return _fields(item, "type", "uri", "name", "title", "description", "mimeType")
+    if kind == "resource" and isinstance(item.get("resource"), Mapping):
+        return _embedded(item["resource"])
+    shown = shown_name(kind) if isinstance(kind, str) else type(kind).__name__
+    return f"[a content item of a type MCP does not define ({shown!r}) was left out]"
 
 
-def _block(block: Any) -> Any:
-    if isinstance(block, types.TextContent):
-        return block.text
-    data = block.model_dump(mode="json", exclude_none=True)
-    if isinstance(data.get("data"), str):
-        data["data"] = f"<{len(data['data'])} base64 characters omitted>"
-    return data
+def _embedded(resource: Mapping[str, Any]) -> dict[str, Any]:
+    kept = _fields(resource, "uri", "mimeType")
+    text = resource.get("text")
+    if isinstance(text, str):
+        kept["text"] = _cut(text, RESOURCE_TEXT_CHARS)
+    elif "blob" in resource:
+        kept["blob"] = _decoded_size(resource.get("blob"))
+    return {"type": "resource", **kept}
+
+
+def _fields(item: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    return {name: _field(item[name]) for name in names if isinstance(item.get(name), str)}
+
+
+def _field(value: Any) -> str:
+    return _cut(value, FIELD_CHARS) if isinstance(value, str) else "unknown type"
+
+
+def _decoded_size(data: Any) -> str:
+    if not isinstance(data, str):
+        return "no data"
+    size = len(data) * 3 // 4 - data.count("=", max(0, len(data) - 2))
+    return f"{size:,} bytes omitted"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f" [cut: {len(text) - limit} more]"
+
+
+def _single(content: list[Any]) -> Any:
+    return content[0] if len(content) == 1 else content
 
 
 def _as_text(content: Any) -> str:

@@ -6,6 +6,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 
 REQUEST_TIMEOUT = -32001
 CONNECTION_CLOSED = -32000
+UNREADABLE = -32098  # our own: a transport got an answer it could not read (pipes.py)
 
 
 def root_cause(error: BaseException) -> BaseException:
@@ -18,3 +19,14 @@ def root_cause(error: BaseException) -> BaseException:
 def closed_during_startup(error: BaseException) -> bool:
     """The SDK's way of saying the server went away before answering."""
     return isinstance(error, SdkMCPError) and error.code == CONNECTION_CLOSED
+
+
+class UnreadableAnswerError(Exception):
+    """A server's answer is not what its method returns: nothing in it can be judged."""
+
+
+def unreadable(error: BaseException) -> bool:
+    """A server's answer that no reader could make sense of (not a timeout, not a crash)."""
+    if isinstance(error, UnreadableAnswerError):
+        return True
+    return isinstance(error, SdkMCPError) and error.code == UNREADABLE

@@ -13,8 +13,9 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 from mcp.shared.message import SessionMessage
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
-from zork_mcp.adapters.mcp.results import to_result, to_spec, wraps_result
-from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from zork_mcp.adapters.mcp.listing import Listing, list_tools
+from zork_mcp.adapters.mcp.results import CallAnswer, read_answer, to_result, wraps_result
+from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, REQUEST_TIMEOUT, UNREADABLE
 from zork_mcp.domain.errors import (
     MCPSessionBrokenError,
     MCPToolCallError,
@@ -22,20 +23,22 @@ from zork_mcp.domain.errors import (
     ZorkMcpError,
 )
 from zork_mcp.domain.text_encoding import encodable_json
+from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
 from zork_mcp.domain.tool_result import ToolCallResult
+
+MESSAGE_CHARS = 500  # of a server's error message, in what the LLM reads
 
 
 class ServerSession:
     """A connected server's tools and calls; once broken it stays broken."""
 
-    def __init__(
-        self, name: str, session: ZorkClientSession, listed: types.ListToolsResult
-    ) -> None:
+    def __init__(self, name: str, session: ZorkClientSession, listing: Listing) -> None:
         self.name = name
         self._session = session
-        self.tools = [to_spec(name, tool) for tool in listed.tools]
-        self.tool_names = {tool.name for tool in listed.tools}
-        self._wrapped = {tool.name for tool in listed.tools if wraps_result(tool.output_schema)}
+        self.tools = listing.specs
+        self.rejected = listing.rejected
+        self.tool_names = {tool.name for tool in listing.tools}
+        self._wrapped = {tool.name for tool in listing.tools if wraps_result(tool.output_schema)}
         self._broken: str | None = None
 
     async def call(
@@ -44,26 +47,47 @@ class ServerSession:
         if self._broken:
             raise MCPSessionBrokenError(self._broken)
         canonical = f"{self.name}.{tool}"
+        request = types.CallToolRequest(
+            params=types.CallToolRequestParams(name=tool, arguments=encodable_json(dict(arguments)))
+        )
         try:
-            result = await self._session.call_tool(
-                tool, encodable_json(dict(arguments)), read_timeout_seconds=timeout_seconds
-            )
+            answer = await self._session.send_unvalidated(request, timeout_seconds)
         except SdkMCPError as e:
             raise self._translate(e, canonical, timeout_seconds) from e
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream) as e:
             raise self._broke(f"server '{self.name}' closed its connection") from e
-        return to_result(result, tool in self._wrapped)
+        read = read_answer(answer)
+        return await self._checked(tool, read) or to_result(read, tool in self._wrapped)
+
+    async def _checked(self, tool: str, answer: CallAnswer) -> ToolCallResult | None:
+        """A failure when structured content breaks the tool's output schema (the SDK's check,
+        which MCP asks of clients), else None."""
+        if answer.is_error:
+            return None
+        structured = {"structured_content": answer.structured} if answer.has_structured else {}
+        result = types.CallToolResult(content=[], **structured)
+        try:
+            await self._session.validate_tool_result(tool, result)
+        except RuntimeError as e:
+            return ToolCallResult.failure(f"{self.name}.{tool}: {str(e)[:300]}")
+        return None
 
     def _translate(self, error: SdkMCPError, tool: str, timeout: float) -> ZorkMcpError:
         if error.code == REQUEST_TIMEOUT:
             return MCPToolTimeoutError(tool, timeout)
         if error.code == CONNECTION_CLOSED:
             return self._broke(f"server '{self.name}' stopped: {error.error.message}")
-        return MCPToolCallError(f"{tool} was refused by the server: {error.error.message}")
+        if error.code == UNREADABLE:
+            return MCPToolCallError(f"{tool}: {_cut(error.error.message)}")
+        return MCPToolCallError(f"{tool} was refused by the server: {_cut(error.error.message)}")
 
     def _broke(self, reason: str) -> MCPSessionBrokenError:
         self._broken = reason
         return MCPSessionBrokenError(reason)
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + " [cut]"
 
 
 @asynccontextmanager
@@ -71,9 +95,9 @@ async def server_session(
     name: str,
     read: MemoryObjectReceiveStream[Any],
     write: MemoryObjectSendStream[SessionMessage],
+    tool_filter: ToolFilter = ALLOW_ALL,
 ) -> AsyncIterator[ServerSession]:
     """initialize, then list_tools (property 8), over a transport's SDK streams."""
     async with ZorkClientSession(read, write) as session:
         await session.initialize()
-        listed = await session.list_tools()
-        yield ServerSession(name, session, listed)
+        yield ServerSession(name, session, await list_tools(session, name, tool_filter))

@@ -7,6 +7,7 @@ from typing import Any
 
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.domain.errors import MCPToolCallError
+from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
 
@@ -17,10 +18,15 @@ class McpSession:
     def __init__(self, servers: Sequence[ServerSession]) -> None:
         self._servers = {server.name: server for server in servers}
         self._tools = [spec for server in servers for spec in server.tools]
+        self._rejected = [rejection for server in servers for rejection in server.rejected]
 
     @property
     def tools(self) -> Sequence[ToolSpec]:
         return self._tools
+
+    @property
+    def rejected(self) -> Sequence[ToolRejection]:
+        return self._rejected
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout_seconds: float

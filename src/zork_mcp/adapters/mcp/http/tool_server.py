@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
+from zork_mcp.adapters.mcp.listing import list_tools
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.adapters.mcp.session import McpSession
@@ -133,8 +134,8 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
             ZorkClientSession(read, write) as session,
         ):
             await session.initialize()
-            listed = await session.list_tools()
-            yield HttpServerSession(remote, watch, session, listed)
+            listing = await list_tools(session, remote.name, remote.config.tool_filter)
+            yield HttpServerSession(remote, watch, session, listing)
     except BaseExceptionGroup as group:
         raise root_cause(group) from None
 

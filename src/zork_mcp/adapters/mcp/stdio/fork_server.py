@@ -31,6 +31,7 @@ ZYGOTE_MODULE = "zork_mcp.adapters.mcp.stdio.zygote"
 READY_TIMEOUT_SECONDS = 30.0
 MAX_RESTARTS = 3  # a fork server that keeps dying is left dead: everything is spawned
 EXIT_TIMEOUT_SECONDS = 5.0
+FORK_SERVER = "fork server"  # its stderr's name in the log
 
 
 class ForkServerUnavailableError(RuntimeError):
@@ -135,7 +136,7 @@ class ForkServer:
                 [sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno())],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=self._stderr.handle(),
+                stderr=self._stderr.handle(FORK_SERVER),
                 env=self.env,
                 pass_fds=[theirs.fileno()],
                 start_new_session=True,
@@ -152,9 +153,10 @@ class ForkServer:
         return self._process is not None and self._process.poll() is None
 
     def fork(
-        self, target: ForkTarget, env: Mapping[str, str], stderr: StderrLog, *, wait: bool
+        self, target: ForkTarget, env: Mapping[str, str], stderr: int, *, wait: bool
     ) -> ForkedProcess | None:
-        """A new server process running `target`, with stdin and stdout piped to us.
+        """A new server process running `target`, with stdin and stdout piped to us and its
+        stderr to the file descriptor `stderr` (or DEVNULL).
 
         None if the fork server is still importing and `wait` is false.
         """
@@ -188,7 +190,7 @@ class ForkServer:
         control: socket.socket,
         target: ForkTarget,
         env: Mapping[str, str],
-        stderr: StderrLog,
+        stderr: int,
     ) -> ForkedProcess:
         control.settimeout(READY_TIMEOUT_SECONDS)
         request = {
@@ -239,16 +241,15 @@ class ForkServer:
 
 
 @contextlib.contextmanager
-def _stderr_fd(log: StderrLog) -> Iterator[int]:
-    handle = log.handle()
-    if isinstance(handle, int):
-        fd = os.open(os.devnull, os.O_WRONLY)
-        try:
-            yield fd
-        finally:
-            os.close(fd)
-    else:
-        yield handle.fileno()
+def _stderr_fd(handle: int) -> Iterator[int]:
+    if handle >= 0:
+        yield handle
+        return
+    fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 class Forking:
@@ -256,22 +257,22 @@ class Forking:
     a spawn for the start that found it gone, and a restart off the critical path."""
 
     def __init__(
-        self, server: ForkServer, stderr: StderrLog, warn: Callable[[str], None], *, wait: bool
+        self, server: ForkServer, warn: Callable[[str], None], *, wait: bool
     ) -> None:
         """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
-        self._server, self._stderr, self._warn, self._wait = server, stderr, warn, wait
+        self._server, self._warn, self._wait = server, warn, wait
         self._restart: threading.Thread | None = None
         self._restarts = 0
 
     def start(
-        self, command: str, args: tuple[str, ...], env: Mapping[str, str]
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str], stderr: int
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
         if target is None or not self._server.launched or self._restarts > MAX_RESTARTS:
             return None
         self._join_restart()
         try:
-            return self._server.fork(target, env, self._stderr, wait=self._wait)
+            return self._server.fork(target, env, stderr, wait=self._wait)
         except ForkServerUnavailableError as e:
             self._restarts += 1
             if self._restarts > MAX_RESTARTS:

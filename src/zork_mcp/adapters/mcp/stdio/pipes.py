@@ -8,7 +8,10 @@ close the process's stdin: retiring the process does (ProcessReaper).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import IO, Any
@@ -18,6 +21,7 @@ import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from zork_mcp.adapters.mcp.sdk_errors import UNREADABLE
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 
@@ -65,14 +69,66 @@ async def _pump_stdout(
     sink: MemoryObjectSendStream[SessionMessage | Exception],
     log: StderrLog,
 ) -> None:
-    async with sink:
-        while line := await _read_line(reader):
-            try:
-                message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-            except ValueError:
-                log.note(f"skipped a stdout line that is not JSON-RPC: {line[:200]!r}")
-                continue
-            await sink.send(SessionMessage(message))
+    """Every JSON-RPC line to the session; ends quietly when the session has gone."""
+    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+        async with sink:
+            while line := await _read_line(reader):
+                message = read_message(line)
+                if message is None:
+                    log.note(f"skipped a stdout line that is not JSON-RPC: {line[:200]!r}")
+                    continue
+                await sink.send(SessionMessage(message))
+
+
+def read_message(line: bytes) -> types.JSONRPCMessage | None:
+    """The line as a JSON-RPC message; an answer that cannot be read becomes an error
+    answer to its request, so the caller learns it at once; None for a line that is no
+    message (junk a server printed)."""
+    try:
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError:
+        pass
+    try:  # pydantic's JSON parser stops at ~200 levels of nesting; the standard one does not
+        data = json.loads(line)
+        return types.jsonrpc_message_adapter.validate_python(data, by_name=False)
+    except (ValueError, RecursionError) as e:
+        request_id = answered_id(line)
+        if request_id is None:
+            return None
+        reason = "it nests too deep" if isinstance(e, RecursionError) else _problem(line)
+        message = f"the server's answer is unreadable: {reason}"
+        error = types.ErrorData(code=UNREADABLE, message=message)
+        return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+
+
+_ANSWER_START = re.compile(
+    rb'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")'
+)
+
+
+def answered_id(line: bytes) -> int | str | None:
+    """The id of an answer that starts `{"jsonrpc": "2.0", "id": ...` or `{"id": ...`."""
+    match = _ANSWER_START.match(line[:512])
+    if match is None or b'"method"' in line[: match.end()]:
+        return None
+    return json.loads(match.group(1))
+
+
+def _problem(line: bytes) -> str:
+    try:
+        data = json.loads(line)
+    except ValueError as e:
+        return f"it is not JSON ({str(e)[:100]})"
+    if "result" in data:
+        return f"its result is {_kind(data['result'])}, not an object"
+    if "error" in data:
+        return "its error is not an object with a code and a message"
+    return "it has neither a result nor an error"
+
+
+def _kind(value: object) -> str:
+    kinds = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 async def _read_line(reader: asyncio.StreamReader) -> bytes:
@@ -83,6 +139,13 @@ async def _read_line(reader: asyncio.StreamReader) -> bytes:
 
 
 async def _pump_stdin(
+    source: MemoryObjectReceiveStream[SessionMessage], writer: asyncio.StreamWriter
+) -> None:
+    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+        await _write_all(source, writer)
+
+
+async def _write_all(
     source: MemoryObjectReceiveStream[SessionMessage], writer: asyncio.StreamWriter
 ) -> None:
     async with source:

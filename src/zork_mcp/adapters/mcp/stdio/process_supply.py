@@ -27,6 +27,7 @@ from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.server_env import server_environment
+from zork_mcp.domain.tool_offer import ToolFilter
 
 PYTHON_COMMANDS = frozenset({"python", "python3"})
 
@@ -49,6 +50,10 @@ class ProcessSupply:
         self._lock = threading.Lock()  # the started list, shared with the starter thread
         self._started: list[ServerProcess] = []
         self.pids: list[int] = []
+
+    @property
+    def tool_filter(self) -> ToolFilter:
+        return self._config.tool_filter
 
     def take(self) -> tuple[ServerProcess, bool]:
         """A process no session used (the live spare, else a new one), and whether it was
@@ -89,20 +94,22 @@ class ProcessSupply:
     def _start(self) -> ServerProcess:
         env = server_environment(self._system_env, self._config.env, server=self.name)
         command = resolve_command(self._config.command)
-        forked = self._forks.start(command, self._config.args, env) if self._forks else None
-        process = forked or self._spawn(command, env)
+        stderr = self._stderr.handle(self.name)
+        forks = self._forks
+        forked = forks.start(command, self._config.args, env, stderr) if forks else None
+        process = forked or self._spawn(command, env, stderr)
         with self._lock:
             self._started = [p for p in self._started if p.poll() is None] + [process]
             self.pids.append(process.pid)
         return process
 
-    def _spawn(self, command: str, env: Mapping[str, str]) -> ServerProcess:
+    def _spawn(self, command: str, env: Mapping[str, str], stderr: int) -> ServerProcess:
         try:
             return subprocess.Popen(
                 [command, *self._config.args],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr.handle(),
+                stderr=stderr,
                 env=env,
                 start_new_session=True,
             )
@@ -133,9 +140,10 @@ class ProcessSupply:
 
 class ForkStarter(Protocol):
     def start(
-        self, command: str, args: tuple[str, ...], env: Mapping[str, str]
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str], stderr: int
     ) -> ServerProcess | None:
-        """A forked process running `command args` with `env`, or None to have it spawned."""
+        """A forked process running `command args` with `env` and its stderr to the file
+        descriptor `stderr`, or None to have it spawned."""
         ...
 
 

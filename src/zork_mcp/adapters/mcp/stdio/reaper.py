@@ -1,4 +1,9 @@
-"""Ends server processes off the critical path: stdin EOF, then SIGTERM, then SIGKILL."""
+"""Ends server processes off the critical path: stdin EOF, then SIGTERM, then SIGKILL; and
+then whatever the server started in its process group, even when the server itself exited
+on its own and left children behind.
+
+A process that leaves its group (setsid, setpgid, a double fork into a new session) is out
+of reach here: see README, "MCP servers"."""
 
 from __future__ import annotations
 
@@ -6,12 +11,14 @@ import contextlib
 import os
 import signal
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 
 STDIN_GRACE_SECONDS = 2.0
 KILL_GRACE_SECONDS = 2.0
+GROUP_POLL_SECONDS = 0.02
 WAITERS = 16  # processes waited on at once; more queue behind them
 
 
@@ -59,14 +66,33 @@ def _end_process(process: ServerProcess) -> None:
         (signal.SIGKILL, None),
     ):
         if sig is not None:
-            _signal_group(process, sig)
+            signal_group(process.pid, sig)
         try:
             process.wait(grace)
-            return
+            break
         except subprocess.TimeoutExpired:
             continue
+    end_group(process.pid)
 
 
-def _signal_group(process: ServerProcess, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, sig)
+def end_group(group: int) -> None:
+    """Every process left in the group the server led: SIGTERM, then SIGKILL for what stays."""
+    if not signal_group(group, signal.SIGTERM):
+        return
+    deadline = time.monotonic() + KILL_GRACE_SECONDS
+    while time.monotonic() < deadline:
+        if not signal_group(group, 0):
+            return
+        time.sleep(GROUP_POLL_SECONDS)
+    signal_group(group, signal.SIGKILL)
+
+
+def signal_group(group: int, sig: int) -> bool:
+    """Whether the group still had a process to signal."""
+    try:
+        os.killpg(group, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zork_mcp.adapters.mcp.sdk_errors import closed_during_startup
+from zork_mcp.adapters.mcp.sdk_errors import closed_during_startup, unreadable
 from zork_mcp.domain.server_config import MCPServerConfig
 
 
@@ -30,6 +30,8 @@ def _describe(cause: BaseException, timeout: float | None) -> str:
         return f"it did not finish the MCP handshake within {timeout:g}s"
     if closed_during_startup(cause):
         return "it exited during startup"
+    if unreadable(cause):
+        return f"its answer could not be read ({cause})"
     return f"{type(cause).__name__}: {cause}"
 
 
@@ -45,6 +47,8 @@ def _advice(command: str, cause: BaseException, stderr_path: Path | None) -> str
             f"Install the program that provides '{command}' (for a Python server: "
             f"`pip install <package>` in this environment), or fix 'command' in the config."
         )
+    if unreadable(cause):
+        return f"The server does not follow the MCP specification: tell its authors. {where}"
     if isinstance(cause, TimeoutError):
         return (
             f"Check that the command starts an MCP stdio server, or raise "

@@ -31,10 +31,11 @@ from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
-from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
+from zork_mcp.domain.tool_offer import ToolFilter
 
 
 class McpStdioToolServer:
@@ -47,6 +48,7 @@ class McpStdioToolServer:
         startup_timeout_seconds: float = 10.0,
         background_spare: bool = True,
         stderr_path: Path | None = None,
+        stderr_log_bytes: int = STDERR_LOG_BYTES,
         system_env: Mapping[str, str] | None = None,
         server_start: ServerStart = "auto",
         fork_server: ForkServer | None = None,
@@ -56,12 +58,13 @@ class McpStdioToolServer:
         """`plan` is how these servers start, as the composition root decided it (else it
         is decided here from `server_start`); `fork_server` is the root's, to share, else
         this server starts its own if the plan forks; `warn` hears that the fork server was
-        lost (default: a note in the stderr log)."""
+        lost (default: a note in the stderr log); `stderr_log_bytes`: how much of each
+        server's stderr the log keeps."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
         self._reaper = ProcessReaper()
-        self._stderr = StderrLog(stderr_path)
+        self._stderr = StderrLog(stderr_path, stderr_log_bytes)
         env = os.environ if system_env is None else system_env
         plan = plan or plan_starts(servers, env, server_start)
         server_start = plan.server_start
@@ -75,7 +78,7 @@ class McpStdioToolServer:
         forks = None
         if fork_server is not None:
             warn = warn or self._stderr.note
-            forks = Forking(fork_server, self._stderr, warn, wait=plan.waits)
+            forks = Forking(fork_server, warn, wait=plan.waits)
         self._supplies = [
             ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forks)
             for name, config in servers.items()
@@ -161,7 +164,7 @@ class McpStdioToolServer:
         async with AsyncExitStack() as inner:
             async with asyncio.timeout(self._startup_timeout):
                 server = await inner.enter_async_context(
-                    _handshake(supply.name, process, self._stderr)
+                    _handshake(supply.name, process, self._stderr, supply.tool_filter)
                 )
             yield server
 
@@ -259,13 +262,13 @@ def _shut_down(
 
 @asynccontextmanager
 async def _handshake(
-    name: str, process: ServerProcess, log: StderrLog
+    name: str, process: ServerProcess, log: StderrLog, tool_filter: ToolFilter
 ) -> AsyncIterator[ServerSession]:
     """The body's errors pass through unwrapped."""
     try:
         async with (
             pipe_streams(process, log) as (read, write),
-            server_session(name, read, write) as server,
+            server_session(name, read, write, tool_filter) as server,
         ):
             yield server
     except BaseExceptionGroup as group:

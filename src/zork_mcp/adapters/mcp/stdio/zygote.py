@@ -29,6 +29,7 @@ import importlib
 import json
 import os
 import runpy
+import select
 import signal
 import socket
 import sys
@@ -69,6 +70,8 @@ class Spare:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             control.close()
             ours.close()
             _wait_then_run(theirs)
@@ -98,10 +101,11 @@ class Spare:
 def serve(control: socket.socket) -> None:
     """Hand a pre-forked child each request until the control socket reaches EOF."""
     children: set[int] = set()
+    exited = _child_exits()
     spare = Spare(control, children)
     control.send(b'{"ready": true}')
     while True:
-        readable = wait_readable(control, REAP_INTERVAL)
+        readable = _wait(control, exited)
         _reap(children)
         if not readable:
             continue
@@ -123,6 +127,29 @@ def serve(control: socket.socket) -> None:
             for fd in fds:
                 os.close(fd)
         spare = Spare(control, children)
+
+
+def _child_exits() -> int:
+    """A descriptor that becomes readable when a child exits, so it is reaped at once: a
+    server's group counts as empty for the client's reaper only once its leader is reaped."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    return read
+
+
+def _wait(control: socket.socket, exited: int) -> bool:
+    """Whether a request (or EOF) came in within REAP_INTERVAL; a child's exit wakes it too."""
+    poller = select.poll()
+    poller.register(control, select.POLLIN)
+    poller.register(exited, select.POLLIN)
+    events = dict(poller.poll(REAP_INTERVAL * 1000))
+    if exited in events:
+        with contextlib.suppress(BlockingIOError):
+            os.read(exited, 4096)
+    return control.fileno() in events
 
 
 def _wait_then_run(handover: socket.socket) -> NoReturn:

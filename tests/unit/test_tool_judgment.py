@@ -1,0 +1,169 @@
+"""Tool lists judged tool by tool (issue 35): what the boundary accepts, every provider takes.
+
+A listed tool is judged by the domain (name, object schema, depth), by the MCP SDK's model
+and by the JSON Schema metaschema (adapters/mcp/listing.py). The property: whatever a server
+sends, judging never raises, and a tool that passes is one every provider's strict peer
+accepts in a request, after the provider limits have picked what a request offers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.properties.providers import PROTOCOLS, exchange
+from tests.support.strategies import TEXT, input_schemas, json_values, tool_names
+from zork_mcp.adapters.fake_llm import text_reply
+from zork_mcp.adapters.mcp.listing import schema_verdict
+from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.domain.messages import LLMRequest, system_message, user_message
+from zork_mcp.domain.schema_dialects import gemini_schema
+from zork_mcp.domain.tool_judgment import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_SCHEMA_DEPTH,
+    ToolRejection,
+    judge_tool,
+    nesting_depth,
+    shown_name,
+)
+from zork_mcp.domain.tool_offer import choose_offered
+from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
+
+
+def nested(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+names = st.one_of(tool_names, st.just(""), st.integers(), st.none(), st.text(max_size=3))
+descriptions = st.one_of(
+    st.none(), st.integers(), st.text(TEXT, max_size=30), st.integers(1000, 3000).map("d".__mul__)
+)
+schemas = st.one_of(
+    input_schemas(),
+    json_values,
+    st.builds(nested, st.integers(0, 3 * MAX_SCHEMA_DEPTH)),
+    st.fixed_dictionaries({"type": st.just("object"), "required": json_values}),
+    st.fixed_dictionaries(
+        {"type": st.just("object"), "properties": st.dictionaries(tool_names, json_values)}
+    ),
+)
+likely = st.fixed_dictionaries(
+    {"name": tool_names, "description": descriptions, "inputSchema": input_schemas()}
+)
+entries = st.one_of(
+    likely,
+    st.fixed_dictionaries({"name": names, "description": descriptions, "inputSchema": schemas}),
+    st.fixed_dictionaries({"name": names}),
+    json_values,
+)
+
+
+def accepted(entry: Any) -> ToolSpec | None:
+    judged = judge_tool("srv", entry)
+    if isinstance(judged, ToolRejection):
+        return None
+    return judged if schema_verdict(_json(judged.input_schema)) is None else None
+
+
+def _json(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(entries, min_size=1, max_size=6), st.integers(0, 200))
+def test_a_tool_the_boundary_accepts_is_one_every_provider_accepts(listed, copies):
+    """`copies` more of the first accepted tool (renamed): servers that list hundreds."""
+    specs = [spec for entry in listed if (spec := accepted(entry)) is not None]
+    if not specs:
+        return
+    specs += [replace(specs[0], name=f"{specs[0].name}{n}") for n in range(copies)]
+    request_messages = (system_message("s"), user_message("u"))
+    for protocol in PROTOCOLS:
+        provider = next(p for p in PROVIDERS.values() if protocol in p.protocols)
+        offer = choose_offered(specs, provider.offer_limits())
+        tools = tuple(to_openai_tools(offer.offered))
+        if tools:
+            request = LLMRequest(request_messages, tools=tools, tool_choice="auto")
+            exchange(protocol, request, [text_reply("ok")])  # asserts the peer took it
+
+
+@given(entries)
+def test_judging_never_raises_and_says_why_in_one_line(entry):
+    judged = judge_tool("srv", entry)
+    if isinstance(judged, ToolRejection):
+        assert judged.server == "srv" and "\n" not in judged.reason
+        assert len(judged.tool) <= 83
+    else:
+        assert judged.name and len(judged.description) <= MAX_DESCRIPTION_CHARS
+        gemini_schema(judged.input_schema)
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ("tool", "the listing entry is a string, not an object"),
+        ({"name": "", "inputSchema": {}}, "its name is empty"),
+        ({"name": None, "inputSchema": {}}, "its name is null, not a string"),
+        ({"name": "x" * 1001, "inputSchema": {}}, "its name has 1001 characters (at most 1000)"),
+        ({"name": "a\ud800", "inputSchema": {}}, "its name is not valid Unicode"),
+        ({"name": "t"}, "it has no inputSchema (MCP requires an object schema)"),
+        ({"name": "t", "inputSchema": None}, "its inputSchema is null, not an object schema"),
+        ({"name": "t", "inputSchema": {"type": "array"}}, "has type 'array'"),
+        ({"name": "t", "inputSchema": {"properties": []}}, "'properties' is a list"),
+        ({"name": "t", "inputSchema": {"properties": {"a": 1}}}, "holds a number where"),
+        ({"name": "t", "inputSchema": {"required": ["a", 1]}}, "'required' is not a list"),
+        ({"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH)}, "nests over 64 levels"),
+    ],
+)
+def test_each_rule_says_what_was_wrong(entry, reason):
+    judged = judge_tool("srv", entry)
+    assert isinstance(judged, ToolRejection) and reason in judged.reason
+
+
+def test_what_is_valid_but_odd_is_kept():
+    for entry in (
+        {"name": "with space/and.dots ünï", "inputSchema": {}},  # no type: an object schema
+        {"name": "x" * 300, "inputSchema": {"type": "object"}},
+        {"name": "t", "inputSchema": {"type": "object", "properties": {"a": True}}},
+        {"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH // 2 - 1)},
+    ):
+        assert isinstance(judge_tool("srv", entry), ToolSpec), entry
+
+
+def test_a_long_description_is_cut_to_what_openai_takes():
+    judged = judge_tool("srv", {"name": "t", "description": "d" * 5000, "inputSchema": {}})
+    assert isinstance(judged, ToolSpec)
+    assert len(judged.description) == MAX_DESCRIPTION_CHARS
+    assert judged.description.endswith(" [cut]")
+
+
+def test_nesting_depth_stops_counting_at_its_limit():
+    assert nesting_depth(nested(1000), 10) == 10
+    assert nesting_depth({"a": [1, {"b": []}]}, 100) == 4
+    assert nesting_depth("flat", 5) == 0
+
+
+def test_a_shown_name_is_printable_and_short():
+    assert shown_name("a\nb\x00" + "c" * 200) == "a\\x0ab\\x00" + "c" * 70 + "..."
+    assert shown_name(42) == ""
+    assert shown_name("\ud800") == "\\ud800"
+
+
+@pytest.mark.parametrize(
+    ("schema", "problem"),
+    [
+        ({"type": "object", "properties": {"a": {"type": 5}}}, "properties/a/type"),
+        ({"type": "object", "minProperties": -1}, "minProperties"),
+    ],
+)
+def test_the_metaschema_refuses_what_providers_refuse(schema, problem):
+    verdict = schema_verdict(_json(schema))
+    assert verdict is not None and problem in verdict
