@@ -112,6 +112,9 @@ class ToolNotices:
 
     def unsaid(self, notices: Iterable[N]) -> list[N]:
         """The notices not said before; they count as said from now on."""
-        fresh = [notice for notice in notices if notice.key not in self._said]
-        self._said.update(notice.key for notice in fresh)
+        fresh = []
+        for notice in notices:
+            if notice.key not in self._said:
+                self._said.add(notice.key)
+                fresh.append(notice)
         return fresh
