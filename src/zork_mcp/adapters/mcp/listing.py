@@ -40,6 +40,12 @@ class Listing:
     tools: list[types.Tool] = field(default_factory=list)
     specs: list[ToolSpec] = field(default_factory=list)
     rejected: list[ToolRejection] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)  # of the usable tools
+
+    def add(self, tool: types.Tool, spec: ToolSpec) -> None:
+        self.tools.append(tool)
+        self.specs.append(spec)
+        self.names.add(tool.name)
 
 
 async def list_tools(
@@ -93,7 +99,7 @@ def _sdk_judgment(
     def rejected(reason: str) -> ToolRejection:
         return ToolRejection(spec.server, shown_name(spec.name), reason)
 
-    if any(tool.name == spec.name for tool in listing.tools):
+    if spec.name in listing.names:
         return rejected("an earlier tool of the server has this name")
     try:
         tool = types.Tool.model_validate(entry, by_name=False)
@@ -102,8 +108,7 @@ def _sdk_judgment(
     problem = schema_verdict(json.dumps(spec.input_schema, sort_keys=True))
     if problem is not None:
         return rejected(problem)
-    listing.tools.append(tool)
-    listing.specs.append(spec)
+    listing.add(tool, spec)
     return None
 
 
