@@ -40,6 +40,7 @@ class StderrLog:
         with self._lock:
             channel = self._channels.get(server)
             if channel is None:
+                self._append(b"")  # the log exists once a server may write to it
                 channel = self._channels[server] = _Channel(server, self._write)
             return channel.write_fd
 
