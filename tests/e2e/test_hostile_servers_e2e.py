@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,9 +15,8 @@ import pytest
 from tests.support.hostile_server import command
 from tests.support.llm_peers import peer_for
 from tests.support.processes import processes_with_environment
-from tests.support.projects import write_project
+from tests.support.projects import play_episode
 from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
-from zork_mcp.app.cli import main
 from zork_mcp.ghost import mcp_ghost
 
 pytestmark = pytest.mark.slow
@@ -26,19 +24,6 @@ pytestmark = pytest.mark.slow
 
 def hostile(case: str, mark: str, **env: str) -> dict:
     return {"command": "python", "args": command(case)[1:], "env": {"MARK": mark, **env}}
-
-
-def play(tmp_path: Path, servers: dict, replies: list, tools: list[str], turns: int, **mcp):
-    pyproject = write_project(tmp_path, servers, enabled=True, background_spare=False, **mcp)
-    peer = peer_for("openai", replies, tools, api_key=None)
-    with peer.serve() as url:
-        code = main(
-            ["--provider", "local", "--base-url", f"{url}/v1", "--model", "m",
-             "--max-turns", str(turns), "--plain", "--config", str(pyproject),
-             "--log-dir", str(tmp_path), "--episode-id", "e"]
-        )  # fmt: skip
-    lines = (tmp_path / "e" / "events.jsonl").read_text().splitlines()
-    return code, [json.loads(line) for line in lines], peer
 
 
 def of_type(events: list[dict], kind: str) -> list[dict]:
@@ -58,7 +43,7 @@ def test_the_agent_keeps_good_tools_offers_at_most_128_and_says_so_once(tmp_path
         action_reply("north"),
         action_reply("south"),
     ]
-    code, events, peer = play(tmp_path, servers, replies, ["bad.good"], 3)
+    code, events, peer = play_episode(tmp_path, servers, replies, ["bad.good"], 3)
     assert code == 0 and peer.rejections == [] and peer.broken_rules == []
     requests_with_tools = [r for r in peer.requests if r.get("tools")]
     assert len(requests_with_tools) == 4  # two in turn 1, one in each later turn

@@ -5,37 +5,20 @@ mid-call and a timeout on one server while another works."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import FAULT_SERVER
 from tests.e2e.test_full_game import thought
 from tests.support.http_servers import http_server
-from tests.support.llm_peers import peer_for
-from tests.support.projects import write_project
+from tests.support.projects import play_episode as run
 from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
-from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
 ADVENTURE_TOOLS = ["play_action", "memory", "get_map", "inventory"]
 FAULT_TOOLS = ["echo", "fail", "slow", "crash", "big", "start_failing_http"]
-
-
-def run(tmp_path: Path, servers: dict, replies: list, tools: list[str], turns: int, **mcp):
-    pyproject = write_project(tmp_path, servers, enabled=True, background_spare=False, **mcp)
-    peer = peer_for("openai", replies, tools, api_key=None)
-    with peer.serve() as url:
-        code = main(
-            ["--provider", "local", "--base-url", f"{url}/v1", "--model", "m",
-             "--max-turns", str(turns), "--plain", "--config", str(pyproject),
-             "--log-dir", str(tmp_path), "--episode-id", "e"]
-        )  # fmt: skip
-    lines = (tmp_path / "e" / "events.jsonl").read_text().splitlines()
-    return code, [json.loads(line) for line in lines], peer
 
 
 def offered(request: dict) -> set[str]:

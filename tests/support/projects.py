@@ -1,5 +1,5 @@
 """A project directory for the CLI: a pyproject with a [tool.zorkgpt.mcp] table and,
-when servers are given, the mcp_config.json beside it."""
+when servers are given, the mcp_config.json beside it; and an episode played in it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from tests.support.llm_peers import ProviderPeer, peer_for
 
 
 def write_project(
@@ -26,3 +28,22 @@ def _toml(value: bool | float | str) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return json.dumps(value)
+
+
+def play_episode(
+    directory: Path, servers: Mapping[str, Any], replies: list, tools: list[str], turns: int, **mcp
+) -> tuple[int, list[dict[str, Any]], ProviderPeer]:
+    """The CLI's `main()` for `turns` turns against a local OpenAI peer scripted with
+    `replies`: its exit code, its events and the peer (its requests, what it refused)."""
+    from zork_mcp.app.cli import main
+
+    pyproject = write_project(directory, servers, enabled=True, background_spare=False, **mcp)
+    peer = peer_for("openai", replies, tools, api_key=None)
+    with peer.serve() as url:
+        code = main(
+            ["--provider", "local", "--base-url", f"{url}/v1", "--model", "m",
+             "--max-turns", str(turns), "--plain", "--config", str(pyproject),
+             "--log-dir", str(directory), "--episode-id", "e"]
+        )  # fmt: skip
+    lines = (directory / "e" / "events.jsonl").read_text().splitlines()
+    return code, [json.loads(line) for line in lines], peer

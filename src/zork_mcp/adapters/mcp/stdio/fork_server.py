@@ -256,9 +256,7 @@ class Forking:
     """Starts through the fork server what it can start; a lost fork server is one warning,
     a spawn for the start that found it gone, and a restart off the critical path."""
 
-    def __init__(
-        self, server: ForkServer, warn: Callable[[str], None], *, wait: bool
-    ) -> None:
+    def __init__(self, server: ForkServer, warn: Callable[[str], None], *, wait: bool) -> None:
         """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
         self._server, self._warn, self._wait = server, warn, wait
         self._restart: threading.Thread | None = None

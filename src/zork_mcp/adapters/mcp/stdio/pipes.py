@@ -26,6 +26,11 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 
 LINE_LIMIT = 64 * 1024 * 1024
+# A server's log messages: the agent asks for none and reads none, so a flood of them is
+# dropped before it is parsed (~60 us each through the SDK, ~1 us here).
+LOG_NOTIFICATION = re.compile(
+    rb'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"method"\s*:\s*"notifications/message"'
+)
 
 
 @asynccontextmanager
@@ -70,14 +75,20 @@ async def _pump_stdout(
     log: StderrLog,
 ) -> None:
     """Every JSON-RPC line to the session; ends quietly when the session has gone."""
+    dropped = 0
     with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
         async with sink:
             while line := await _read_line(reader):
+                if LOG_NOTIFICATION.match(line):
+                    dropped += 1
+                    continue
                 message = read_message(line)
                 if message is None:
                     log.note(f"skipped a stdout line that is not JSON-RPC: {line[:200]!r}")
                     continue
                 await sink.send(SessionMessage(message))
+    if dropped:
+        log.note(f"dropped {dropped} log notifications (notifications/message): none is read")
 
 
 def read_message(line: bytes) -> types.JSONRPCMessage | None:

@@ -1,0 +1,106 @@
+"""What a hostile MCP server costs the agent (issue 35): peak RSS, time and CPU per case.
+
+Each case runs in a fresh process (so its peak RSS is its own): open one session on
+tests/support/hostile_server.py, call its good tool once, close. The cases: a 50 MB
+result, a 200 MB line with no newline, 100,000 log notifications before the answer (the
+call's timeout is long, so the flood's whole cost is measured), 5,000 tools, 100 MB of
+stderr, and a small well-behaved case for reference. What each call came to is printed
+beside it (a result, a timeout, a broken session).
+
+    python -m benchmarks.hostile_servers
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.support import print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = ROOT / "tests" / "support" / "hostile_server.py"
+CASES = {
+    "reference": ("empty_name", {}),
+    "50 MB result": ("big_result", {}),
+    "200 MB line": ("long_line", {}),
+    "100k notifications": ("log_flood", {"HOSTILE_FLOOD": "100000"}),
+    "5,000 tools": ("many_tools", {}),
+    "100 MB stderr": ("stderr_flood", {"HOSTILE_STDERR_BYTES": "100000000"}),
+}
+CALL_TIMEOUT = 120.0
+
+
+async def one(case: str, env: dict[str, str], log: Path) -> dict[str, object]:
+    from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+    from zork_mcp.domain.server_config import MCPServerConfig
+
+    config = MCPServerConfig(command="python", args=(str(HOSTILE), case), env=env)
+    server = McpStdioToolServer({"h": config}, stderr_path=log, background_spare=False)
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        async with server.open_session() as session:
+            tools = len(session.tools)
+            try:
+                result = await session.call_tool("h.good", {"text": "x"}, CALL_TIMEOUT)
+                outcome = f"result, {len(json.dumps(result.to_dict()))} chars"
+            except Exception as error:
+                outcome = type(error).__name__
+    except Exception as error:
+        tools, outcome = 0, f"connect: {type(error).__name__}"
+    finally:
+        server.close()
+    return {
+        "tools": tools,
+        "outcome": outcome,
+        "seconds": time.perf_counter() - started,
+        "cpu": time.process_time() - cpu,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "log_mb": log.stat().st_size / 1e6 if log.exists() else 0.0,
+    }
+
+
+def measure(case: str, env: dict[str, str]) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as folder:
+        argv = [sys.executable, "-m", "benchmarks.hostile_servers", "--one", case]
+        argv += ["--env", json.dumps(env), "--log", str(Path(folder) / "stderr.log")]
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--env", default="{}", help=argparse.SUPPRESS)
+    parser.add_argument("--log", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.one:
+        found = asyncio.run(one(options.one, json.loads(options.env), Path(options.log)))
+        print(json.dumps(found))
+        return
+    rows = []
+    for name, (case, env) in CASES.items():
+        found = measure(case, env)
+        rows.append(
+            [
+                name,
+                f"{found['rss_mb']:.0f}",
+                f"{found['seconds']:.2f}",
+                f"{found['cpu']:.2f}",
+                f"{found['log_mb']:.1f}",
+                str(found["tools"]),
+                str(found["outcome"]),
+            ]
+        )
+    headers = ["case", "peak RSS MB", "wall s", "CPU s", "log MB", "tools", "call"]
+    print_table(headers, rows)
+
+
+if __name__ == "__main__":
+    main()
