@@ -1,5 +1,6 @@
 """Output-schema validators outlive the session that compiled them (one session per turn),
-and validation itself is unchanged: through real server processes and the real SDK."""
+and validation itself is unchanged: through real server processes and the real SDK. Content
+that breaks the schema fails that call alone, in one line (issue 35)."""
 
 from __future__ import annotations
 
@@ -57,8 +58,11 @@ async def test_a_schema_is_compiled_once_for_every_session(tmp_path, schema_chec
     results = [(await call(server, n)).content for n in (1, 2, 3)]
     assert results == [{"n": 1}, {"n": 2}, {"n": 3}]
     assert schema_checks.count(schema) == 1, "three sessions, one compile"
-    with pytest.raises(RuntimeError, match="-1 is less than the minimum of 0"):
-        await call(server, -1)  # a kept validator still validates
+    refused = await call(server, -1)  # a kept validator still validates
+    assert refused.is_error and refused.error_message == (
+        "s.count: Invalid structured content returned by tool count: "
+        "-1 is less than the minimum of 0"
+    )
     assert_no_processes_left(server)
 
 
@@ -70,8 +74,8 @@ async def test_a_changed_schema_is_compiled_anew(tmp_path, schema_checks):
         assert_no_processes_left(server)
     assert schema_checks == [first, second]
     server = schema_server(second, tmp_path)
-    with pytest.raises(RuntimeError, match="7 is greater than the maximum of 5"):
-        await call(server, 7)
+    refused = await call(server, 7)
+    assert refused.is_error and "7 is greater than the maximum of 5" in refused.error_message
     assert_no_processes_left(server)
 
 
@@ -80,8 +84,10 @@ async def test_an_invalid_schema_is_refused_on_every_call(tmp_path):
         {"type": "object", "title": uuid.uuid4().hex, "minProperties": -1}, tmp_path
     )
     for _ in range(2):
-        with pytest.raises(RuntimeError, match="Invalid schema for tool count"):
-            await call(server, 1)
+        refused = await call(server, 1)
+        assert refused.is_error and refused.error_message == (
+            "s.count: Invalid schema for tool count: -1 is less than the minimum of 0"
+        )
     assert_no_processes_left(server)
 
 

@@ -69,7 +69,8 @@ class ServerSession:
         try:
             await self._session.validate_tool_result(tool, result)
         except RuntimeError as e:
-            return ToolCallResult.failure(f"{self.name}.{tool}: {str(e)[:300]}")
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__  # not jsonschema's dump
+            return ToolCallResult.failure(f"{self.name}.{tool}: {_cut(reason)}")
         return None
 
     def _translate(self, error: SdkMCPError, tool: str, timeout: float) -> ZorkMcpError:
