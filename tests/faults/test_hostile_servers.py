@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import assert_no_processes_left
 from tests.support.hostile_server import CASES, GOOD_TOOL, command
+from tests.support.http_servers import http_server
+from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.errors import (
@@ -24,7 +27,7 @@ from zork_mcp.domain.errors import (
     MCPToolCallError,
     MCPToolTimeoutError,
 )
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
 
 pytestmark = pytest.mark.slow
 GOOD = f"h.{GOOD_TOOL}"
@@ -131,26 +134,29 @@ async def test_odd_but_valid_names_and_schemas_are_kept(tmp_path, mode):
         assert_no_processes_left(server)
 
 
+ODD_CONTENT = [
+    "first",
+    "[a content item of a type MCP does not define ('hologram') was left out]",
+    "[image: image/png, 3,000 bytes omitted]",
+    "[audio: audio/wav, 1,000 bytes omitted]",
+    {"type": "resource_link", "uri": "file:///tmp/x.txt", "name": "x.txt"},
+    {
+        "type": "resource",
+        "uri": "file:///tmp/y.txt",
+        "mimeType": "text/plain",
+        "text": "y" * 5000,
+    },
+    "last",
+    "[a content item that is not an object was left out]",
+]
+
+
 async def test_odd_content_items_are_kept_one_by_one(tmp_path, mode):
     server = hostile("odd_content", tmp_path, mode)
     async with server.open_session() as session:
         result = await session.call_tool(GOOD, {}, CALL_SECONDS)
     assert not result.is_error
-    assert result.content == [
-        "first",
-        "[a content item of a type MCP does not define ('hologram') was left out]",
-        "[image: image/png, 3,000 bytes omitted]",
-        "[audio: audio/wav, 1,000 bytes omitted]",
-        {"type": "resource_link", "uri": "file:///tmp/x.txt", "name": "x.txt"},
-        {
-            "type": "resource",
-            "uri": "file:///tmp/y.txt",
-            "mimeType": "text/plain",
-            "text": "y" * 5000,
-        },
-        "last",
-        "[a content item that is not an object was left out]",
-    ]
+    assert result.content == ODD_CONTENT
     assert_no_processes_left(server)
 
 
@@ -164,9 +170,7 @@ async def test_a_result_of_one_unknown_item_is_a_one_line_note(tmp_path, mode):
     assert_no_processes_left(server)
 
 
-async def test_an_unreadable_answer_fails_the_call_at_once_and_the_session_goes_on(
-    tmp_path, mode
-):
+async def test_an_unreadable_answer_fails_the_call_at_once_and_the_session_goes_on(tmp_path, mode):
     server = hostile("unreadable_answer", tmp_path, mode)
     async with server.open_session() as session:
         with pytest.raises(MCPToolCallError, match="result is a string, not an object") as caught:
@@ -274,3 +278,86 @@ async def test_a_handshake_that_fails_is_a_startup_error(case, said, tmp_path, m
 def test_every_case_of_the_fixture_is_run_here():
     source = Path(__file__).read_text()
     assert [case for case in CASES if f'"{case}"' not in source] == []
+
+
+# HTTP servers pass the same judgment of tools and results: the fixture over Streamable HTTP
+# (`hostile_server.py CASE --http PORT`) against the real HTTP adapter.
+
+
+@pytest.fixture(params=["json", "sse"])
+def answers(request) -> str:
+    """How the server answers a POST: one JSON body, or an SSE stream of one event."""
+    return request.param
+
+
+@contextlib.contextmanager
+def hostile_http(case: str, answers: str) -> Iterator[McpHttpToolServer]:
+    argv = [*command(case)[1:], "--http", "{port}"]
+    with http_server(argv, env={"HOSTILE_HTTP_ANSWERS": answers}) as remote:
+        config = MCPHttpServerConfig(url=remote.url)
+        yield McpHttpToolServer({"h": config}, startup_timeout_seconds=STARTUP_SECONDS)
+
+
+@pytest.mark.parametrize("case", sorted(BAD_TOOLS))
+async def test_over_http_a_bad_tool_is_rejected_alone_and_the_good_one_stays(case, answers):
+    with hostile_http(case, answers) as server:
+        async with server.open_session() as session:
+            assert [spec.canonical_name for spec in session.tools] == [GOOD]
+            (rejection,) = session.rejected
+            tool, reason = BAD_TOOLS[case]
+            assert (rejection.server, rejection.tool) == ("h", tool)
+            assert reason in rejection.reason
+            await good_tool_works(session)
+
+
+async def test_over_http_odd_content_items_are_kept_one_by_one(answers):
+    with hostile_http("odd_content", answers) as server:
+        async with server.open_session() as session:
+            result = await session.call_tool(GOOD, {}, CALL_SECONDS)
+    assert not result.is_error
+    assert result.content == ODD_CONTENT
+
+
+async def test_over_http_an_unreadable_tool_list_fails_the_connect_at_once_saying_why(answers):
+    with (
+        hostile_http("unreadable_list", answers) as server,
+        pytest.raises(MCPServerStartupError) as caught,
+    ):
+        async with server.open_session():
+            pass
+    message = str(caught.value)
+    assert "'h'" in message and "has 'tools' = 'not a list', not a list of tools" in message
+    assert "did not finish" not in message  # not the startup timeout
+
+
+async def test_over_http_an_unreadable_answer_fails_the_call_at_once_and_the_session_goes_on(
+    answers,
+):
+    with hostile_http("unreadable_answer", answers) as server:
+        async with server.open_session() as session:
+            for _ in range(2):
+                started = time.monotonic()
+                with pytest.raises(MCPToolCallError):
+                    await session.call_tool(GOOD, {}, 60)  # long: the error is not the timeout
+                assert time.monotonic() - started < 5
+
+
+async def test_over_http_an_unreadable_answer_says_why_in_a_line_as_over_stdio(answers):
+    with hostile_http("unreadable_answer", answers) as server:
+        async with server.open_session() as session:
+            with pytest.raises(
+                MCPToolCallError, match="result is a string, not an object"
+            ) as caught:
+                await session.call_tool(GOOD, {}, CALL_SECONDS)
+    assert len(str(caught.value)) < 200
+
+
+async def test_over_http_a_tool_list_answer_not_an_object_says_why_as_over_stdio(answers):
+    with (
+        hostile_http("list_not_object", answers) as server,
+        pytest.raises(MCPServerStartupError) as caught,
+    ):
+        async with server.open_session():
+            pass
+    message = str(caught.value)
+    assert "its result is a list, not an object" in message and "validation error" not in message

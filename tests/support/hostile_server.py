@@ -1,10 +1,17 @@
-"""A deliberately broken MCP stdio server in plain JSON-RPC, fast to start (no mcp import).
+"""A deliberately broken MCP server in plain JSON-RPC, fast to start (no mcp import).
 
-    python hostile_server.py CASE
+    python hostile_server.py CASE               # stdio
+    python hostile_server.py CASE --http PORT   # Streamable HTTP at http://127.0.0.1:PORT/mcp
 
 Each case misbehaves in one way (a bad tool list, a bad answer, floods, a stubborn child
 process...) and otherwise serves the tool `good`, which answers "good:" + its `text`.
-Other tools it lists answer "called:" + their name. It exits when stdin closes.
+Other tools it lists answer "called:" + their name. Over stdio it exits when stdin closes.
+
+Over HTTP a request's answer is the JSON body of its POST, or with HOSTILE_HTTP_ANSWERS=sse
+one SSE event in a text/event-stream body (CRLF line ends); GET and DELETE are 405;
+a notification or response gets 202, and server notifications are dropped (so
+list_changed_storm serves its plain answers). The cases about stdio framing and processes
+(STDIO_ONLY) are refused in HTTP mode.
 
 Environment: HOSTILE_FLOOD (notifications for log_flood), HOSTILE_STDERR_BYTES (bytes for
 stderr_flood), HOSTILE_PID_FILE (where stubborn_child writes its child's pid).
@@ -74,8 +81,22 @@ CLIENT_REQUESTS = (
     ("s3", "roots/list", {}),
 )
 MEGABYTE_OF_LINES = (b"e" * 1023 + b"\n") * 1024
+STDIO_ONLY = (
+    "log_flood",
+    "stderr_flood",
+    "stubborn_child",
+    "server_requests",
+    "wrong_ids",
+    "dies_after_answer",
+    "no_initialize_answer",
+    "junk_stdout",
+    "long_line",
+    "slow_bytes",
+)
+SESSION_ID = "0123456789abcdef0123456789abcdef"
 
 case = ""
+outbox: list[dict] | None = None  # over HTTP: the messages one request is answered with
 
 
 def command(name: str) -> list[str]:
@@ -178,6 +199,9 @@ def write(data: bytes) -> None:
 
 
 def send(message: dict) -> None:
+    if outbox is not None:
+        outbox.append(message)
+        return
     if case == "junk_stdout":
         write(b"this line is not JSON\n" + b"\xff\xfe junk\n")
     write(encode(message))
@@ -188,6 +212,8 @@ def reply(request_id: object, result: object) -> None:
 
 
 def notify(method: str, all_params: list[dict]) -> None:
+    if outbox is not None:
+        return
     lines = (encode({"jsonrpc": "2.0", "method": method, "params": p}) for p in all_params)
     write(b"".join(lines))
 
@@ -339,11 +365,84 @@ def start_stubborn_child() -> None:
         Path(path).write_text(str(pid), encoding="utf-8")
 
 
+def answer(message: object) -> dict | None:
+    """Over HTTP: the answer to one POSTed message, None for a notification or response."""
+    global outbox
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return None
+    if "id" not in message:
+        return None
+    outbox = []
+    try:
+        handle(message, iter(()))
+        return outbox[-1]
+    finally:
+        outbox = None
+
+
+def serve_http(port: int) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            if self.path != "/mcp":
+                return self.respond(404)
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                message = json.loads(body)
+            except ValueError:
+                return self.respond(400)
+            with lock:
+                response = answer(message)
+            if response is None:
+                return self.respond(202)
+            body = json.dumps(response, ensure_ascii=False).encode()
+            headers = {"Content-Type": "application/json"}
+            if os.environ.get("HOSTILE_HTTP_ANSWERS") == "sse":
+                body = b"event: message\r\ndata: " + body + b"\r\n\r\n"
+                headers = {"Content-Type": "text/event-stream"}
+            if message.get("method") == "initialize":
+                headers["Mcp-Session-Id"] = SESSION_ID
+            self.respond(200, body, headers)
+
+        def do_GET(self) -> None:
+            self.respond(405, headers={"Allow": "POST"})
+
+        do_DELETE = do_GET
+
+        def respond(self, status: int, body: bytes = b"", headers: dict | None = None) -> None:
+            self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
 def main() -> None:
     global case
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit(f"usage: hostile_server.py CASE, where CASE is one of: {', '.join(CASES)}")
-    case = sys.argv[1]
+    args = sys.argv[1:]
+    http = len(args) == 3 and args[1] == "--http" and args[2].isdigit()
+    if not (len(args) == 1 or http) or args[0] not in CASES:
+        sys.exit(
+            f"usage: hostile_server.py CASE [--http PORT], where CASE is one of: {', '.join(CASES)}"
+        )
+    case = args[0]
+    if http:
+        if case in STDIO_ONLY:
+            sys.exit(f"hostile_server.py: case {case} is for stdio only")
+        serve_http(int(args[2]))
+        return
     if case == "stubborn_child":
         start_stubborn_child()
     inbox = read_messages()

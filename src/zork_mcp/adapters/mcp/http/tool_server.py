@@ -11,6 +11,8 @@ import asyncio
 import functools
 import os
 import ssl
+import urllib.parse
+import urllib.request
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -24,6 +26,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
+from zork_mcp.adapters.mcp.http.readable_answers import ReadableAnswers
 from zork_mcp.adapters.mcp.listing import list_tools
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
@@ -122,7 +125,9 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
     client = httpx2.AsyncClient(
         headers=dict(remote.headers),
         timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
-        verify=_tls(),
+        transport=ReadableAnswers(
+            httpx2.AsyncHTTPTransport(verify=_tls(), proxy=proxy_for(remote.config.url))
+        ),
         event_hooks={"response": [watch]},
     )
     try:
@@ -138,6 +143,16 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
             yield HttpServerSession(remote, watch, session, listing)
     except BaseExceptionGroup as group:
         raise root_cause(group) from None
+
+
+def proxy_for(url: str) -> str | None:
+    """The proxy the environment names for `url` (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and
+    NO_PROXY, any case): what httpx would pick itself, had the client no transport of ours."""
+    parts = urllib.parse.urlsplit(url)
+    if urllib.request.proxy_bypass(parts.hostname or ""):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all")
 
 
 @functools.cache

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import re
 from collections.abc import AsyncIterator
@@ -17,13 +16,12 @@ from contextlib import asynccontextmanager
 from typing import IO, Any
 
 import anyio
-import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
-from zork_mcp.adapters.mcp.sdk_errors import UNREADABLE
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
+from zork_mcp.adapters.mcp.wire import read_message
 
 LINE_LIMIT = 64 * 1024 * 1024
 # A server's log messages: the agent asks for none and reads none, so a flood of them is
@@ -89,57 +87,6 @@ async def _pump_stdout(
                 await sink.send(SessionMessage(message))
     if dropped:
         log.note(f"dropped {dropped} log notifications (notifications/message): none is read")
-
-
-def read_message(line: bytes) -> types.JSONRPCMessage | None:
-    """The line as a JSON-RPC message; an answer that cannot be read becomes an error
-    answer to its request, so the caller learns it at once; None for a line that is no
-    message (junk a server printed)."""
-    try:
-        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError:
-        pass
-    try:  # pydantic's JSON parser stops at ~200 levels of nesting; the standard one does not
-        data = json.loads(line)
-        return types.jsonrpc_message_adapter.validate_python(data, by_name=False)
-    except (ValueError, RecursionError) as e:
-        request_id = answered_id(line)
-        if request_id is None:
-            return None
-        reason = "it nests too deep" if isinstance(e, RecursionError) else _problem(line)
-        message = f"the server's answer is unreadable: {reason}"
-        error = types.ErrorData(code=UNREADABLE, message=message)
-        return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
-
-
-_ANSWER_START = re.compile(
-    rb'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")'
-)
-
-
-def answered_id(line: bytes) -> int | str | None:
-    """The id of an answer that starts `{"jsonrpc": "2.0", "id": ...` or `{"id": ...`."""
-    match = _ANSWER_START.match(line[:512])
-    if match is None or b'"method"' in line[: match.end()]:
-        return None
-    return json.loads(match.group(1))
-
-
-def _problem(line: bytes) -> str:
-    try:
-        data = json.loads(line)
-    except ValueError as e:
-        return f"it is not JSON ({str(e)[:100]})"
-    if "result" in data:
-        return f"its result is {_kind(data['result'])}, not an object"
-    if "error" in data:
-        return "its error is not an object with a code and a message"
-    return "it has neither a result nor an error"
-
-
-def _kind(value: object) -> str:
-    kinds = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
-    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 async def _read_line(reader: asyncio.StreamReader) -> bytes:
