@@ -21,7 +21,12 @@ from zork_mcp.domain.errors import (
 from zork_mcp.domain.events import EventType, Level
 from zork_mcp.domain.server_config import parse_mcp_config
 from zork_mcp.domain.server_env import server_environment
-from zork_mcp.domain.settings import ConfigurationError, parse_game_setting, parse_mcp_settings
+from zork_mcp.domain.settings import (
+    ConfigurationError,
+    parse_end_at_first_death,
+    parse_game_setting,
+    parse_mcp_settings,
+)
 from zork_mcp.domain.status_line import strip_status_line
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.domain.wire_names import OPENAI_RULE, readable_wire_name
@@ -138,6 +143,19 @@ def test_the_game_setting_is_read_from_the_zorkgpt_table():
         '[tool.other]\ngame = "x"\n',
     ]
     assert [parse_game_setting(text) for text in unset] == [None] * len(unset)
+
+
+def test_the_first_death_rule_is_read_from_the_zorkgpt_table_and_checked():
+    read = [
+        parse_end_at_first_death(text, source="p.toml")
+        for text in ("", "[tool.zorkgpt]\n", "[tool.zorkgpt]\nend_at_first_death = true\n")
+    ]
+    assert read == [False, False, True]
+    with pytest.raises(ConfigurationError) as caught:
+        parse_end_at_first_death('[tool.zorkgpt]\nend_at_first_death = "yes"\n', source="p.toml")
+    assert str(caught.value) == (
+        "p.toml [tool.zorkgpt] end_at_first_death must be true or false, not 'yes'."
+    )
 
 
 def test_a_config_of_the_wrong_shape_shows_the_expected_shape():

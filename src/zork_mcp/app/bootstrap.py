@@ -52,6 +52,7 @@ from zork_mcp.domain.server_config import (
 from zork_mcp.domain.settings import (
     MCPSettings,
     ServerStart,
+    parse_end_at_first_death,
     parse_game_setting,
     parse_mcp_settings,
 )
@@ -239,6 +240,7 @@ def game(options: RunOptions, telemetry: Telemetry) -> Iterator[JerichoGameEnv]:
         find_game_file(options.game, configured=configured),
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
+        end_at_first_death=end_at_first_death(options, text),
         on_event=telemetry.emit,
         forked=options.fork_game,
     )
@@ -246,6 +248,15 @@ def game(options: RunOptions, telemetry: Telemetry) -> Iterator[JerichoGameEnv]:
         yield env
     finally:
         env.close()
+
+
+def end_at_first_death(options: RunOptions, pyproject_text: str | None) -> bool:
+    """--end-at-first-death, else `end_at_first_death` in [tool.zorkgpt], else play on."""
+    if options.end_at_first_death is not None:
+        return options.end_at_first_death
+    if pyproject_text is None:
+        return False
+    return parse_end_at_first_death(pyproject_text, source=str(options.config))
 
 
 def telemetry(options: RunOptions, settings: MCPSettings) -> Iterator[Telemetry]:

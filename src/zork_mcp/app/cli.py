@@ -73,6 +73,14 @@ def parser() -> argparse.ArgumentParser:
         help="let the agent's `quit` and `restart` reach the game (refused by default)",
     )
     p.add_argument(
+        "--end-at-first-death",
+        action="store_const",
+        const=True,
+        default=None,
+        help="end the episode at the player's first death, as Jericho's `done` does "
+        "(default: play on while the game does; Zork I reincarnates twice)",
+    )
+    p.add_argument(
         "--resume",
         action="store_true",
         help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
@@ -107,6 +115,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         episode_id=episode,
         plain=args.plain,
         allow_quit_restart=args.allow_quit_restart,
+        end_at_first_death=args.end_at_first_death,
         resume=args.resume,
     )
 

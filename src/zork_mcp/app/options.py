@@ -25,6 +25,7 @@ class RunOptions:
     episode_id: str = "episode"
     plain: bool = False
     allow_quit_restart: bool = False
+    end_at_first_death: bool | None = None  # None: as the pyproject says (default: play on)
     resume: bool = False  # continue the episode from its last checkpoint
     fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
 

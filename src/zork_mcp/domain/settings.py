@@ -77,6 +77,18 @@ def parse_game_setting(pyproject_text: str) -> str | None:
     return game if isinstance(game, str) and game else None
 
 
+def parse_end_at_first_death(pyproject_text: str, *, source: str) -> bool:
+    """`end_at_first_death = true` in `[tool.zorkgpt]`: Jericho's rule, an episode ends at the
+    player's first death; by default it plays on while the game does (Zork I reincarnates)."""
+    table = tomllib.loads(pyproject_text).get("tool", {}).get("zorkgpt")
+    value = table.get("end_at_first_death", False) if isinstance(table, dict) else False
+    if not isinstance(value, bool):
+        raise ConfigurationError(
+            f"{source} [tool.zorkgpt] end_at_first_death must be true or false, not {value!r}."
+        )
+    return value
+
+
 def _mcp_table(document: dict[str, Any], source: str) -> dict[str, Any]:
     node: Any = document
     path: list[str] = []

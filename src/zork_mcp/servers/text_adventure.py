@@ -195,9 +195,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     path = find_game_file(os.environ.get("GAME"))
     seed = int(os.environ.get("GAME_SEED", "12"))
     allow = os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1"
+    first_death = os.environ.get("GAME_END_AT_FIRST_DEATH", "") == "1"
     game = LazyGame(
         lambda: GameSession(
-            JerichoGameEnv(path, seed=seed, allow_quit_restart=allow), Path(path).stem
+            JerichoGameEnv(
+                path, seed=seed, allow_quit_restart=allow, end_at_first_death=first_death
+            ),
+            Path(path).stem,
         )
     )
     try:  # on SIGTERM or SIGKILL the game process sees its pipe close and ends by itself

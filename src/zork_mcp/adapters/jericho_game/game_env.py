@@ -70,17 +70,22 @@ class JerichoGameEnv:
         seed: int | None = 12,
         *,
         allow_quit_restart: bool = False,
+        end_at_first_death: bool = False,
         on_event: Callable[[Event], None] | None = None,
         forked: bool = False,
     ) -> None:
         """`forked`: game processes are forked from a preloaded parent (for a process that
-        plays many games, a sweep worker) rather than started as new interpreters."""
+        plays many games, a sweep worker) rather than started as new interpreters.
+        `end_at_first_death`: the game is over at Jericho's `done`, which a death sets though
+        Zork I reincarnates the player; by default it is over when the game itself ends, at
+        its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive)."""
         self._story, self._seed = Path(game_file), seed
         self._rules = CommandRules.for_game(
             load_lexicon(self._story), allow_quit_restart=allow_quit_restart
         )
         self._on_event = on_event or _log_event
         self._forked = forked
+        self._end_at_first_death = end_at_first_death
         self._process: EmulatorProcess | None = None
         self._started()
         self._snapshot: GameSnapshot | None = None
@@ -216,7 +221,7 @@ class JerichoGameEnv:
         status = self._status(reply) or last
         self._snapshot = GameSnapshot(frame.state, status)
         text = strip_status_line(str(reply["text"]))
-        over = bool(reply["done"]) or is_game_over(text)
+        over = is_game_over(text) or (self._end_at_first_death and bool(reply["done"]))
         return GameObservation(text, status.room or None, status.score, status.moves, over)
 
     def _answered(self, frame: Frame, last: StatusLine) -> GameObservation:
