@@ -4,20 +4,40 @@ last write winning; run against every adapter of the port (SQLite, and the in-me
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
+from zork_mcp.evaluation.records import EpisodeRecord
 from zork_mcp.ports.result_store import ResultStore
 
-points = st.lists(
-    st.builds(
-        TurnPoint, st.integers(1, 500), st.integers(0, 350), st.integers(0, 999), st.integers(0, 20)
-    ),
-    max_size=8,
-).map(lambda ps: tuple(TurnPoint(i + 1, p.score, p.moves, p.tool_calls) for i, p in enumerate(ps)))
+tool_uses = st.lists(
+    st.builds(ToolUse, st.text(min_size=1, max_size=30), st.integers(1, 9), st.integers(0, 9)),
+    max_size=3,
+    unique_by=lambda use: use.tool,
+).map(tuple)
+turn_facts = st.builds(
+    TurnFacts,
+    turn=st.just(0),
+    score=st.integers(-10, 350),
+    moves=st.integers(0, 999),
+    tool_calls=st.integers(0, 20),
+    room=st.text(max_size=30),
+    valid=st.booleans(),
+    died=st.booleans(),
+    prompt_tokens=st.integers(0, 10**6),
+    completion_tokens=st.integers(0, 10**5),
+    llm_seconds=st.floats(0, 600),
+    tool_errors=st.integers(0, 20),
+    tools=tool_uses,
+)
+points = st.lists(turn_facts, max_size=8).map(
+    lambda ps: tuple(replace(p, turn=i + 1) for i, p in enumerate(ps))
+)
+metric = st.none() | st.integers(0, 400)
 records = st.builds(
     EpisodeRecord,
     sweep=st.sampled_from(["a", "b"]),
@@ -35,6 +55,10 @@ records = st.builds(
     seconds=st.floats(0, 1e4),
     rate_limited=st.integers(0, 50),
     llm_retries=st.integers(0, 50),
+    best_score=metric,
+    deaths=metric,
+    invalid_commands=metric,
+    rooms_visited=metric,
     trajectory=points,
 )
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from zork_mcp.adapters.fake_llm import action_reply
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
 from zork_mcp.app.eval.report import cell_stats, mcp_differences
+from zork_mcp.domain.turn_facts import TurnFacts
 
 pytestmark = pytest.mark.slow
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
@@ -58,7 +60,7 @@ def test_tools_that_help_show_a_difference_whose_ci_excludes_zero_and_equal_play
         )  # fmt: skip
     records = SqliteResultStore(results).episodes("sweep")
     assert code == 0 and len(records) == 20 and not any(r.failed for r in records)
-    differences = {d.model: d.difference for d in mcp_differences(records)}
+    differences = {d.model: d.difference for d in mcp_differences(records, ["final_score"])}
     helps, same = differences["local:p0.9-q0.1"], differences["local:p0.5-q0.5"]
     assert helps.value > 0 and not helps.includes(0)
     assert same.includes(0)
@@ -76,7 +78,7 @@ def stored(results: Path) -> dict[str, tuple]:
     deterministic = ("cell", "seed", "score", "moves", "turns", "end_reason", "prompt_tokens",
                      "completion_tokens", "cost_usd", "tool_calls", "error")  # fmt: skip
     return {
-        r.key: (*(getattr(r, f) for f in deterministic), r.trajectory)
+        r.key: (*(getattr(r, f) for f in deterministic), untimed(r.trajectory))
         for r in SqliteResultStore(results).episodes("resume")
     }
 
@@ -151,6 +153,10 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     )
     assert [p.turn for p in resumed.trajectory] == list(range(1, 11))
     assert resumed.prompt_tokens == 100
+
+
+def untimed(turns: tuple[TurnFacts, ...]) -> list[TurnFacts]:
+    return [replace(turn, llm_seconds=0.0) for turn in turns]
 
 
 def as_from_a_terminal() -> None:

@@ -8,7 +8,8 @@ import math
 from rich.console import Console
 
 from zork_mcp.app.eval.report import cell_stats, mcp_differences, render, write_csv, write_plots
-from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
+from zork_mcp.evaluation.records import EpisodeRecord, play_metrics
 
 
 def episode(mcp: str, index: int, score: int, **rest) -> EpisodeRecord:
@@ -17,7 +18,7 @@ def episode(mcp: str, index: int, score: int, **rest) -> EpisodeRecord:
         "mcp": mcp, "seed": index, "index": index, "status": "done", "score": score,
         "moves": 10, "turns": 4, "prompt_tokens": 100, "completion_tokens": 10,
         "tool_calls": 2 if mcp == "on" else 0,
-        "trajectory": tuple(TurnPoint(t, score * t // 4, t, 0) for t in range(1, 5)),
+        "trajectory": tuple(TurnFacts(t, score * t // 4, t, 0) for t in range(1, 5)),
     }  # fmt: skip
     return EpisodeRecord(**(fields | rest))
 
@@ -73,6 +74,64 @@ def test_eval_report_reads_a_results_file_and_writes_csv_and_plots_per_sweep(tmp
     assert "MCP on minus off" in capsys.readouterr().out
     assert {p.name for p in (tmp_path / "o" / "s").iterdir()} == {
         "episodes.csv", "cells.csv", "score_over_turns.png", "final_scores.png",
+        "rooms_over_turns.png", "tool_use.png",
     }  # fmt: skip
     assert main(["eval", "report", str(tmp_path / "none.sqlite")]) == 2
     assert "run `zork-mcp eval --results" in capsys.readouterr().err
+
+
+def played(mcp: str, index: int, turns: list[TurnFacts], **rest) -> EpisodeRecord:
+    """An episode whose row holds what its turns add up to, as a sweep stores it."""
+    last = turns[-1]
+    return episode(
+        mcp, index, last.score, turns=len(turns), trajectory=tuple(turns),
+        **play_metrics(turns), **rest,
+    )  # fmt: skip
+
+
+def turn(n: int, score: int, room: str, **rest) -> TurnFacts:
+    return TurnFacts(n, score, n, 0, room=room, **rest)
+
+
+GRUE = [
+    turn(1, 25, "Cellar", llm_seconds=1.0),
+    turn(2, 15, "Forest", died=True, llm_seconds=3.0),  # Zork takes 10 points a death
+    turn(3, 15, "Forest", valid=False, llm_seconds=2.0),
+    turn(4, 15, "Clearing", llm_seconds=10.0, tools=(ToolUse("game.memory", 2, 1),)),
+]
+WANDER = [turn(1, 0, "North of House"), turn(2, 0, "North of House", valid=False)]
+
+
+def test_each_cell_reports_its_play_per_episode_with_cis():
+    records = [played("on", 0, GRUE, cost_usd=0.5), played("on", 1, GRUE, cost_usd=1.5)]
+    records += [played("off", 0, WANDER), played("off", 1, WANDER)]
+    on, off = cell_stats(records)
+    metric = {name: estimate.value for name, estimate in on.metrics.items()}
+    assert (metric["final_score"], metric["best_score"], metric["deaths"]) == (15, 25, 1)
+    assert math.isclose(metric["normalized_score"], 15 / 350)
+    assert (metric["rooms"], metric["invalid_rate"], metric["cost_usd"]) == (3, 0.25, 1.0)
+    assert (metric["tokens"], metric["latency_p50"]) == (110, 2.5)
+    assert math.isclose(metric["latency_p95"], 3.0 + 0.85 * 7.0)  # numpy's linear quantile
+    assert on.tool_use == (ToolUse("game.memory", 4, 2),)
+    assert (off.metrics["rooms"].value, off.metrics["invalid_rate"].value) == (1, 0.5)
+    assert math.isnan(off.metrics["latency_p50"].value), "no LLM call was timed"
+    rooms = [d for d in mcp_differences(records) if d.metric == "rooms"]
+    assert [(d.mcp, d.difference.value) for d in rooms] == [("on", 2)]
+
+
+def test_a_row_stored_before_the_play_metrics_is_left_out_of_them_not_counted_as_zero():
+    old = episode("on", 5, 40)  # best_score, deaths, rooms... None, as a migrated row
+    on = cell_stats([played("on", 0, GRUE), old])[0]
+    assert on.episodes == 2 and on.metrics["final_score"].value == (15 + 40) / 2
+    assert (on.metrics["deaths"].value, on.metrics["rooms"].value) == (1, 3)
+
+
+def test_the_report_prints_the_play_table_and_the_rooms_difference():
+    console = Console(record=True, width=250)
+    records = [played("on", i, GRUE) for i in range(2)] + [
+        played("off", i, WANDER) for i in range(2)
+    ]
+    render(console, records, "s")
+    text = console.export_text()
+    assert "play per cell" in text and "rooms visited" in text and "invalid commands / turn" in text
+    assert "0.250" in text and "0.500" in text

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.eval.sweep import Sweep
+from zork_mcp.domain.turn_facts import TurnFacts
 from zork_mcp.evaluation.controls import EpisodeInterrupted
 from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
-from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.evaluation.records import EpisodeRecord
 from zork_mcp.evaluation.scheduler import Scheduler
 
 MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
@@ -64,7 +65,7 @@ def record_of(task: EpisodeTask) -> EpisodeRecord:
     return EpisodeRecord(
         spec.sweep, spec.key, spec.cell.label, spec.cell.model.label, spec.cell.mcp,
         spec.seed, spec.index, "done", score=spec.seed, turns=1,
-        trajectory=(TurnPoint(1, spec.seed, 1, 0),),
+        trajectory=(TurnFacts(1, spec.seed, 1, 0),),
     )  # fmt: skip
 
 

@@ -1,18 +1,23 @@
-"""Sweep results in SQLite (WAL): one row per finished episode and its per-turn scores.
+"""Sweep results in SQLite (WAL): one row per finished episode and one per turn it played.
 
 Each finished episode is written in one transaction, so a killed sweep leaves only whole
-episodes behind; an episode without a row was interrupted and is played again.
+episodes behind; an episode without a row was interrupted and is played again. A file from
+an earlier version gains the newer columns when opened: its turns' new facts stay NULL
+(read as their defaults), its episodes' best score is taken from their turns, and their
+other play metrics stay NULL (unknown, left out of the statistics).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.evaluation.records import COLUMNS, EpisodeRecord, TurnPoint
+from zork_mcp.domain.turn_facts import TurnFacts
+from zork_mcp.evaluation.records import COLUMNS, EpisodeRecord
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -23,18 +28,46 @@ CREATE TABLE IF NOT EXISTS episodes (
     tool_calls INTEGER, tool_errors INTEGER, mcp_disabled INTEGER,
     rate_limited INTEGER DEFAULT 0, llm_retries INTEGER DEFAULT 0, seconds REAL,
     log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
+    best_score INTEGER, deaths INTEGER, invalid_commands INTEGER, rooms_visited INTEGER,
     PRIMARY KEY (sweep, key)
 );
 CREATE TABLE IF NOT EXISTS turns (
     sweep TEXT NOT NULL, key TEXT NOT NULL, turn INTEGER NOT NULL, score INTEGER NOT NULL,
     moves INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
+    room TEXT, valid INTEGER, died INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER,
+    llm_seconds REAL, tool_errors INTEGER, tools TEXT,
     PRIMARY KEY (sweep, key, turn)
 );
 """
 ADDED_COLUMNS = {  # columns added since the first schema: a file from before gets them
-    "rate_limited": "INTEGER DEFAULT 0",
-    "llm_retries": "INTEGER DEFAULT 0",
+    "episodes": {
+        "rate_limited": "INTEGER DEFAULT 0",
+        "llm_retries": "INTEGER DEFAULT 0",
+        "best_score": "INTEGER",
+        "deaths": "INTEGER",
+        "invalid_commands": "INTEGER",
+        "rooms_visited": "INTEGER",
+    },
+    "turns": {
+        "room": "TEXT",
+        "valid": "INTEGER",
+        "died": "INTEGER",
+        "prompt_tokens": "INTEGER",
+        "completion_tokens": "INTEGER",
+        "llm_seconds": "REAL",
+        "tool_errors": "INTEGER",
+        "tools": "TEXT",  # JSON: {tool: [calls, errors]}
+    },
 }
+TURN_COLUMNS = [
+    "turn", "score", "moves", "tool_calls", "room", "valid", "died", "prompt_tokens",
+    "completion_tokens", "llm_seconds", "tool_errors", "tools",
+]  # fmt: skip
+BEST_FROM_TURNS = """
+UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(
+    (SELECT max(t.score) FROM turns t WHERE t.sweep = episodes.sweep AND t.key = episodes.key),
+    0)) WHERE best_score IS NULL
+"""
 
 
 class SqliteResultStore:
@@ -44,10 +77,12 @@ class SqliteResultStore:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
-            present = {row[1] for row in db.execute("PRAGMA table_info(episodes)")}
-            for name, kind in ADDED_COLUMNS.items():
-                if name not in present:
-                    db.execute(f'ALTER TABLE episodes ADD COLUMN "{name}" {kind}')
+            for table, added in ADDED_COLUMNS.items():
+                present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                for name, kind in added.items():
+                    if name not in present:
+                        db.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {kind}')
+            db.execute(BEST_FROM_TURNS)
 
     @classmethod
     def existing(cls, path: Path) -> SqliteResultStore:
@@ -81,12 +116,11 @@ class SqliteResultStore:
                 "DELETE FROM turns WHERE sweep = ? AND key = ?", (episode.sweep, episode.key)
             )
             db.execute(f"INSERT OR REPLACE INTO episodes ({names}) VALUES ({marks})", values)
+            names = ", ".join(["sweep", "key", *TURN_COLUMNS])
+            marks = ", ".join("?" for _ in range(2 + len(TURN_COLUMNS)))
             db.executemany(
-                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (episode.sweep, episode.key, p.turn, p.score, p.moves, p.tool_calls)
-                    for p in episode.trajectory
-                ],
+                f"INSERT INTO turns ({names}) VALUES ({marks})",
+                [(episode.sweep, episode.key, *_turn_row(turn)) for turn in episode.trajectory],
             )
 
     def sweeps(self) -> list[str]:
@@ -112,12 +146,24 @@ class SqliteResultStore:
     @staticmethod
     def _trajectories(
         db: sqlite3.Connection, sweep: str | None
-    ) -> dict[tuple[str, str], list[TurnPoint]]:
+    ) -> dict[tuple[str, str], list[TurnFacts]]:
         where, args = ("WHERE sweep = ?", (sweep,)) if sweep else ("", ())
-        points: dict[tuple[str, str], list[TurnPoint]] = {}
-        query = (
-            f"SELECT sweep, key, turn, score, moves, tool_calls FROM turns {where} ORDER BY turn"
-        )
-        for s, key, turn, score, moves, calls in db.execute(query, args):
-            points.setdefault((s, key), []).append(TurnPoint(turn, score, moves, calls))
+        points: dict[tuple[str, str], list[TurnFacts]] = {}
+        query = f"SELECT sweep, key, {', '.join(TURN_COLUMNS)} FROM turns {where} ORDER BY turn"
+        for s, key, *row in db.execute(query, args):
+            points.setdefault((s, key), []).append(_turn_of(row))
         return points
+
+
+def _turn_row(turn: TurnFacts) -> tuple[object, ...]:
+    values = turn.fields()
+    values["tools"] = json.dumps(values["tools"])
+    return tuple(values[name] for name in TURN_COLUMNS)
+
+
+def _turn_of(row: list[object]) -> TurnFacts:
+    values = dict(zip(TURN_COLUMNS, row, strict=True))
+    values["tools"] = json.loads(str(values["tools"])) if values["tools"] else {}
+    for flag in ("valid", "died"):
+        values[flag] = None if values[flag] is None else bool(values[flag])
+    return TurnFacts.from_fields(values)

@@ -18,7 +18,10 @@ from zork_mcp.domain.errors import (
 )
 from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game_text import died, unread
+from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
@@ -28,13 +31,24 @@ RECENT_ACTIONS = 5
 
 @dataclass(frozen=True)
 class TurnReport:
-    turn: int
     action: str
     observation: GameObservation
-    tool_calls: int
     usage: Usage
-    tool_errors: int = 0  # of this turn's tool calls, those whose result was an error
+    facts: TurnFacts
     mcp_disabled: bool = False  # MCP disabled for the rest of the episode, as of this turn
+
+    @property
+    def turn(self) -> int:
+        return self.facts.turn
+
+    @property
+    def tool_calls(self) -> int:
+        return self.facts.tool_calls
+
+    @property
+    def tool_errors(self) -> int:
+        """Of this turn's tool calls, those whose result was an error."""
+        return self.facts.tool_errors
 
 
 class Progress(Protocol):
@@ -139,29 +153,22 @@ class Orchestrator:
     def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
         outcome = self._agent.last_outcome
         usage = outcome.usage if outcome else Usage()
-        tool_calls = len(outcome.tool_chain) if outcome else 0
         summary = self.summary
         summary.turns += 1
+        facts = turn_facts(summary.turns, after, outcome)
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
-        summary.tool_calls += tool_calls
+        summary.tool_calls += facts.tool_calls
         summary.usage = summary.usage + usage
         self._emit(
             EventType.TURN_COMPLETE,
             f"Agent action: {action}",
-            turn=summary.turns,
             action=action,
             reasoning=reasoning,
-            score=after.score,
-            moves=after.moves,
-            room=after.room,
-            tool_calls=tool_calls,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
             iterations=outcome.iterations if outcome else 0,
+            **facts.fields(),
         )
-        tool_errors = sum(1 for r in outcome.tool_chain if r.result.is_error) if outcome else 0
         disabled = self._agent.connection.is_disabled
-        return TurnReport(summary.turns, action, after, tool_calls, usage, tool_errors, disabled)
+        return TurnReport(action, after, usage, facts, disabled)
 
     def state_text(self, observation: GameObservation) -> str:
         """What the agent sees: the game text and the facts it needs around it."""
@@ -190,6 +197,26 @@ class Orchestrator:
         self, kind: EventType, message: str, *, level: Level = Level.INFO, **fields: object
     ) -> None:
         self._telemetry.emit(Event(kind, message, level, fields))
+
+
+def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -> TurnFacts:
+    """The turn's facts from what the game answered and how the agent decided."""
+    chain = outcome.tool_chain if outcome else ()
+    usage = outcome.usage if outcome else Usage()
+    return TurnFacts(
+        turn=turn,
+        score=after.score,
+        moves=after.moves,
+        tool_calls=len(chain),
+        room=after.room or "",
+        valid=not (after.refused or unread(after.text)),
+        died=died(after.text),
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        llm_seconds=round(outcome.llm_seconds, 3) if outcome else 0.0,
+        tool_errors=sum(1 for call in chain if call.result.is_error),
+        tools=tool_uses((call.tool_name, 1, int(call.result.is_error)) for call in chain),
+    )
 
 
 def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:

@@ -12,3 +12,4 @@ class GameObservation:
     score: int = 0
     moves: int = 0
     game_over: bool = False
+    refused: bool = False  # the command was refused before it reached the game

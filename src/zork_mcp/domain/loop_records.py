@@ -60,6 +60,7 @@ class LoopOutcome(Generic[A]):
     final_content: str | None
     messages: tuple[Message, ...] = field(repr=False)
     backtracks: tuple[Backtrack, ...] = ()
+    llm_seconds: float = 0.0  # waiting for the LLM's answers, all calls together
 
     @property
     def forced_final(self) -> bool:
@@ -76,10 +77,12 @@ class LoopState:
     usage: Usage = field(default_factory=Usage)
     llm_calls: int = 0
     iterations: int = 0
+    llm_seconds: float = 0.0
 
-    def count(self, response: LLMResponse) -> None:
+    def count(self, response: LLMResponse, seconds: float) -> None:
         self.llm_calls += 1
         self.usage = self.usage + (response.usage or Usage())
+        self.llm_seconds += seconds
 
     def outcome(self, answer: A, reason: ExitReason, content: str | None) -> LoopOutcome[A]:
         return LoopOutcome(
@@ -92,4 +95,5 @@ class LoopState:
             final_content=content,
             messages=tuple(self.messages),
             backtracks=tuple(self.backtracks),
+            llm_seconds=self.llm_seconds,
         )

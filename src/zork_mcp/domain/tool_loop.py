@@ -127,9 +127,11 @@ class ToolLoop(Generic[A]):
     async def _complete(self, request: LLMRequest) -> LLMResponse:
         request = self._within_budget(request)
         with self._report.generation(self._llm.model, request) as generated:
+            started = self._clock()
             response = await self._llm.complete(request)
+            seconds = self._clock() - started
             generated(response)
-        self._state.count(response)
+        self._state.count(response, seconds)
         return response
 
     def _within_budget(self, request: LLMRequest) -> LLMRequest:

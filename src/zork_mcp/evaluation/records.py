@@ -1,16 +1,14 @@
-"""What one finished episode of a sweep yields: one stored row and its score trajectory."""
+"""What one finished episode of a sweep yields: one stored row and the facts of its turns."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from zork_mcp.domain.turn_facts import TurnFacts
 
-@dataclass(frozen=True)
-class TurnPoint:
-    turn: int
-    score: int
-    moves: int
-    tool_calls: int
+MAX_SCORE = 350  # Zork I's
 
 
 @dataclass(frozen=True)
@@ -39,11 +37,31 @@ class EpisodeRecord:
     llm_retries: int = 0  # LLM calls tried again (after a 429, a 5xx or a timeout)
     seconds: float = 0.0
     log_dir: str = ""
-    trajectory: tuple[TurnPoint, ...] = field(default=())
+    # From the turns (`play_metrics`); None in a row stored before they were kept.
+    best_score: int | None = None
+    deaths: int | None = None
+    invalid_commands: int | None = None
+    rooms_visited: int | None = None
+    trajectory: tuple[TurnFacts, ...] = field(default=())
 
     @property
     def failed(self) -> bool:
         return self.status == "failed"
 
+    @property
+    def normalized_score(self) -> float:
+        return self.score / MAX_SCORE
+
 
 COLUMNS = [name for name in EpisodeRecord.__dataclass_fields__ if name != "trajectory"]
+
+
+def play_metrics(turns: Sequence[TurnFacts]) -> dict[str, Any]:
+    """What an episode's turns add up to: its best score (Zork I takes 10 points a death, so
+    the last is not the best), its deaths, commands the game did not read, rooms stood in."""
+    return {
+        "best_score": max((turn.score for turn in turns), default=0),
+        "deaths": sum(turn.died for turn in turns),
+        "invalid_commands": sum(not turn.valid for turn in turns),
+        "rooms_visited": len({turn.room for turn in turns if turn.room}),
+    }

@@ -116,7 +116,7 @@ class JerichoGameEnv:
         verdict = safe_command(action, self._rules)
         last = self._current().status
         if verdict.command is None:
-            return self._unchanged(verdict.notice)
+            return replace(self._unchanged(verdict.notice), refused=True)
         try:
             frame = self._ask({"op": op, "command": verdict.command})
         except EmulatorDied as death:

@@ -19,24 +19,22 @@ from zork_mcp.domain.episode import EpisodeSummary
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
+from zork_mcp.domain.turn_facts import TurnFacts
 from zork_mcp.evaluation.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.evaluation.episodes import EpisodeTask
-from zork_mcp.evaluation.records import EpisodeRecord, TurnPoint
+from zork_mcp.evaluation.records import EpisodeRecord, play_metrics
 
 
 class TrajectoryRecorder:
     """The orchestrator's progress observer: the score and tool use of every turn."""
 
     def __init__(self) -> None:
-        self.points: list[TurnPoint] = []
+        self.points: list[TurnFacts] = []
         self.tool_errors = 0
         self.mcp_disabled = False
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
-        observation = report.observation
-        self.points.append(
-            TurnPoint(report.turn, observation.score, observation.moves, report.tool_calls)
-        )
+        self.points.append(report.facts)
         self.mcp_disabled = report.mcp_disabled
         self.tool_errors += report.tool_errors
 
@@ -68,7 +66,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     options = run_options(task, fork_game=shared)
     directory = options.log_dir / options.episode_id
     checkpoint = bootstrap.episode_checkpoints(directory)
-    earlier: list[TurnPoint] = []
+    earlier: list[TurnFacts] = []
     if task.resume and checkpoint.exists():
         options = replace(options, resume=True)
         earlier = played_turns(directory, checkpoint.load().turn)
@@ -108,13 +106,12 @@ def _share_the_workers_fork_server(container: Container) -> None:
     container.fork_server.override(PROCESS.fork_server.provided.for_plan.call(container.start_plan))
 
 
-def played_turns(directory: Path, through: int) -> list[TurnPoint]:
+def played_turns(directory: Path, through: int) -> list[TurnFacts]:
     """The trajectory up to a checkpoint, from the episode's events log."""
     points = {}
     for event in bootstrap.episode_events(directory):
         if event.type == EventType.TURN_COMPLETE and event["turn"] <= through:
-            turn = event["turn"]
-            points[turn] = TurnPoint(turn, event["score"], event["moves"], event["tool_calls"])
+            points[event["turn"]] = TurnFacts.from_fields(event.fields)
     return [points[turn] for turn in sorted(points)]
 
 
@@ -145,6 +142,7 @@ def _record(
         "log_dir": str(options.log_dir / options.episode_id),
         "trajectory": tuple(recorder.points),
         "tool_errors": recorder.tool_errors,
+        **play_metrics(recorder.points),
     }
     if summary is not None:
         fields |= {

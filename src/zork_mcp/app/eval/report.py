@@ -1,20 +1,36 @@
-"""The sweep report: per-cell statistics, MCP on minus off per model, CSV and PNG plots."""
+"""The sweep report: per-cell statistics, MCP on minus off per model, CSV and PNG plots.
+
+The metrics and how an episode's value of each is read are `evaluation/metrics.py`'s; this
+module lays them out for the terminal, the CSV files and the plots.
+"""
 
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import statistics as pystats
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from zork_mcp.domain.turn_facts import ToolUse
+from zork_mcp.evaluation.metrics import (
+    BY_NAME,
+    COMPARED,
+    METRICS,
+    difference,
+    estimates,
+    rooms_curve,
+    tool_use,
+)
 from zork_mcp.evaluation.records import COLUMNS as RECORD_COLUMNS
 from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.statistics import Estimate, difference_ci, mean_ci, mean_curve
+from zork_mcp.evaluation.statistics import Estimate, mean_ci, mean_curve
 
 
 @dataclass(frozen=True)
@@ -33,6 +49,8 @@ class CellStats:
     tokens_cached: float
     cost_usd: float | None
     tool_calls_per_turn: float
+    metrics: dict[str, Estimate]  # by metric name (evaluation.metrics.METRICS)
+    tool_use: tuple[ToolUse, ...]
 
 
 @dataclass(frozen=True)
@@ -40,6 +58,7 @@ class McpDifference:
     model: str
     mcp: str
     difference: Estimate
+    metric: str = "final_score"
 
 
 def _done(records: Sequence[EpisodeRecord]) -> list[EpisodeRecord]:
@@ -74,20 +93,27 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
         tokens_cached=_mean([r.cached_tokens for r in done]),
         cost_usd=_mean(costs) if costs else None,
         tool_calls_per_turn=sum(r.tool_calls for r in done) / turns if turns else 0.0,
+        metrics=estimates(done),
+        tool_use=tool_use(done),
     )
 
 
-def mcp_differences(records: Sequence[EpisodeRecord]) -> list[McpDifference]:
-    """Per model, each MCP mode's final score minus MCP off's, with a bootstrap CI."""
+def mcp_differences(
+    records: Sequence[EpisodeRecord], metrics: Sequence[str] = COMPARED
+) -> list[McpDifference]:
+    """Per model, each MCP mode minus MCP off, for the final score and the rooms visited
+    (each with a bootstrap CI); a metric no episode of the pair has is left out."""
     done = _done(records)
     models = dict.fromkeys(r.model for r in done)
     result = []
     for model in models:
-        off = [r.score for r in done if r.model == model and r.mcp == "off"]
+        off = [r for r in done if r.model == model and r.mcp == "off"]
         modes = dict.fromkeys(r.mcp for r in done if r.model == model and r.mcp != "off")
-        for mode in modes if off else ():
-            on = [r.score for r in done if r.model == model and r.mcp == mode]
-            result.append(McpDifference(model, mode, difference_ci(on, off)))
+        for mode, metric in itertools.product(modes if off else (), metrics):
+            on = [r for r in done if r.model == model and r.mcp == mode]
+            estimate = difference(on, off, metric)
+            if not math.isnan(estimate.value):
+                result.append(McpDifference(model, mode, estimate, metric))
     return result
 
 
@@ -95,12 +121,17 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def _ci(estimate: Estimate) -> str:
+def _ci(estimate: Estimate, digits: int = 1) -> str:
     if math.isnan(estimate.value):
         return "-"
     if math.isnan(estimate.low):
-        return f"{estimate.value:.1f}"
-    return f"{estimate.value:.1f} [{estimate.low:.1f}, {estimate.high:.1f}]"
+        return f"{estimate.value:.{digits}f}"
+    return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
+
+
+DIGITS = {"normalized_score": 3, "invalid_rate": 3, "cost_usd": 4, "latency_p50": 2}
+DIGITS |= {"latency_p95": 2, "tokens": 0}
+PLAY = [m for m in METRICS if m.name != "final_score"]  # the score table has the final score
 
 
 def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
@@ -120,40 +151,56 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
     console.print(table)
     differences = mcp_differences(records)
     if differences:
-        diff = Table(title="MCP on minus off, final score (95% bootstrap CI)")
-        for header in ("model", "mcp", "difference", "CI excludes 0"):
+        diff = Table(title="MCP on minus off (95% bootstrap CI)")
+        for header in ("model", "mcp", "metric", "difference", "CI excludes 0"):
             diff.add_column(header)
         for d in differences:
             excludes = "-" if math.isnan(d.difference.low) else str(not d.difference.includes(0))
-            diff.add_row(d.model, d.mcp, _ci(d.difference), excludes)
+            label = BY_NAME[d.metric].label
+            diff.add_row(d.model, d.mcp, label, _ci(d.difference), excludes)
         console.print(diff)
+    play = Table(title=f"{title}: play per cell (mean per episode, 95% bootstrap CI)")
+    for header in ("cell", *(metric.label for metric in PLAY)):
+        play.add_column(header, justify="left" if header == "cell" else "right")
+    for s in cell_stats(records):
+        play.add_row(s.cell, *(_ci(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
+    console.print(play)
 
 
 def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
+    """episodes.csv (a row per episode, as stored, with its normalized score) and cells.csv
+    (a row per cell: its counts, then each metric's mean with its CI bounds)."""
     directory.mkdir(parents=True, exist_ok=True)
     episodes, cells = directory / "episodes.csv", directory / "cells.csv"
     with episodes.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(RECORD_COLUMNS)
-        writer.writerows([getattr(r, c) for c in RECORD_COLUMNS] for r in records)
+        writer.writerow([*RECORD_COLUMNS, "normalized_score"])
+        writer.writerows(
+            [*(getattr(r, c) for c in RECORD_COLUMNS), r.normalized_score] for r in records
+        )
+    rows = [_cell_row(s) for s in cell_stats(records)]
     with cells.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        stats = cell_stats(records)
-        writer.writerow([*_flat_names(), "mean_low", "mean_high"])
-        for s in stats:
-            row = asdict(s)
-            mean = row.pop("mean_score")
-            writer.writerow([*row.values(), mean["value"], mean["low"], mean["high"]])
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["cell"])
+        writer.writeheader()
+        writer.writerows(rows)
     return [episodes, cells]
 
 
-def _flat_names() -> list[str]:
-    names = [n for n in CellStats.__dataclass_fields__ if n != "mean_score"]
-    return [*names, "mean_score"]
+_COUNTS = ("cell", "model", "mcp", "episodes", "failures", "median_score", "max_score")
+_MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd")
+
+
+def _cell_row(stats: CellStats) -> dict[str, object]:
+    row = {name: getattr(stats, name) for name in (*_COUNTS, *_MEANS, "tool_calls_per_turn")}
+    estimates = {"mean_score": stats.mean_score} | {m.name: stats.metrics[m.name] for m in METRICS}
+    for name, estimate in estimates.items():
+        row |= {name: estimate.value, f"{name}_low": estimate.low, f"{name}_high": estimate.high}
+    return row
 
 
 def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
-    """Mean score over turns per cell (with its CI band) and the final-score distribution."""
+    """Per cell: the mean score and rooms visited over turns (with CI bands), the final-score
+    distribution, and which tools were called how often, and how often they failed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -161,25 +208,70 @@ def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]
 
     directory.mkdir(parents=True, exist_ok=True)
     done = _done(records)
-    cells = list(dict.fromkeys(r.cell for r in done))
-    curves, finals = directory / "score_over_turns.png", directory / "final_scores.png"
+    by_cell = {
+        cell: [r for r in done if r.cell == cell] for cell in dict.fromkeys(r.cell for r in done)
+    }
+    paths = [
+        _curve_plot(
+            plt, by_cell, lambda r: [p.score for p in r.trajectory], "mean score",
+            "Mean score over turns (95% CI)", directory / "score_over_turns.png",
+        ),
+        _curve_plot(
+            plt, by_cell, lambda r: rooms_curve(r.trajectory), "mean rooms visited",
+            "Rooms visited over turns (95% CI)", directory / "rooms_over_turns.png",
+        ),
+    ]  # fmt: skip
     figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
-    for cell in cells:
-        curve = mean_curve([[p.score for p in r.trajectory] for r in done if r.cell == cell])
-        turns = range(1, len(curve) + 1)
-        axes.plot(turns, [e.value for e in curve], label=cell)
-        axes.fill_between(turns, [e.low for e in curve], [e.high for e in curve], alpha=0.2)
-    axes.set(xlabel="turn", ylabel="mean score", title="Mean score over turns (95% CI)")
-    if cells:
-        axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(curves)
-    plt.close(figure)
-    figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
-    axes.boxplot([[r.score for r in done if r.cell == c] for c in cells], showmeans=True)
-    axes.set_xticks(range(1, len(cells) + 1), cells, rotation=15, fontsize="small")
+    axes.boxplot([[r.score for r in group] for group in by_cell.values()], showmeans=True)
+    axes.set_xticks(range(1, len(by_cell) + 1), list(by_cell), rotation=15, fontsize="small")
     axes.set(ylabel="final score", title="Final score per cell")
+    paths.append(_saved(plt, figure, directory / "final_scores.png"))
+    paths.append(_tool_use_plot(plt, by_cell, directory / "tool_use.png"))
+    return paths
+
+
+def _curve_plot(
+    plt: Any,
+    by_cell: dict[str, list[EpisodeRecord]],
+    curve: Callable[[EpisodeRecord], list[int]],
+    ylabel: str,
+    title: str,
+    path: Path,
+) -> Path:
+    figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
+    for cell, group in by_cell.items():
+        band = mean_curve([curve(r) for r in group])
+        turns = range(1, len(band) + 1)
+        axes.plot(turns, [e.value for e in band], label=cell)
+        axes.fill_between(turns, [e.low for e in band], [e.high for e in band], alpha=0.2)
+    axes.set(xlabel="turn", ylabel=ylabel, title=title)
+    if by_cell:
+        axes.legend(fontsize="small")
+    return _saved(plt, figure, path)
+
+
+def _tool_use_plot(plt: Any, by_cell: dict[str, list[EpisodeRecord]], path: Path) -> Path:
+    """Calls per episode of each tool, per cell; the failed share of them hatched."""
+    uses = {cell: {use.tool: use for use in tool_use(group)} for cell, group in by_cell.items()}
+    tools = list(dict.fromkeys(tool for found in uses.values() for tool in found))
+    figure, axes = plt.subplots(figsize=(6, 1.5 + 0.35 * max(1, len(tools) * len(uses))), dpi=80)
+    height = 0.8 / max(1, len(uses))
+    for i, (cell, found) in enumerate(uses.items()):
+        episodes = max(1, len(by_cell[cell]))
+        positions = [t + i * height for t in range(len(tools))]
+        calls = [found[t].calls / episodes if t in found else 0 for t in tools]
+        errors = [found[t].errors / episodes if t in found else 0 for t in tools]
+        axes.barh(positions, calls, height, label=cell)
+        axes.barh(positions, errors, height, color="none", edgecolor="black", hatch="//")
+    axes.set_yticks([t + 0.4 - height / 2 for t in range(len(tools))], tools, fontsize="small")
+    axes.set(xlabel="calls per episode (hatched: failed)", title="Tool use per cell")
+    if tools:
+        axes.legend(fontsize="small")
+    return _saved(plt, figure, path)
+
+
+def _saved(plt: Any, figure: Any, path: Path) -> Path:
     figure.tight_layout()
-    figure.savefig(finals)
+    figure.savefig(path)
     plt.close(figure)
-    return [curves, finals]
+    return path
