@@ -94,9 +94,6 @@ class ResultStoreContract:
         for sweep in ("a", "b"):
             stored = by_key(store.episodes(sweep))
             assert stored == by_key([r for (s, _), r in latest.items() if s == sweep])
-            assert store.finished_keys(sweep) == {k for s, k in latest if s == sweep}
-            done = {k for (s, k), r in latest.items() if s == sweep and not r.failed}
-            assert store.finished_keys(sweep, failed=False) == done
         assert store.sweeps() == sorted({s for s, _ in latest})
 
     @PROPERTY
@@ -110,4 +107,4 @@ class ResultStoreContract:
 
     def test_an_empty_store_has_no_sweep_and_no_episode(self, new_store):
         store = new_store()
-        assert (store.sweeps(), store.episodes(), store.finished_keys("a")) == ([], [], set())
+        assert (store.sweeps(), store.episodes(), store.episodes("a")) == ([], [], [])

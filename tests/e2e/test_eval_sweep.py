@@ -155,6 +155,38 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     assert resumed.prompt_tokens == 100
 
 
+def test_a_finished_sweep_run_again_with_more_turns_carries_its_episodes_on_replaying_nothing(
+    tmp_path, zork_game, capsys
+):
+    """10 turns, then 20: the same rows as a clean 20-turn sweep, from LLM answers for the
+    last 10 turns alone (a replayed call would find none left)."""
+    extended, clean = tmp_path / "extended.sqlite", tmp_path / "clean" / "clean.sqlite"
+    replies = [action_reply(c, new_objective=f"step {i}") for i, c in enumerate(WALKTHROUGH[:20])]
+    spec = ["--name", "x", "--model", "local:walkthrough", "--mcp", "off", "--episodes", "1",
+            "--parallel", "1", "--game", str(zork_game)]  # fmt: skip
+    with peer_for("openai", replies[:10], api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, extended, *spec, "--max-turns", "10")) == 0
+    peer = peer_for("openai", replies[10:], api_key=None)
+    with peer.serve() as url:
+        assert main(sweep_args(url, tmp_path, extended, *spec, "--max-turns", "20")) == 0
+    assert len(peer.requests) == 10 and peer.rejections == []
+    assert (
+        "1 episode extended: played to 10 turns, then carried on to 20" in capsys.readouterr().out
+    )
+    with peer_for("openai", replies, api_key=None).serve() as url:
+        assert main(sweep_args(url, tmp_path, clean, *spec, "--max-turns", "20")) == 0
+        assert main(sweep_args(url, tmp_path, extended, *spec, "--max-turns", "5")) == 2
+    assert "has episodes played to 20 turns, and --max-turns 5" in capsys.readouterr().err
+    [carried], [fresh] = SqliteResultStore(extended).episodes(), SqliteResultStore(clean).episodes()
+    assert (carried.extended_from, fresh.extended_from, carried.max_turns) == (10, None, 20)
+    assert (carried.turns, carried.end_reason) == (20, "turn_limit")
+    assert untimed(carried.trajectory) == untimed(fresh.trajectory)
+    different = ("seconds", "log_dir", "extended_from", "trajectory")
+    assert {k: v for k, v in vars(carried).items() if k not in different} == {
+        k: v for k, v in vars(fresh).items() if k not in different
+    }
+
+
 def untimed(turns: tuple[TurnFacts, ...]) -> list[TurnFacts]:
     return [replace(turn, llm_seconds=0.0) for turn in turns]
 

@@ -6,15 +6,19 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.eval.sweep import Sweep
+from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.turn_facts import TurnFacts
 from zork_mcp.evaluation.controls import EpisodeInterrupted
 from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
 from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.scheduler import Scheduler
+from zork_mcp.evaluation.scheduler import Scheduler, still_to_play
 
 MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
 
@@ -162,3 +166,42 @@ def test_failed_episodes_are_kept_on_a_rerun_and_played_again_when_asked(tmp_pat
     redone = Scheduler(ThreadBackend(), store, 2, {}, redo_failed=True).run(tasks(2))
     assert (redone.skipped, redone.done) == (4, 4)
     assert not any(r.failed for r in store.episodes("s"))
+
+
+def stored_as(task: EpisodeTask, max_turns: int | None, end_reason: str, status: str = "done"):
+    return replace(record_of(task), max_turns=max_turns, end_reason=end_reason, status=status)
+
+
+def test_a_run_plays_what_is_new_failed_on_request_or_stopped_short_of_its_limit():
+    new, failed, short, ended, same, old = tasks(2)[:6]
+    stored = {
+        failed.spec.key: stored_as(failed, 5, "error", status="failed"),
+        short.spec.key: stored_as(short, 3, "turn_limit"),
+        ended.spec.key: stored_as(ended, 3, "game_over"),  # the game ended: nothing to carry on
+        same.spec.key: stored_as(same, 5, "turn_limit"),
+        old.spec.key: stored_as(old, None, "turn_limit"),  # stored before limits were kept
+    }
+    tasks_ = [new, failed, short, ended, same, old]
+    assert still_to_play(tasks_, stored, redo_failed=False) == [
+        new,
+        replace(short, resume=True, extends=3),
+    ]
+    assert still_to_play(tasks_, stored, redo_failed=True)[:2] == [new, failed]
+
+
+def test_a_run_with_a_lower_limit_than_its_stored_episodes_is_refused_saying_why():
+    [task] = tasks(1)[:1]
+    with pytest.raises(ConfigurationError) as caught:
+        still_to_play([task], {task.spec.key: stored_as(task, 9, "turn_limit")}, redo_failed=False)
+    assert str(caught.value) == (
+        "Sweep 's' has episodes played to 9 turns, and --max-turns 5 would end them sooner. "
+        "Run it with --max-turns 9 or more (a higher limit carries its episodes on), "
+        "or give a new sweep its own --name."
+    )
+
+
+def test_an_episode_keeps_its_key_whatever_the_turn_limit():
+    short = Sweep("s", MODELS, ("on",), (), 2, 10).episodes_to_play()
+    long = Sweep("s", MODELS, ("on",), (), 2, 20).episodes_to_play()
+    assert [e.key for e in short] == [e.key for e in long]
+    assert len({e.key for e in long}) == len(long)

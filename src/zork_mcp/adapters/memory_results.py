@@ -12,14 +12,6 @@ class MemoryResultStore:
         self._episodes: dict[tuple[str, str], EpisodeRecord] = {}
         self._lock = threading.Lock()  # the scheduler records from its worker threads
 
-    def finished_keys(self, sweep: str, *, failed: bool = True) -> set[str]:
-        with self._lock:
-            return {
-                key
-                for (name, key), episode in self._episodes.items()
-                if name == sweep and (failed or episode.status == "done")
-            }
-
     def record(self, episode: EpisodeRecord) -> None:
         with self._lock:
             self._episodes[episode.sweep, episode.key] = episode

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     rate_limited INTEGER DEFAULT 0, llm_retries INTEGER DEFAULT 0, seconds REAL,
     log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
     best_score INTEGER, deaths INTEGER, invalid_commands INTEGER, rooms_visited INTEGER,
+    max_turns INTEGER, extended_from INTEGER,
     PRIMARY KEY (sweep, key)
 );
 CREATE TABLE IF NOT EXISTS turns (
@@ -47,6 +48,8 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "deaths": "INTEGER",
         "invalid_commands": "INTEGER",
         "rooms_visited": "INTEGER",
+        "max_turns": "INTEGER",
+        "extended_from": "INTEGER",
     },
     "turns": {
         "room": "TEXT",
@@ -97,14 +100,6 @@ class SqliteResultStore:
         with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
             db.execute("PRAGMA synchronous=NORMAL")  # in WAL: durable against a killed process
             yield db
-
-    def finished_keys(self, sweep: str, *, failed: bool = True) -> set[str]:
-        """Keys of the stored episodes; with failed=False, only those that did not fail."""
-        query = "SELECT key FROM episodes WHERE sweep = ?" + (
-            "" if failed else " AND status = 'done'"
-        )
-        with self._connect() as db:
-            return {key for (key,) in db.execute(query, (sweep,))}
 
     def record(self, episode: EpisodeRecord) -> None:
         """The episode and its trajectory in one transaction; a replayed one replaces the old."""

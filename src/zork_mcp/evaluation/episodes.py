@@ -59,11 +59,11 @@ class EpisodeSpec:
 
     @property
     def key(self) -> str:
-        """Stable identity: the same episode of the same sweep always has the same key
-        (a model's base URL is left out, so a local server may come back on another port)."""
+        """Stable identity: the same episode of the same sweep always has the same key (a
+        model's base URL is left out, so a local server may come back on another port; so is
+        the turn limit, so a sweep run again with a higher one carries its episodes on)."""
         body = json.dumps(
-            {"cell": self.cell.label, "i": self.index, "seed": self.seed, "t": self.max_turns},
-            sort_keys=True,
+            {"cell": self.cell.label, "i": self.index, "seed": self.seed}, sort_keys=True
         )
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
@@ -81,3 +81,4 @@ class EpisodeTask:
     config: Path
     game: str | None = None
     resume: bool = False  # continue from the episode's checkpoint if it has one
+    extends: int | None = None  # carries on a stored episode played to this turn limit

@@ -42,6 +42,8 @@ class EpisodeRecord:
     deaths: int | None = None
     invalid_commands: int | None = None
     rooms_visited: int | None = None
+    max_turns: int | None = None  # the turn limit it was played to (None: stored before)
+    extended_from: int | None = None  # carried on from a row played to this limit
     trajectory: tuple[TurnFacts, ...] = field(default=())
 
     @property

@@ -1,14 +1,16 @@
 """The sweep scheduler: at most N episodes at once and at most K per provider; each finished
-episode is stored at once, finished ones are skipped on a re-run, Ctrl-C stops cleanly."""
+episode is stored at once, finished ones are skipped on a re-run (or carried on, when the
+re-run's turn limit is higher), Ctrl-C stops cleanly."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.evaluation.controls import EpisodeInterrupted
 from zork_mcp.evaluation.episodes import EpisodeTask
 from zork_mcp.evaluation.records import EpisodeRecord
@@ -51,8 +53,8 @@ class Scheduler:
 
     def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
         sweep = tasks[0].spec.sweep if tasks else ""
-        finished = self.store.finished_keys(sweep, failed=not self.redo_failed)
-        pending = [t for t in tasks if t.spec.key not in finished]
+        stored = {record.key: record for record in self.store.episodes(sweep)} if sweep else {}
+        pending = still_to_play(tasks, stored, redo_failed=self.redo_failed)
         state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}
         try:
@@ -127,6 +129,34 @@ class Scheduler:
                 continue
             for future in done:
                 self._finish(future, running, state)
+
+
+def still_to_play(
+    tasks: Sequence[EpisodeTask], stored: Mapping[str, EpisodeRecord], *, redo_failed: bool
+) -> list[EpisodeTask]:
+    """The tasks a run plays: new episodes, failed ones with `redo_failed`, and finished ones
+    that stopped at a lower turn limit than this run's, carried on from their checkpoint.
+    A finished episode played to a higher limit is a ConfigurationError: the run would cut
+    the sweep's episodes short."""
+    pending = []
+    for task in tasks:
+        record = stored.get(task.spec.key)
+        if record is None or (record.failed and redo_failed):
+            pending.append(task)
+        elif not record.failed and record.max_turns is not None:
+            if record.max_turns > task.spec.max_turns:
+                raise _cut_short(task, record.max_turns)
+            if record.max_turns < task.spec.max_turns and record.end_reason == "turn_limit":
+                pending.append(replace(task, resume=True, extends=record.max_turns))
+    return pending
+
+
+def _cut_short(task: EpisodeTask, played: int) -> ConfigurationError:
+    return ConfigurationError(
+        f"Sweep '{task.spec.sweep}' has episodes played to {played} turns, and --max-turns "
+        f"{task.spec.max_turns} would end them sooner. Run it with --max-turns {played} or "
+        "more (a higher limit carries its episodes on), or give a new sweep its own --name."
+    )
 
 
 def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:

@@ -6,10 +6,6 @@ from zork_mcp.evaluation.records import EpisodeRecord
 
 
 class ResultStore(Protocol):
-    def finished_keys(self, sweep: str, *, failed: bool = True) -> set[str]:
-        """Keys of the sweep's stored episodes; `failed=False` leaves out failed ones."""
-        ...
-
     def record(self, episode: EpisodeRecord) -> None:
         """Store one episode and its trajectory; a replayed episode replaces the old."""
         ...

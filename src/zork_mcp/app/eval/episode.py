@@ -26,17 +26,15 @@ from zork_mcp.evaluation.records import EpisodeRecord, play_metrics
 
 
 class TrajectoryRecorder:
-    """The orchestrator's progress observer: the score and tool use of every turn."""
+    """The orchestrator's progress observer: the facts of every turn."""
 
     def __init__(self) -> None:
         self.points: list[TurnFacts] = []
-        self.tool_errors = 0
         self.mcp_disabled = False
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
         self.points.append(report.facts)
         self.mcp_disabled = report.mcp_disabled
-        self.tool_errors += report.tool_errors
 
 
 def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
@@ -141,7 +139,9 @@ def _record(
         "error": error,
         "log_dir": str(options.log_dir / options.episode_id),
         "trajectory": tuple(recorder.points),
-        "tool_errors": recorder.tool_errors,
+        "tool_errors": sum(turn.tool_errors for turn in recorder.points),
+        "max_turns": task.spec.max_turns,
+        "extended_from": task.extends if options.resume else None,
         **play_metrics(recorder.points),
     }
     if summary is not None:

@@ -10,6 +10,7 @@ import csv
 import itertools
 import math
 import statistics as pystats
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,12 +160,23 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
             label = BY_NAME[d.metric].label
             diff.add_row(d.model, d.mcp, label, _ci(d.difference), excludes)
         console.print(diff)
+    for line in extensions(records):
+        console.print(line)
     play = Table(title=f"{title}: play per cell (mean per episode, 95% bootstrap CI)")
     for header in ("cell", *(metric.label for metric in PLAY)):
         play.add_column(header, justify="left" if header == "cell" else "right")
     for s in cell_stats(records):
         play.add_row(s.cell, *(_ci(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
     console.print(play)
+
+
+def extensions(records: Sequence[EpisodeRecord]) -> list[str]:
+    """A line per turn limit episodes were carried on from, and to."""
+    counts = Counter((r.extended_from, r.max_turns) for r in records if r.extended_from)
+    return [
+        f"{n} episode{'s' * (n > 1)} extended: played to {first} turns, then carried on to {last}"
+        for (first, last), n in sorted(counts.items())
+    ]
 
 
 def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
