@@ -106,3 +106,10 @@ def test_a_bounded_result_keeps_unicode_and_cuts_a_long_error_too():
 def test_an_error_message_at_the_limit_is_kept_whole():
     exact = ToolCallResult.failure("e" * 1000, "z" * 10_000).bounded(4000)
     assert exact.error_message == "e" * 1000
+
+
+def test_a_preview_is_what_a_person_reads_cut_saying_how_much_was_left():
+    assert ToolCallResult.success("plain text").preview(100) == "plain text"
+    assert ToolCallResult.success({"a": [1]}).preview(100) == '{\n "a": [\n  1\n ]\n}'
+    assert ToolCallResult.failure("s.t: refused", "ignored").preview(100) == "s.t: refused"
+    assert ToolCallResult.success("x" * 30).preview(10) == "x" * 10 + "\n[20 more characters]"

@@ -27,6 +27,7 @@ from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
 
 RECENT_ACTIONS = 5
+OBSERVATION_CHARS = 4000  # of the game's answer in a turn's event (Zork's are far shorter)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,7 @@ class Orchestrator:
             f"Agent action: {action}",
             action=action,
             reasoning=reasoning,
+            observation=after.text[:OBSERVATION_CHARS],
             iterations=outcome.iterations if outcome else 0,
             **facts.fields(),
         )

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
 
 from zork_mcp.app import bootstrap
+from zork_mcp.app.episode_view import TurnView, episode_view
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.events import EventType, LoggedEvent
+from zork_mcp.domain.events import LoggedEvent
 
 ARGUMENTS_CHARS = 160
-TOOL_EVENTS = (
-    EventType.MCP_TOOL_CALL,
-    EventType.MCP_TOOL_RESULT,
-    EventType.MCP_TOOL_TIMEOUT,
-    EventType.MCP_TOOL_SKIPPED,
-)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -47,54 +41,37 @@ def main(argv: Sequence[str]) -> int:
 
 
 def episode_lines(events: Sequence[LoggedEvent]) -> Iterator[str]:
-    tools: list[str] = []
-    score = 0
-    for event in events:
-        kind = event.type
-        if kind == EventType.EPISODE_START:
-            mcp = "on" if event.get("mcp_enabled") else "off"
-            limit = event.get("max_turns")
-            yield f"Episode {event.get('episode_id')} (MCP {mcp}, {limit} turns max)"
-        elif kind in TOOL_EVENTS:
-            tools.append(_tool_line(event))
-        elif kind == EventType.MCP_DISABLED_FALLBACK:
-            tools.append(f"    ! {event.get('message')}")
-        elif kind == EventType.TURN_COMPLETE:
-            yield from _turn_lines(event, score, tools)
-            score, tools = int(event.get("score") or 0), []
-        elif kind == EventType.EPISODE_END:
-            yield (
-                f"Ended ({event.get('end_reason')}): score {event.get('score')} in "
-                f"{event.get('moves')} moves, {event.get('turns')} turns, "
-                f"{event.get('tool_calls')} tool calls"
-            )
-
-
-def _turn_lines(event: LoggedEvent, before: int, tools: list[str]) -> Iterator[str]:
-    score = int(event.get("score") or 0)
-    change = f" ({score - before:+d})" if score != before else ""
-    yield (
-        f"Turn {event.get('turn')}: score {score}{change} | moves {event.get('moves')} | "
-        f"{event.get('room') or '?'}"
-    )
-    if event.get("reasoning"):
-        yield f"    thinking: {_short(str(event['reasoning']), ARGUMENTS_CHARS)}"
-    yield from tools
-    yield f"    > {event.get('action')}"
-
-
-def _tool_line(event: LoggedEvent) -> str:
-    name, kind = event.get("tool_name"), event.type
-    if kind == EventType.MCP_TOOL_CALL:
-        arguments = json.dumps(event.get("arguments"), ensure_ascii=False)
-        return f"    tool {name} {_short(arguments, ARGUMENTS_CHARS)}"
-    if kind == EventType.MCP_TOOL_RESULT:
-        status = "error" if event.get("is_error") else "ok"
-        return (
-            f"      -> {status}: {event.get('result_type')} of {event.get('result_length')} "
-            f"chars in {event.get('duration_ms')} ms"
+    view = episode_view(events)
+    if view.start:
+        mcp = "on" if view.start.get("mcp_enabled") else "off"
+        limit = view.start.get("max_turns")
+        yield f"Episode {view.start.get('episode_id')} (MCP {mcp}, {limit} turns max)"
+    for turn in view.turns:
+        yield from _turn_lines(turn)
+    if view.end:
+        end = view.end
+        yield (
+            f"Ended ({end.get('end_reason')}): score {end.get('score')} in "
+            f"{end.get('moves')} moves, {end.get('turns')} turns, "
+            f"{end.get('tool_calls')} tool calls"
         )
-    return f"      -> {event.get('message')}"
+
+
+def _turn_lines(turn: TurnView) -> Iterator[str]:
+    facts = turn.facts
+    change = f" ({turn.score_change:+d})" if turn.score_change else ""
+    room = facts.room or "?"
+    yield f"Turn {facts.turn}: score {facts.score}{change} | moves {facts.moves} | {room}"
+    if turn.reasoning:
+        yield f"    thinking: {_short(turn.reasoning, ARGUMENTS_CHARS)}"
+    for tool in turn.tools:
+        yield f"    tool {tool.name} {_short(tool.arguments, ARGUMENTS_CHARS)}"
+        if tool.status in ("ok", "error"):
+            yield f"      -> {tool.status}: {tool.detail}"
+        elif tool.status != "pending":
+            yield f"      -> {tool.detail}"
+    yield from (f"    ! {notice}" for notice in turn.notices)
+    yield f"    > {turn.action}"
 
 
 def _short(text: str, limit: int) -> str:

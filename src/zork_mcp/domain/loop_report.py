@@ -32,6 +32,7 @@ from zork_mcp.ports.telemetry import Telemetry
 Generated = Callable[[LLMResponse], None]
 Ran = Callable[[CallOutcome, ToolCallResult, float], None]
 TOOLS_NAMED = 10  # in an event's message; its fields name them all
+RESULT_PREVIEW_CHARS = 2000  # of a tool's result in its event, for the HTML report
 
 
 class LoopReport:
@@ -239,6 +240,7 @@ class LoopReport:
             tool_name=name,
             result_type=type(content).__name__,
             result_length=len(str(content)),
+            result_preview=record.result.preview(RESULT_PREVIEW_CHARS),
             is_error=record.result.is_error,
             duration_ms=round(record.duration_seconds * 1000, 3),
             server_name=self._server_of(name),

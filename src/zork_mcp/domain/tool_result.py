@@ -37,6 +37,19 @@ class ToolCallResult:
         """The text placed in a tool message of the history (requirement 11.5)."""
         return json.dumps(self.to_dict(), ensure_ascii=False, allow_nan=False)
 
+    def preview(self, limit: int) -> str:
+        """The result as a person reads it, cut to `limit` characters: the error's message,
+        or the content (text as it is, anything else as indented JSON)."""
+        if self.is_error:
+            text = self.error_message or ""
+        elif isinstance(self.content, str):
+            text = self.content
+        else:
+            text = json.dumps(jsonable(self.content), ensure_ascii=False, indent=1)
+        return (
+            text if len(text) <= limit else f"{text[:limit]}\n[{len(text) - limit} more characters]"
+        )
+
     def bounded(self, limit: int) -> ToolCallResult:
         """This result, or its text cut so that to_json() fits in `limit` characters.
 

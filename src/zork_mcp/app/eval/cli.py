@@ -86,12 +86,19 @@ def report_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp eval report",
         description="Report on stored sweep results: per-cell statistics, MCP on minus off "
-        "per model, CSV (episodes.csv, cells.csv) and PNG plots.",
+        "per model, CSV (episodes.csv, cells.csv), PNG plots and, with --html, static pages.",
     )
     p.add_argument("results", type=Path, help="the SQLite results file of `zork-mcp eval`")
     p.add_argument("--sweep", help="only this sweep (default: every sweep, one report each)")
     p.add_argument("--out", type=Path, help="CSV and plots folder (default: beside RESULTS)")
     p.add_argument("--no-plots", action="store_true", help="tables and CSV only")
+    p.add_argument(
+        "--html",
+        type=Path,
+        metavar="DIR",
+        help="also write a static HTML report, one folder per sweep (DIR/<sweep>/index.html): "
+        "the tables, the plots, and every episode turn by turn",
+    )
     return p
 
 
@@ -218,6 +225,11 @@ def report(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"No episodes of sweep '{name}' in {args.results}.")
         render(console, records, title=name)
         _export(console, records, (args.out or args.results.parent) / name, not args.no_plots)
+        if args.html:
+            from zork_mcp.app.eval.html_report import write_html  # Jinja2 only when asked
+
+            index = write_html(records, args.html / name, name)
+            console.print(f"wrote {index}", highlight=False)
     return 0
 
 

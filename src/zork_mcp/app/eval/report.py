@@ -264,7 +264,10 @@ def _curve_plot(
 
 def _tool_use_plot(plt: Any, by_cell: dict[str, list[EpisodeRecord]], path: Path) -> Path:
     """Calls per episode of each tool, per cell; the failed share of them hatched."""
-    uses = {cell: {use.tool: use for use in tool_use(group)} for cell, group in by_cell.items()}
+    found_by_cell = {cell: tool_use(group) for cell, group in by_cell.items()}
+    uses = {
+        cell: {use.tool: use for use in found} for cell, found in found_by_cell.items() if found
+    }
     tools = list(dict.fromkeys(tool for found in uses.values() for tool in found))
     figure, axes = plt.subplots(figsize=(6, 1.5 + 0.35 * max(1, len(tools) * len(uses))), dpi=80)
     height = 0.8 / max(1, len(uses))

@@ -1,0 +1,111 @@
+"""`zork-mcp eval report RESULTS --html DIR`: a sweep as static pages, browsable with no
+server. `index.html` holds the cells, the MCP differences, the play metrics, the plots and
+a row per episode (filtered by cell in the page); `episodes/<key>.html` holds one episode
+turn by turn, from its log folder when it is there, else from its stored turns."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from zork_mcp.app import bootstrap
+from zork_mcp.app.episode_view import EpisodeView, TurnView, episode_view
+from zork_mcp.app.eval.report import (
+    DIGITS,
+    PLAY,
+    cell_stats,
+    extensions,
+    mcp_differences,
+    write_plots,
+)
+from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.evaluation.metrics import BY_NAME
+from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.evaluation.statistics import Estimate
+
+FOLD_CHARS = 300  # a tool result or reasoning longer than this starts folded
+
+
+def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) -> Path:
+    """The report's pages (and its plots) in `directory`; returns its index page."""
+    pages = directory / "episodes"
+    shutil.rmtree(pages, ignore_errors=True)
+    pages.mkdir(parents=True)
+    environment = _environment()
+    plots = [path.name for path in write_plots(records, directory)]
+    ordered = sorted(records, key=lambda r: (r.cell, r.index))
+    for _, group in itertools.groupby(ordered, key=lambda r: r.cell):
+        siblings = list(group)
+        for at, record in enumerate(siblings):
+            page = environment.get_template("episode.html.j2").render(
+                title=title,
+                record=record,
+                view=_view_of(record),
+                previous=siblings[at - 1].key if at > 0 else None,
+                next=siblings[at + 1].key if at + 1 < len(siblings) else None,
+                fold=FOLD_CHARS,
+            )
+            (pages / f"{record.key}.html").write_text(page, encoding="utf-8")
+    index = directory / "index.html"
+    index.write_text(
+        environment.get_template("index.html.j2").render(
+            title=title,
+            cells=cell_stats(records),
+            differences=mcp_differences(records),
+            extensions=extensions(records),
+            play=PLAY,
+            digits=DIGITS,
+            metrics=BY_NAME,
+            plots=plots,
+            episodes=ordered,
+        ),
+        encoding="utf-8",
+    )
+    return index
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=PackageLoader("zork_mcp.app.eval", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["ci"] = _ci
+    return environment
+
+
+def _ci(estimate: Estimate, digits: int = 1) -> str:
+    if estimate.value != estimate.value:  # NaN: no episode has it
+        return "-"
+    if estimate.low != estimate.low or estimate.low == estimate.high:
+        return f"{estimate.value:.{digits}f}"
+    return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
+
+
+def _view_of(record: EpisodeRecord) -> EpisodeView:
+    """The episode's log read turn by turn, or its stored turns if the log is not there."""
+    try:
+        view = episode_view(bootstrap.episode_events(Path(record.log_dir)))
+    except (ZorkMcpError, OSError):
+        view = None
+    if view is not None and view.turns:
+        return view
+    return EpisodeView(turns=[_stored_turn(record, i) for i in range(len(record.trajectory))])
+
+
+def _stored_turn(record: EpisodeRecord, i: int) -> TurnView:
+    facts, before = record.trajectory[i], record.trajectory[i - 1] if i else None
+    return TurnView(
+        facts=facts,
+        action="",
+        reasoning="",
+        observation="",
+        score_change=facts.score - (before.score if before else 0),
+        room_changed=before is not None and facts.room != before.room,
+    )
