@@ -14,8 +14,7 @@ from tests.e2e.test_eval_sweep import peer, sweep_args
 from tests.support.browser import console_errors, headless_chromium
 from zork_mcp.adapters.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
-from zork_mcp.app.eval.html_report import _ci
-from zork_mcp.app.eval.report import cell_stats
+from zork_mcp.app.eval.report import cell_stats, ci_text
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +41,11 @@ def test_the_index_loads_clean_and_its_tables_hold_the_stored_numbers(report):
         shown = {row.find_elements("tag name", "td")[0].text: row for row in rows}
         for stats in cell_stats(records):
             cells = [td.text for td in shown[stats.cell].find_elements("tag name", "td")]
-            assert cells[1:4] == [str(stats.episodes), str(stats.failures), _ci(stats.mean_score)]
+            assert cells[1:4] == [
+                str(stats.episodes),
+                str(stats.failures),
+                ci_text(stats.mean_score),
+            ]
         episodes = browser.find_elements("css selector", "#episodes tr[data-cell]")
         assert len(episodes) == len(records) == 8
         assert {img.get_attribute("alt") for img in browser.find_elements("tag name", "img")} >= {

@@ -18,6 +18,7 @@ from zork_mcp.app.eval.report import (
     DIGITS,
     PLAY,
     cell_stats,
+    ci_text,
     extensions,
     mcp_differences,
     write_plots,
@@ -25,7 +26,6 @@ from zork_mcp.app.eval.report import (
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.evaluation.metrics import BY_NAME
 from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.statistics import Estimate
 
 FOLD_CHARS = 300  # a tool result or reasoning longer than this starts folded
 
@@ -76,16 +76,8 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.filters["ci"] = _ci
+    environment.filters["ci"] = ci_text
     return environment
-
-
-def _ci(estimate: Estimate, digits: int = 1) -> str:
-    if estimate.value != estimate.value:  # NaN: no episode has it
-        return "-"
-    if estimate.low != estimate.low or estimate.low == estimate.high:
-        return f"{estimate.value:.{digits}f}"
-    return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
 def _view_of(record: EpisodeRecord) -> EpisodeView:

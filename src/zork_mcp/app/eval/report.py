@@ -122,7 +122,8 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def _ci(estimate: Estimate, digits: int = 1) -> str:
+def ci_text(estimate: Estimate, digits: int = 1) -> str:
+    """`mean [low, high]`, `mean` alone where there is no interval, `-` for no value."""
     if math.isnan(estimate.value):
         return "-"
     if math.isnan(estimate.low):
@@ -144,7 +145,7 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
         table.add_column(header, justify="left" if header == "cell" else "right")
     for s in cell_stats(records):
         table.add_row(
-            s.cell, str(s.episodes), str(s.failures), _ci(s.mean_score),
+            s.cell, str(s.episodes), str(s.failures), ci_text(s.mean_score),
             f"{s.median_score:g}", str(s.max_score), f"{s.mean_moves:.1f}",
             f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
             "-" if s.cost_usd is None else f"{s.cost_usd:.4f}", f"{s.tool_calls_per_turn:.2f}",
@@ -158,7 +159,7 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
         for d in differences:
             excludes = "-" if math.isnan(d.difference.low) else str(not d.difference.includes(0))
             label = BY_NAME[d.metric].label
-            diff.add_row(d.model, d.mcp, label, _ci(d.difference), excludes)
+            diff.add_row(d.model, d.mcp, label, ci_text(d.difference), excludes)
         console.print(diff)
     for line in extensions(records):
         console.print(line)
@@ -166,7 +167,7 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
     for header in ("cell", *(metric.label for metric in PLAY)):
         play.add_column(header, justify="left" if header == "cell" else "right")
     for s in cell_stats(records):
-        play.add_row(s.cell, *(_ci(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
+        play.add_row(s.cell, *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
     console.print(play)
 
 
