@@ -84,7 +84,8 @@ def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
          at(1, tool_name="box.fail", arguments={})),
         ("MCP_TOOL_RESULT", "Tool result received from box.fail (0.0s)", "INFO",
          at(1, tool_name="box.fail", result_type="NoneType", result_length=4, is_error=True,
-            duration_ms=12.346, server_name="box", timeout_seconds=0.05)),
+            result_preview="RuntimeError: no such door", duration_ms=12.346, server_name="box",
+            timeout_seconds=0.05)),
         ("MCP_TOOL_ERROR", "Tool call failed: box.fail", "WARNING",
          at(1, tool_name="box.fail", error="RuntimeError: no such door", outcome="tool_error")),
         ("MCP_CIRCUIT_OPEN", "Tool box.fail failed 1 times in a row: not called again",
@@ -177,7 +178,7 @@ def test_calls_refused_before_running_then_the_iterations_run_out_over_budget():
          at(2, tool_name="box.echo", arguments={"text": LONG})),
         ("MCP_TOOL_RESULT", "Tool result received from box.echo (0.0s)", "INFO",
          at(2, tool_name="box.echo", result_type="str", result_length=400, is_error=False,
-            duration_ms=12.346, server_name="box", timeout_seconds=0.05)),
+            result_preview=LONG, duration_ms=12.346, server_name="box", timeout_seconds=0.05)),
         ("MCP_NO_CONTENT", "Agent exited tool loop without content after 2 iterations "
          "(max_iterations); asking for the final answer without tools", "WARNING",
          at(2, iterations=2, reason="max_iterations")),
