@@ -5,6 +5,7 @@ turn by turn, from its log folder when it is there, else from its stored turns."
 
 from __future__ import annotations
 
+import functools
 import itertools
 import shutil
 from collections.abc import Sequence
@@ -35,24 +36,20 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
     pages = directory / "episodes"
     shutil.rmtree(pages, ignore_errors=True)
     pages.mkdir(parents=True)
-    environment = _environment()
     plots = [path.name for path in write_plots(records, directory)]
     ordered = sorted(records, key=lambda r: (r.cell, r.index))
     for _, group in itertools.groupby(ordered, key=lambda r: r.cell):
         siblings = list(group)
         for at, record in enumerate(siblings):
-            page = environment.get_template("episode.html.j2").render(
-                title=title,
-                record=record,
-                view=_view_of(record),
-                previous=siblings[at - 1].key if at > 0 else None,
-                next=siblings[at + 1].key if at + 1 < len(siblings) else None,
-                fold=FOLD_CHARS,
-            )
+            previous = siblings[at - 1].key if at > 0 else None
+            after = siblings[at + 1].key if at + 1 < len(siblings) else None
+            page = episode_page(title, record, _view_of(record), previous, after)
             (pages / f"{record.key}.html").write_text(page, encoding="utf-8")
     index = directory / "index.html"
     index.write_text(
-        environment.get_template("index.html.j2").render(
+        _environment()
+        .get_template("index.html.j2")
+        .render(
             title=title,
             cells=cell_stats(records),
             differences=mcp_differences(records),
@@ -68,6 +65,29 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
     return index
 
 
+def episode_page(
+    title: str,
+    record: EpisodeRecord,
+    view: EpisodeView,
+    previous: str | None = None,
+    after: str | None = None,
+) -> str:
+    """One episode's page; every text in it (the LLM's, the game's, a server's) escaped."""
+    return (
+        _environment()
+        .get_template("episode.html.j2")
+        .render(
+            title=title,
+            record=record,
+            view=view,
+            previous=previous,
+            next=after,
+            fold=FOLD_CHARS,
+        )
+    )
+
+
+@functools.cache
 def _environment() -> Environment:
     environment = Environment(
         loader=PackageLoader("zork_mcp.app.eval", "templates"),
