@@ -78,13 +78,17 @@ BAD_TOOLS = {
 async def test_a_bad_tool_is_rejected_alone_and_the_good_one_stays(case, tmp_path, mode):
     server = hostile(case, tmp_path, mode)
     async with server.open_session() as session:
-        assert [spec.canonical_name for spec in session.tools] == [GOOD]
-        (rejection,) = session.rejected
-        tool, reason = BAD_TOOLS[case]
-        assert (rejection.server, rejection.tool) == ("h", tool)
-        assert reason in rejection.reason
-        await good_tool_works(session)
+        await only_the_bad_tool_is_rejected(session, case)
     assert_no_processes_left(server)
+
+
+async def only_the_bad_tool_is_rejected(session: McpSession, case: str) -> None:
+    assert [spec.canonical_name for spec in session.tools] == [GOOD]
+    (rejection,) = session.rejected
+    tool, reason = BAD_TOOLS[case]
+    assert (rejection.server, rejection.tool) == ("h", tool)
+    assert reason in rejection.reason
+    await good_tool_works(session)
 
 
 @pytest.mark.parametrize(
@@ -302,12 +306,7 @@ def hostile_http(case: str, answers: str) -> Iterator[McpHttpToolServer]:
 async def test_over_http_a_bad_tool_is_rejected_alone_and_the_good_one_stays(case, answers):
     with hostile_http(case, answers) as server:
         async with server.open_session() as session:
-            assert [spec.canonical_name for spec in session.tools] == [GOOD]
-            (rejection,) = session.rejected
-            tool, reason = BAD_TOOLS[case]
-            assert (rejection.server, rejection.tool) == ("h", tool)
-            assert reason in rejection.reason
-            await good_tool_works(session)
+            await only_the_bad_tool_is_rejected(session, case)
 
 
 async def test_over_http_odd_content_items_are_kept_one_by_one(answers):
