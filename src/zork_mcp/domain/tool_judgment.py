@@ -39,7 +39,7 @@ class ToolRejection:
 def judge_tool(server: str, entry: object) -> ToolSpec | ToolRejection:
     """The entry as a ToolSpec, or the first reason it cannot be offered."""
     if not isinstance(entry, Mapping):
-        return ToolRejection(server, "", f"the listing entry is {_kind(entry)}, not an object")
+        return ToolRejection(server, "", f"the listing entry is {kind_of(entry)}, not an object")
     name = entry.get("name")
     problem = name_problem(name) or schema_problem(entry.get("inputSchema", _MISSING))
     if problem is not None:
@@ -51,7 +51,7 @@ def judge_tool(server: str, entry: object) -> ToolSpec | ToolRejection:
 
 def name_problem(name: object) -> str | None:
     if not isinstance(name, str):
-        return f"its name is {_kind(name)}, not a string"
+        return f"its name is {kind_of(name)}, not a string"
     if not name:
         return "its name is empty"
     if len(name) > MAX_NAME_CHARS:
@@ -68,7 +68,7 @@ def schema_problem(schema: object) -> str | None:
     if schema is _MISSING:
         return "it has no inputSchema (MCP requires an object schema)"
     if not isinstance(schema, Mapping):
-        return f"its inputSchema is {_kind(schema)}, not an object schema"
+        return f"its inputSchema is {kind_of(schema)}, not an object schema"
     kind = schema.get("type", "object")
     if kind != "object":
         return f"its inputSchema has type {kind!r}; a tool's input must be an object schema"
@@ -81,12 +81,12 @@ def schema_problem(schema: object) -> str | None:
 def _shape_problem(schema: Mapping[str, Any]) -> str | None:
     for node in _subschemas(schema):
         if not isinstance(node, (Mapping, bool)):
-            return f"its inputSchema holds {_kind(node)} where a schema must be"
+            return f"its inputSchema holds {kind_of(node)} where a schema must be"
         if not isinstance(node, Mapping):
             continue
         for key in SUBSCHEMA_MAPS:
             if key in node and not isinstance(node[key], Mapping):
-                return f"its inputSchema's {key!r} is {_kind(node[key])}, not an object"
+                return f"its inputSchema's {key!r} is {kind_of(node[key])}, not an object"
         required = node.get("required", [])
         if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
             return "its inputSchema's 'required' is not a list of property names"
@@ -143,7 +143,8 @@ def _description(value: object) -> str:
     return value[: MAX_DESCRIPTION_CHARS - len(DESCRIPTION_CUT)] + DESCRIPTION_CUT
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
+    """A JSON value's kind as an error message names it: "a list", "a string", "null"..."""
     if value is None:
         return "null"
     names = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}

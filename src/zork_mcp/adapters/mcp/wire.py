@@ -15,6 +15,7 @@ from typing import Any
 import mcp.types as types
 
 from zork_mcp.adapters.mcp.sdk_errors import UNREADABLE
+from zork_mcp.domain.tool_judgment import kind_of
 
 # Below pydantic's ~200 levels, far above the 64 a tool schema may nest (tool_judgment).
 SDK_DEPTH = 128
@@ -92,14 +93,9 @@ def _problem(data: bytes) -> str:
     except RecursionError:
         return "it nests too deep"
     if not isinstance(decoded, dict):
-        return f"it is {_kind(decoded)}, not an object"
+        return f"it is {kind_of(decoded)}, not an object"
     if "result" in decoded:
-        return f"its result is {_kind(decoded['result'])}, not an object"
+        return f"its result is {kind_of(decoded['result'])}, not an object"
     if "error" in decoded:
         return "its error is not an object with a code and a message"
     return "it has neither a result nor an error"
-
-
-def _kind(value: object) -> str:
-    kinds = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
-    return "null" if value is None else kinds.get(type(value), type(value).__name__)
