@@ -42,15 +42,6 @@ class TurnReport:
     def turn(self) -> int:
         return self.facts.turn
 
-    @property
-    def tool_calls(self) -> int:
-        return self.facts.tool_calls
-
-    @property
-    def tool_errors(self) -> int:
-        """Of this turn's tool calls, those whose result was an error."""
-        return self.facts.tool_errors
-
 
 class Progress(Protocol):
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None: ...

@@ -31,7 +31,7 @@ from zork_mcp.evaluation.metrics import (
 )
 from zork_mcp.evaluation.records import COLUMNS as RECORD_COLUMNS
 from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.statistics import Estimate, mean_ci, mean_curve
+from zork_mcp.evaluation.statistics import Estimate, mean_curve
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,6 @@ class CellStats:
     mcp: str
     episodes: int
     failures: int
-    mean_score: Estimate
     median_score: float
     max_score: int
     mean_moves: float
@@ -52,6 +51,10 @@ class CellStats:
     tool_calls_per_turn: float
     metrics: dict[str, Estimate]  # by metric name (evaluation.metrics.METRICS)
     tool_use: tuple[ToolUse, ...]
+
+    @property
+    def mean_score(self) -> Estimate:
+        return self.metrics["final_score"]
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,6 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
         mcp=group[0].mcp,
         episodes=len(group),
         failures=len(group) - len(done),
-        mean_score=mean_ci(scores),
         median_score=pystats.median(scores) if scores else math.nan,
         max_score=max(scores, default=0),
         mean_moves=_mean([r.moves for r in done]),
