@@ -69,7 +69,7 @@ TURN_COLUMNS = [
 BEST_FROM_TURNS = """
 UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(
     (SELECT max(t.score) FROM turns t WHERE t.sweep = episodes.sweep AND t.key = episodes.key),
-    0)) WHERE best_score IS NULL
+    0))
 """
 
 
@@ -85,7 +85,8 @@ class SqliteResultStore:
                 for name, kind in added.items():
                     if name not in present:
                         db.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {kind}')
-            db.execute(BEST_FROM_TURNS)
+                if table == "episodes" and "best_score" not in present:
+                    db.execute(BEST_FROM_TURNS)  # once, as the column arrives
 
     @classmethod
     def existing(cls, path: Path) -> SqliteResultStore:
