@@ -48,7 +48,7 @@ class Collect(HTMLParser):
 def page_for(action: str, reasoning: str, answer: str, arguments: str, result: str) -> Collect:
     facts = TurnFacts(1, 0, 1, 1, room="West of House")
     tool = ToolView("s.t", arguments, "ok", result)
-    turn = TurnView(facts, action, reasoning, answer, 0, False, [tool])
+    turn = TurnView(facts, None, action, reasoning, answer, [tool])
     record = EpisodeRecord("s", "k", "local:m mcp=on", "local:m", "on", 12, 0, "done")
     parser = Collect()
     parser.feed(episode_page("s", record, EpisodeView(turns=[turn])))

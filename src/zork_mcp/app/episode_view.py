@@ -33,13 +33,20 @@ class ToolView:
 @dataclass
 class TurnView:
     facts: TurnFacts
-    action: str
-    reasoning: str
-    observation: str  # what the game answered (cut in the log at OBSERVATION_CHARS)
-    score_change: int
-    room_changed: bool
+    before: TurnFacts | None = None  # the turn before it, if any
+    action: str = ""
+    reasoning: str = ""
+    observation: str = ""  # what the game answered (cut in the log at OBSERVATION_CHARS)
     tools: list[ToolView] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+
+    @property
+    def score_change(self) -> int:
+        return self.facts.score - (self.before.score if self.before else 0)
+
+    @property
+    def room_changed(self) -> bool:
+        return self.before is not None and self.facts.room != self.before.room
 
 
 @dataclass
@@ -71,15 +78,12 @@ def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
 def _turn(
     event: LoggedEvent, earlier: list[TurnView], tools: list[ToolView], notices: list[str]
 ) -> TurnView:
-    facts = TurnFacts.from_fields(event.fields)
-    before = earlier[-1].facts if earlier else None
     return TurnView(
-        facts=facts,
+        facts=TurnFacts.from_fields(event.fields),
+        before=earlier[-1].facts if earlier else None,
         action=str(event.get("action") or ""),
         reasoning=str(event.get("reasoning") or ""),
         observation=str(event.get("observation") or ""),
-        score_change=facts.score - (before.score if before else 0),
-        room_changed=before is not None and facts.room != before.room,
         tools=tools,
         notices=notices,
     )

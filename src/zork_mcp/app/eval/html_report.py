@@ -108,16 +108,7 @@ def _view_of(record: EpisodeRecord) -> EpisodeView:
         view = None
     if view is not None and view.turns:
         return view
-    return EpisodeView(turns=[_stored_turn(record, i) for i in range(len(record.trajectory))])
-
-
-def _stored_turn(record: EpisodeRecord, i: int) -> TurnView:
-    facts, before = record.trajectory[i], record.trajectory[i - 1] if i else None
-    return TurnView(
-        facts=facts,
-        action="",
-        reasoning="",
-        observation="",
-        score_change=facts.score - (before.score if before else 0),
-        room_changed=before is not None and facts.room != before.room,
+    turns = record.trajectory
+    return EpisodeView(
+        turns=[TurnView(t, turns[i - 1] if i else None) for i, t in enumerate(turns)]
     )
