@@ -69,3 +69,19 @@ def test_every_untrusted_text_reads_back_as_the_same_text(
     assert (read.get("arguments", ""), read.get("result", "")) == (arguments, result)
     assert page.tags.count("script") == 0
     assert page.tags.count("pre") == 1 + sum(bool(text) for text in (reasoning, answer, result))
+
+
+def test_an_episode_whose_log_is_gone_shows_its_stored_turns(tmp_path):
+    from zork_mcp.app.eval.html_report import _view_of
+
+    turns = (TurnFacts(1, 5, 1, 0, room="A"), TurnFacts(2, 5, 2, 0, room="B", died=True))
+    record = EpisodeRecord("s", "k", "c", "m", "on", 12, 0, "done", log_dir=str(tmp_path / "gone"),
+                           trajectory=turns)  # fmt: skip
+    view = _view_of(record)
+    assert [(t.facts, t.score_change, t.room_changed) for t in view.turns] == [
+        (turns[0], 5, False),
+        (turns[1], 0, True),
+    ]
+    page = Collect()
+    page.feed(episode_page("s", record, view))
+    assert page.tags.count("div") >= 2 and "died" in "".join(page.texts.get("bad", []))
