@@ -33,7 +33,8 @@ class ReadableAnswers(httpx2.AsyncBaseTransport):
             return response
         content_type = response.headers.get("content-type", "").lower()
         if content_type.startswith("application/json"):
-            return _answer(response, request, sdk_readable(await response.aread(), request_id))
+            body = sdk_readable(await response.aread(), request_id)
+            return _answer(response, request, httpx2.ByteStream(body))
         if content_type.startswith("text/event-stream"):
             return _answer(response, request, _ReadableEvents(response, request_id))
         return response
@@ -43,16 +44,14 @@ class ReadableAnswers(httpx2.AsyncBaseTransport):
 
 
 def _answer(
-    response: httpx2.Response, request: httpx2.Request, body: bytes | httpx2.AsyncByteStream
+    response: httpx2.Response, request: httpx2.Request, body: httpx2.AsyncByteStream
 ) -> httpx2.Response:
+    """The response with `body` in place of its own, its framing headers dropped."""
     headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _FRAMING]
-    content = body if isinstance(body, bytes) else None
-    stream = None if isinstance(body, bytes) else body
     return httpx2.Response(
         response.status_code,
         headers=headers,
-        content=content,
-        stream=stream,
+        stream=body,
         request=request,
         extensions=response.extensions,
     )
