@@ -97,6 +97,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     environment.filters["ci"] = ci_text
+    environment.filters["dash"] = lambda value: "-" if value is None else value  # not known
     return environment
 
 
