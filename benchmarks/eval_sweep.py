@@ -31,22 +31,22 @@ from rich.console import Console
 
 from benchmarks.support import print_table
 from tests.support.eval_peers import WalkthroughPeer
-from zork_mcp.adapters.jericho_game import find_game_file
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
-from zork_mcp.app.eval.episode import play_episode
-from zork_mcp.app.eval.report import render, write_csv, write_plots
-from zork_mcp.app.eval.sweep import Sweep
+from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.app.sweep.episode import play_episode
+from zork_mcp.app.sweep.report import render, write_csv, write_plots
+from zork_mcp.app.sweep.sweep import Sweep
 
-try:  # issue 28: the back-end is an adapter, the scheduler and the episodes evaluation's
-    from zork_mcp.adapters.local_backend import LocalBackend
-    from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
-    from zork_mcp.evaluation.scheduler import Scheduler
+try:  # issue 28: the back-end is an adapter; the scheduler and episodes are domain/sweep's
+    from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+    from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
+    from zork_mcp.domain.sweep.scheduler import Scheduler
 except ImportError:  # a tree from before issue 28
-    from zork_mcp.app.eval.backends import LocalBackend  # type: ignore[no-redef]
-    from zork_mcp.app.eval.runner import Scheduler  # type: ignore[no-redef]
+    from zork_mcp.app.sweep.backends import ProcessSweepBackend  # type: ignore[no-redef]
+    from zork_mcp.app.sweep.runner import Scheduler  # type: ignore[no-redef]
 
-    from zork_mcp.app.eval.episode import EpisodeTask  # type: ignore[no-redef]
-    from zork_mcp.app.eval.sweep import ModelSpec  # type: ignore[no-redef]
+    from zork_mcp.app.sweep.episode import EpisodeTask  # type: ignore[no-redef]
+    from zork_mcp.app.sweep.sweep import ModelSpec  # type: ignore[no-redef]
 
 
 def project(directory: Path) -> Path:
@@ -82,17 +82,17 @@ def pooled(tasks: list[EpisodeTask], args: argparse.Namespace, directory: Path) 
     return wall
 
 
-def backend(args: argparse.Namespace) -> LocalBackend:
+def backend(args: argparse.Namespace) -> ProcessSweepBackend:
     workers = min(args.workers, args.parallel)
     per_worker = -(-args.parallel // workers)
     try:
-        return LocalBackend(workers, per_worker=per_worker, player=play_episode)
+        return ProcessSweepBackend(workers, per_worker=per_worker, player=play_episode)
     except TypeError:  # a tree from before issue 28: the back-end imports the player
         pass
     try:
-        return LocalBackend(workers, per_worker=per_worker)  # type: ignore[call-arg]
+        return ProcessSweepBackend(workers, per_worker=per_worker)  # type: ignore[call-arg]
     except TypeError:  # a tree from before issue 27: one episode per worker process
-        return LocalBackend(args.parallel)  # type: ignore[call-arg]
+        return ProcessSweepBackend(args.parallel)  # type: ignore[call-arg]
 
 
 def ideal_seconds(directory: Path, latency: float) -> float:

@@ -25,8 +25,8 @@ from jericho.game_info import zork1
 
 from benchmarks.support import print_table
 from tests.support.llm_peers import OpenAIPeer
-from zork_mcp.adapters.fake_llm import action_reply
-from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main as app_main
 
 WALKTHROUGH = zork1["walkthrough"].split("/")

@@ -19,7 +19,7 @@ import time
 import httpx
 
 from benchmarks.support import print_table
-from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.ghost import mcp_ghost
 
 ANSWER = {

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from benchmarks.support import print_table
-from zork_mcp.app.eval.html_report import write_html
+from zork_mcp.app.sweep.html_report import write_html
+from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
-from zork_mcp.evaluation.records import EpisodeRecord, play_metrics
 
 ROOMS = ["West of House", "North of House", "Forest Path", "Clearing", "Forest", "Kitchen"]
 

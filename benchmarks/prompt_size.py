@@ -22,8 +22,8 @@ from pathlib import Path
 from benchmarks.full_game import TOOL, WALKTHROUGH, project
 from benchmarks.support import print_table
 from tests.support.llm_peers import OpenAIPeer
-from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
-from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main as app_main
 
 THOUGHT = {"thought": "plan", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from benchmarks.support import print_table
 from tests.support.processes import live_descendants, processes_in_groups
-from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
 from zork_mcp.domain.server_config import MCPServerConfig

@@ -22,8 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from benchmarks.support import print_table, timing_row
-from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.options import RunOptions

@@ -26,9 +26,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from benchmarks.support import print_table, timing_row
-from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.prompts import SYSTEM_PROMPT
 from zork_mcp.domain.messages import LLMRequest

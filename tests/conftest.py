@@ -61,7 +61,7 @@ def assert_no_processes_left(server) -> None:
 @pytest.fixture(scope="session")
 def zork_game() -> Path:
     """../shared/games/zork1.z3 (or $ZORK_MCP_GAME); the error says how to get it."""
-    from zork_mcp.adapters.jericho_game import find_game_file
+    from zork_mcp.adapters.game.jericho import find_game_file
 
     return find_game_file(base=ROOT)
 

@@ -17,10 +17,10 @@ from tests.contract.llm_contract import TOOLS, LLMContract, tool_request
 from tests.support.conversation import unanswered_tool_calls
 from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
-from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.llm_http import REDACTED, RateGate, RetryPolicy
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.endpoint import REDACTED, RateGate, RetryPolicy
+from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.loop_policy import LoopLimits
@@ -189,7 +189,7 @@ class HttpLLMContract(LLMContract):
             tools=tools,
         )
         async with server.open_session() as session:
-            loop = ToolLoop(llm, session, LoopLimits(3, 0.2), InMemoryTelemetry(), time.monotonic)
+            loop = ToolLoop(llm, session, LoopLimits(3, 0.2), FakeTelemetry(), time.monotonic)
             outcome = await loop.run(initial_messages("You play Zork.", "West of House"))
         assert peer.rejections == [] and len(peer.requests) == 4
         assert outcome.answer.response.action == "open mailbox" and outcome.forced_final

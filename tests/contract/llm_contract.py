@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.domain.agent_response import final_answer_format
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools

@@ -14,7 +14,7 @@ import pytest
 
 from tests.support import sweep_players
 from tests.support.sweep_players import tasks
-from zork_mcp.evaluation.controls import EpisodeInterrupted
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.ports.sweep_backend import EpisodePlayer, SweepBackend
 
 RESULT_SECONDS = 120

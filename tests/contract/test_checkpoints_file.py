@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from tests.contract.checkpoints_contract import CheckpointsContract
-from zork_mcp.adapters.checkpoint_file import CHECKPOINT_FILE, CheckpointFile
+from zork_mcp.adapters.storage.checkpoint_file import CHECKPOINT_FILE, FileCheckpoints
 from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.errors import ConfigurationError
 
@@ -14,12 +14,12 @@ BEFORE_ISSUE_28 = Path(__file__).parents[1] / "data" / "checkpoint_before_issue_
 class TestCheckpointFile(CheckpointsContract):
     @pytest.fixture
     def checkpoints(self, tmp_path):
-        return CheckpointFile(tmp_path / "episode")
+        return FileCheckpoints(tmp_path / "episode")
 
     def test_a_checkpoint_written_before_its_classes_moved_still_loads(self, tmp_path):
         """Written by 2dcaa72 from a real game (zork_mcp.app.checkpoint.Checkpoint)."""
         shutil.copy(BEFORE_ISSUE_28, tmp_path / CHECKPOINT_FILE)
-        saved = CheckpointFile(tmp_path).load()
+        saved = FileCheckpoints(tmp_path).load()
         assert isinstance(saved, Checkpoint) and isinstance(saved.summary, EpisodeSummary)
         assert (saved.turn, saved.objective, saved.summary.room) == (2, "read the leaflet",
                                                                    "West of House")  # fmt: skip
@@ -27,4 +27,4 @@ class TestCheckpointFile(CheckpointsContract):
     def test_a_file_that_is_not_a_checkpoint_says_to_start_afresh(self, tmp_path):
         (tmp_path / CHECKPOINT_FILE).write_bytes(b"not a pickle")
         with pytest.raises(ConfigurationError, match="start the episode afresh"):
-            CheckpointFile(tmp_path).load()
+            FileCheckpoints(tmp_path).load()

@@ -1,10 +1,10 @@
 import pytest
 
 from tests.contract.checkpoints_contract import CheckpointsContract
-from zork_mcp.adapters.memory_checkpoints import MemoryCheckpoints
+from zork_mcp.adapters.storage.fake_checkpoints import FakeCheckpoints
 
 
 class TestMemoryCheckpoints(CheckpointsContract):
     @pytest.fixture
     def checkpoints(self):
-        return MemoryCheckpoints()
+        return FakeCheckpoints()

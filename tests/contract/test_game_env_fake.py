@@ -1,7 +1,7 @@
 import pytest
 
 from tests.contract.game_env_contract import GameEnvContract
-from zork_mcp.adapters.fake_game import FakeGameEnv
+from zork_mcp.adapters.game.fake import FakeGameEnv
 
 
 class TestFakeGameEnv(GameEnvContract):

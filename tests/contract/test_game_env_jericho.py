@@ -5,7 +5,7 @@ from jericho import FrotzEnv
 from jericho.game_info import zork1
 
 from tests.contract.game_env_contract import GameEnvContract
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.domain.status_line import StatusLine
 
 

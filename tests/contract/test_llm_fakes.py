@@ -1,7 +1,7 @@
 import pytest
 
 from tests.contract.llm_contract import LLMContract
-from zork_mcp.adapters.fake_llm import FunctionLLM, ScriptedLLM
+from zork_mcp.adapters.llm.fake import FunctionLLM, ScriptedLLM
 
 
 class TestScriptedLLM(LLMContract):

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from tests.contract.http_llm_contract import SleepRecorder
 from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
-from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
-from zork_mcp.adapters.llm_http import RetryPolicy
-from zork_mcp.adapters.openai_responses import parse_response
-from zork_mcp.adapters.provider_messages import limit_cache_markers
+from zork_mcp.adapters.llm.endpoint import RetryPolicy
+from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.messages import limit_cache_markers
+from zork_mcp.adapters.llm.openai.responses import parse_response
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (

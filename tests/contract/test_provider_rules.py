@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.llm_peers import GeminiPeer, OpenAIResponsesPeer, ProviderPeer, peer_for
 from tests.support.provider_rules import RULES, rules_of
-from zork_mcp.adapters.fake_llm import text_reply
+from zork_mcp.adapters.llm.fake import text_reply
 
 KEY = ProviderPeer.api_key
 PATHS = {

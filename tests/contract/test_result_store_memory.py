@@ -1,10 +1,10 @@
 import pytest
 
 from tests.contract.result_store_contract import ResultStoreContract
-from zork_mcp.adapters.memory_results import MemoryResultStore
+from zork_mcp.adapters.storage.fake_results import FakeResultStore
 
 
 class TestMemoryResultStore(ResultStoreContract):
     @pytest.fixture
     def new_store(self):
-        return MemoryResultStore
+        return FakeResultStore

@@ -3,7 +3,7 @@ import itertools
 import pytest
 
 from tests.contract.result_store_contract import ResultStoreContract
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 
 
 class TestSqliteResultStore(ResultStoreContract):

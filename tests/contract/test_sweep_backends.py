@@ -10,8 +10,8 @@ import pytest
 from tests.contract.sweep_backend_contract import SweepBackendContract
 from tests.support import sweep_players
 from tests.support.sweep_players import tasks
-from zork_mcp.adapters.local_backend import LocalBackend
-from zork_mcp.adapters.thread_backend import ThreadSweepBackend
+from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 
 
 class TestThreadSweepBackend(SweepBackendContract):
@@ -22,16 +22,16 @@ class TestThreadSweepBackend(SweepBackendContract):
 @pytest.mark.slow  # spawns a worker process
 class TestLocalBackend(SweepBackendContract):
     def make(self, parallel, player):
-        return LocalBackend(1, per_worker=parallel, player=player)
+        return ProcessSweepBackend(1, per_worker=parallel, player=player)
 
 
 @pytest.mark.slow  # starts a local Ray instance
 class TestRayBackend(SweepBackendContract):
     def make(self, parallel, player):
         pytest.importorskip("ray")
-        from zork_mcp.adapters.ray_backend import RayBackend
+        from zork_mcp.adapters.sweep.ray_cluster import RaySweepBackend
 
-        return RayBackend(parallel, None, 1, player=player)
+        return RaySweepBackend(parallel, None, 1, player=player)
 
     def test_its_actors_leave_no_folder_behind(self, tmp_path):
         before = _actor_folders()

@@ -1,13 +1,13 @@
 import pytest
 
 from tests.contract.telemetry_contract import DECIDED, OPENED, TelemetryContract
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 
 
 class TestInMemoryTelemetry(TelemetryContract):
     @pytest.fixture
     def telemetry(self):
-        return InMemoryTelemetry()
+        return FakeTelemetry()
 
     def test_the_span_tree_is_recorded(self, telemetry):
         self.test_spans_nest_update_and_close(telemetry)

@@ -12,9 +12,9 @@ from opentelemetry.trace import StatusCode
 
 from tests.contract.telemetry_contract import TelemetryContract
 from tests.support.langfuse_capture import LangfuseCapture
-from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
-from zork_mcp.adapters.otel_telemetry import OtelTelemetry
-from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
+from zork_mcp.adapters.telemetry.otel import OtelTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 
 IDENTITY = RunIdentity("anthropic", "claude-x", session_id="ep-1", mcp_config="off", seed=3)
 

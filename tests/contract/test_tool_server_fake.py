@@ -1,7 +1,7 @@
 import pytest
 
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
+from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 
 
 def echo(text: str) -> str:

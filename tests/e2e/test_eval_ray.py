@@ -17,8 +17,8 @@ import pytest
 import ray  # in the dev extra, so CI always runs this test
 
 from tests.e2e.test_eval_sweep import peer, stored, sweep_args, wait_for_rows
-from zork_mcp.adapters.ray_backend import LOG_DIR_VARIABLE
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.sweep.ray_cluster import LOG_DIR_VARIABLE
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow

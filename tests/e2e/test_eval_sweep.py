@@ -21,10 +21,10 @@ from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_with_environment
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_llm import action_reply
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.llm.fake import action_reply
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
-from zork_mcp.app.eval.report import cell_stats, mcp_differences
+from zork_mcp.app.sweep.report import cell_stats, mcp_differences
 from zork_mcp.domain.turn_facts import TurnFacts
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from jericho.game_info import zork1
 from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.processes import live_descendants, processes_with_environment
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from tests.support.hostile_server import command
 from tests.support.llm_peers import peer_for
 from tests.support.processes import processes_with_environment
 from tests.support.projects import play_episode
-from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_reply
 from zork_mcp.ghost import mcp_ghost
 
 pytestmark = pytest.mark.slow

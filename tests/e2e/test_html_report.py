@@ -12,9 +12,9 @@ from selenium.webdriver.support.select import Select
 
 from tests.e2e.test_eval_sweep import peer, sweep_args
 from tests.support.browser import console_errors, headless_chromium
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
-from zork_mcp.app.eval.report import cell_stats, ci_text
+from zork_mcp.app.sweep.report import cell_stats, ci_text
 
 pytestmark = pytest.mark.slow
 

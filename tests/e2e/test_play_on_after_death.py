@@ -14,8 +14,8 @@ from jericho.game_info import zork1
 from tests.conftest import assert_no_processes_left
 from tests.support.llm_peers import peer_for
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_llm import action_reply
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.cli import main
 from zork_mcp.domain.server_config import MCPServerConfig

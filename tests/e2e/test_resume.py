@@ -11,7 +11,7 @@ from jericho.game_info import zork1
 
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_llm import action_reply
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
 
 WALKTHROUGH = zork1["walkthrough"].split("/")

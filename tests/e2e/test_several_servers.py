@@ -14,7 +14,7 @@ from tests.conftest import FAULT_SERVER
 from tests.e2e.test_full_game import thought
 from tests.support.http_servers import http_server
 from tests.support.projects import play_episode as run
-from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 
 pytestmark = pytest.mark.slow
 ADVENTURE_TOOLS = ["play_action", "memory", "get_map", "inventory"]

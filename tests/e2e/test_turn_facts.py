@@ -11,12 +11,12 @@ import pytest
 from tests.e2e.test_play_on_after_death import TO_THE_GRUE
 from tests.support.llm_peers import peer_for
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_llm import action_reply
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
 from zork_mcp.domain.game_text import UNREAD, died, unread
+from zork_mcp.domain.sweep.records import play_metrics
 from zork_mcp.domain.turn_facts import TurnFacts
-from zork_mcp.evaluation.records import play_metrics
 
 pytestmark = pytest.mark.slow
 # At West of House, a command that draws each refusal of UNREAD from the game.

@@ -25,10 +25,10 @@ from tests.support.agents import agent_for
 from tests.support.command_fuzz import CORPUS, commands, play_checked, private_folder
 from tests.support.llm_peers import peer_for
 from tests.support.processes import live_descendants
-from zork_mcp.adapters.fake_game import FakeGameEnv
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError, LLMError
 from zork_mcp.domain.events import EventType, Level
@@ -131,8 +131,8 @@ class HaltingGame(FakeGameEnv):
         return super().step(action)
 
 
-def orchestrate(game, llm) -> tuple[Orchestrator, InMemoryTelemetry]:
-    telemetry = InMemoryTelemetry()
+def orchestrate(game, llm) -> tuple[Orchestrator, FakeTelemetry]:
+    telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
         game=game,
         agent=agent_for(llm, telemetry=telemetry),
@@ -285,7 +285,7 @@ def wait_until_gone(pid: int, seconds: float = 5.0) -> None:
 
 PLAYING_PARENT = """
 import sys
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
 env = JerichoGameEnv(sys.argv[1], seed=12)
 env.reset()
 print("playing", flush=True)
@@ -319,7 +319,7 @@ def test_a_parent_killed_at_any_moment_leaves_no_game_process_nor_folder(tmp_pat
 
 NEVER_CLOSED = """
 import sys
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
 game = JerichoGameEnv(sys.argv[1], seed=12, forked=True)
 game.reset()
 game.step("north")

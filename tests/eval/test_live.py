@@ -7,9 +7,9 @@ from collections import Counter
 
 from rich.console import Console
 
-from zork_mcp.app.eval.live import SweepProgress, best_cell, episode_line, status
-from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.scheduler import SweepState
+from zork_mcp.app.sweep.live import SweepProgress, best_cell, episode_line, status
+from zork_mcp.domain.sweep.records import EpisodeRecord
+from zork_mcp.domain.sweep.scheduler import SweepState
 
 
 def record(cell: str, score: int, status: str = "done", error: str | None = None):

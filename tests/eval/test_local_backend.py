@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from zork_mcp.adapters.local_backend import LocalBackend
-from zork_mcp.evaluation.controls import EpisodeControls
-from zork_mcp.evaluation.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+from zork_mcp.domain.sweep.controls import EpisodeControls
+from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 pytestmark = pytest.mark.slow  # spawns a worker process
 
@@ -29,7 +29,7 @@ def test_a_worker_plays_with_the_given_player_and_imports_no_app():
     tasks = [
         EpisodeTask(EpisodeSpec("s", cell, i, 20 + i, 5), Path("logs"), Path("x")) for i in range(3)
     ]
-    backend = LocalBackend(1, per_worker=2, player=scored_by_seed)
+    backend = ProcessSweepBackend(1, per_worker=2, player=scored_by_seed)
     try:
         records = [future.result(timeout=60) for future in map(backend.submit, tasks)]
     finally:

@@ -7,9 +7,9 @@ import math
 
 from rich.console import Console
 
-from zork_mcp.app.eval.report import cell_stats, mcp_differences, render, write_csv, write_plots
+from zork_mcp.app.sweep.report import cell_stats, mcp_differences, render, write_csv, write_plots
+from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
-from zork_mcp.evaluation.records import EpisodeRecord, play_metrics
 
 
 def episode(mcp: str, index: int, score: int, **rest) -> EpisodeRecord:
@@ -64,7 +64,7 @@ def test_csv_has_one_row_per_episode_and_per_cell_and_plots_are_pngs(tmp_path):
 
 
 def test_eval_report_reads_a_results_file_and_writes_csv_and_plots_per_sweep(tmp_path, capsys):
-    from zork_mcp.adapters.sqlite_results import SqliteResultStore
+    from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
     from zork_mcp.app.cli import main
 
     store = SqliteResultStore(tmp_path / "r.sqlite")

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
-from zork_mcp.app.eval.sweep import Sweep
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted
+from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
+from zork_mcp.domain.sweep.records import EpisodeRecord
+from zork_mcp.domain.sweep.scheduler import Scheduler, still_to_play
 from zork_mcp.domain.turn_facts import TurnFacts
-from zork_mcp.evaluation.controls import EpisodeInterrupted
-from zork_mcp.evaluation.episodes import EpisodeTask, ModelSpec
-from zork_mcp.evaluation.records import EpisodeRecord
-from zork_mcp.evaluation.scheduler import Scheduler, still_to_play
 
 MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
 

@@ -7,9 +7,9 @@ import sqlite3
 
 import pytest
 
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
 def test_the_store_is_in_wal_mode_and_a_missing_file_is_an_actionable_error(tmp_path):

@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.evaluation.statistics import difference_ci, mean_ci, mean_curve
+from zork_mcp.domain.sweep.statistics import difference_ci, mean_ci, mean_curve
 
 scores = st.lists(st.integers(0, 350), min_size=2, max_size=30)
 

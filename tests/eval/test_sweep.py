@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.app.eval.cli import sweep_parser, sweep_spec
-from zork_mcp.app.eval.sweep import Sweep, parse_model, sweep_from_toml
+from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
+from zork_mcp.app.sweep.sweep import Sweep, parse_model, sweep_from_toml
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.evaluation.episodes import ModelSpec
+from zork_mcp.domain.sweep.episodes import ModelSpec
 
 GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
 

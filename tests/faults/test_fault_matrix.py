@@ -41,10 +41,10 @@ from tests.conftest import FAULT_SERVER
 from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_in_groups
-from zork_mcp.adapters.fake_llm import action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.adapters.llm.endpoint import RetryPolicy
+from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
@@ -100,7 +100,7 @@ class Rig:
             background_spare=False,
             stderr_path=self.tmp_path / "stderr.log",
         )
-        self.telemetry = InMemoryTelemetry()
+        self.telemetry = FakeTelemetry()
         self.transport = TimeoutFirst(self.peer.mock_transport(), self.llm_timeouts)
         self.agent = ZorkAgent(
             llm_session=self._llm_session,

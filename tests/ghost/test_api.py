@@ -22,7 +22,7 @@ from tests.support.processes import (
     process_group_members,
     processes_with_environment,
 )
-from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.app.container import PROCESS
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync

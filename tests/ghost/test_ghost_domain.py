@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.scripts import SERVER, ScriptedModel, box_server, scripts
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.loop_policy import FAILED_OUTCOMES, LoopLimits
 from zork_mcp.domain.loop_records import ExitReason
@@ -34,7 +34,7 @@ def run_ghost(script, recovery: Recovery):
                 model.llm,
                 session,
                 LoopLimits(script.max_iterations, 0.02),
-                InMemoryTelemetry(),
+                FakeTelemetry(),
                 lambda: next(ticks) * 0.1234567891,
                 policy=policy,
             )

@@ -9,7 +9,7 @@ from tests.support.fault_server import FAULT_TOOLS
 from tests.support.http_servers import free_port, http_server
 from tests.support.llm_peers import peer_for
 from tests.support.probes import thought_probe
-from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ import pytest
 from tests.ghost.test_api import marker, servers
 from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import ProviderPeer, peer_for
-from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import mcp_ghost
 from zork_mcp.ghost.run import MAX_BACKTRACKS

@@ -10,7 +10,7 @@ import httpx
 
 from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
-from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
 

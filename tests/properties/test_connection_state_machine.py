@@ -14,9 +14,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
@@ -65,7 +65,7 @@ class EpisodeConnections(RuleBasedStateMachine):
             llm=llm,
             messages=initial_messages("sys", "state"),
             settings=MCPSettings(enabled=True),
-            telemetry=InMemoryTelemetry(),
+            telemetry=FakeTelemetry(),
             clock=time.monotonic,
             tool_server=self.server,
             connection=ServerConnections({self.server.name: self.tracker}),

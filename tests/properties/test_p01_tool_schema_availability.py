@@ -5,8 +5,8 @@ from hypothesis import given
 
 from tests.support.fake_servers import server_offering
 from tests.support.strategies import good_answers, tool_sets
-from zork_mcp.adapters.fake_llm import FunctionLLM
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import FunctionLLM
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.messages import LLMResponse, initial_messages
 from zork_mcp.domain.settings import MCPSettings
@@ -33,7 +33,7 @@ def test_p01_tool_schema_availability(tools, answer):
             llm=FunctionLLM(respond),
             messages=initial_messages("s", "u"),
             settings=MCPSettings(enabled=True),
-            telemetry=InMemoryTelemetry(),
+            telemetry=FakeTelemetry(),
             clock=time.monotonic,
             tool_server=server,
         )

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.scripts import ScriptedModel, box_server, scripts, settings_for
-from zork_mcp.adapters.fake_llm import FunctionLLM
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import FunctionLLM
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import LLMError
@@ -38,7 +38,7 @@ def test_p06_session_lifecycle_coupling(turns):
             llm=FunctionLLM(respond),
             messages=initial_messages("s", "u"),
             settings=settings_for(script),
-            telemetry=InMemoryTelemetry(),
+            telemetry=FakeTelemetry(),
             clock=time.monotonic,
             tool_server=server,
             connection=ServerConnections({server.name: tracker}),

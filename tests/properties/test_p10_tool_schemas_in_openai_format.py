@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from tests.properties.openai_format import assert_openai_tool
 from tests.properties.providers import exchange, wire_tools
 from tests.support.strategies import input_schemas, server_names, tool_names
-from zork_mcp.adapters.fake_llm import action_reply
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, json_objects, plain_names
-from zork_mcp.adapters.openai_compatible import parse_completion
+from zork_mcp.adapters.llm.openai.chat import parse_completion
 from zork_mcp.domain.messages import FunctionCall, LLMResponse, ToolCall
 from zork_mcp.domain.wire_names import WireNameMap
 

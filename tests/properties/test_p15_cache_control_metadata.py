@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from tests.properties.providers import exchange
 from tests.support.scripts import play, scripts
 from tests.support.strategies import TEXT
-from zork_mcp.adapters.fake_llm import text_reply
+from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.domain.messages import LLMRequest, initial_messages, user_message
 
 

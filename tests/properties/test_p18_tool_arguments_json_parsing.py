@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import json_objects, json_values
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.tool_loop import ToolLoop
@@ -36,7 +36,7 @@ def run(argument_texts: list[str]) -> tuple[list[dict], list[dict]]:
 
     async def turn():
         async with server.open_session() as session:
-            loop = ToolLoop(llm, session, LoopLimits(5, 5), InMemoryTelemetry(), time.monotonic)
+            loop = ToolLoop(llm, session, LoopLimits(5, 5), FakeTelemetry(), time.monotonic)
             return await loop.run(initial_messages("s", "u"))
 
     outcome = asyncio.run(turn())

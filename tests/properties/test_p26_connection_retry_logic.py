@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
@@ -50,7 +50,7 @@ def test_p26_connection_retry_logic(failures):
     Validates: Requirements 6.7
     """
     server, tracker = FakeToolServer("box", {"ping": ping}), ConnectionTracker()
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     play_turn(server, tracker, telemetry, 1)
     for turn, failing in enumerate(failures, start=2):
         if tracker.is_disabled:
@@ -71,5 +71,5 @@ def test_p26_the_first_turn_is_never_retried(failing):
     server = FakeToolServer("box", {"ping": ping})
     server.fail_next_connects(failing)
     with pytest.raises(MCPServerStartupError):
-        play_turn(server, ConnectionTracker(), InMemoryTelemetry(), 1)
+        play_turn(server, ConnectionTracker(), FakeTelemetry(), 1)
     assert server.connect_attempts == 1 and server.open_sessions == 0

@@ -2,8 +2,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.properties.test_p26_connection_retry_logic import ping, play_turn
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.connection import ConnectionTracker
 from zork_mcp.domain.events import EventType
 
@@ -18,7 +18,7 @@ def test_p27_graceful_degradation_after_retry_failure(healthy_turns, failing, tu
     Validates: Requirements 6.8, 6.9
     """
     server, tracker = FakeToolServer("box", {"ping": ping}), ConnectionTracker()
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     for turn in range(1, healthy_turns + 2):
         play_turn(server, tracker, telemetry, turn)
     server.fail_next_connects(failing)

@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import given
 
 from tests.support.scripts import offered_requests, play, scripts
-from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry
+from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.events import EventType
 

@@ -3,7 +3,7 @@ from hypothesis import given, settings
 
 from tests.support.langfuse_capture import LangfuseCapture
 from tests.support.scripts import play, scripts
-from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
+from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 
 REACHED_THE_SERVER = {

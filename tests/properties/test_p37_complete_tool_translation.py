@@ -6,8 +6,8 @@ from hypothesis import given
 from tests.properties.openai_format import assert_openai_tool
 from tests.support.fake_servers import server_offering
 from tests.support.strategies import server_names, tool_sets
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.settings import MCPSettings
@@ -28,7 +28,7 @@ def test_p37_complete_tool_translation(server_name, tools):
             llm=llm,
             messages=initial_messages("s", "u"),
             settings=MCPSettings(enabled=True),
-            telemetry=InMemoryTelemetry(),
+            telemetry=FakeTelemetry(),
             clock=time.monotonic,
             tool_server=server,
         )

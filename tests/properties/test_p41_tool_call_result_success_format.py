@@ -3,7 +3,7 @@ import asyncio
 from hypothesis import given
 
 from tests.support.strategies import json_values
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.domain.tool_result import ToolCallResult
 
 

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.domain.batch_policy import BatchStep, error_result, skip_result, timeout_result
 
 messages = st.text(TEXT, min_size=1, max_size=40)

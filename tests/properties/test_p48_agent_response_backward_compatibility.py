@@ -2,8 +2,8 @@ from hypothesis import given
 
 from tests.support.agents import agent_for
 from tests.support.strategies import answers
-from zork_mcp.adapters.fake_llm import ScriptedLLM, text_reply
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, text_reply
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_response import final_answer_format, parse_agent_response
 from zork_mcp.domain.settings import MCPSettings
 
@@ -17,7 +17,7 @@ def test_p48_agent_response_backward_compatibility(answer):
 
     Validates: Requirements 15.5
     """
-    llm, telemetry = ScriptedLLM([text_reply(answer.text())]), InMemoryTelemetry()
+    llm, telemetry = ScriptedLLM([text_reply(answer.text())]), FakeTelemetry()
     agent = agent_for(llm, settings=MCPSettings(enabled=False), telemetry=telemetry)
     result = agent.get_action_with_reasoning("West of House")
     (request,) = llm.requests

@@ -11,9 +11,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, FakeToolServers
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, FakeToolServers
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
@@ -45,7 +45,7 @@ class ThreeServers(RuleBasedStateMachine):
         for name, count in failures.items():
             self.parts[name].fail_next_connects(count)
         before = {name: part.connect_attempts for name, part in self.parts.items()}
-        llm, telemetry = ScriptedLLM([action_reply("look")]), InMemoryTelemetry()
+        llm, telemetry = ScriptedLLM([action_reply("look")]), FakeTelemetry()
         try:
             asyncio.run(self._decide(llm, telemetry))
         except MCPServerStartupError as error:
@@ -67,7 +67,7 @@ class ThreeServers(RuleBasedStateMachine):
     def the_episode_is_over(self) -> None:
         """Nothing follows a first-turn failure: the run ended with it."""
 
-    async def _decide(self, llm: ScriptedLLM, telemetry: InMemoryTelemetry) -> None:
+    async def _decide(self, llm: ScriptedLLM, telemetry: FakeTelemetry) -> None:
         await decide_action(
             llm=llm,
             messages=initial_messages("sys", "state"),

@@ -17,10 +17,10 @@ from opentelemetry.trace import StatusCode
 
 from tests.support.langfuse_capture import LangfuseCapture
 from tests.support.scripts import play, scripts
-from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
-from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
-from zork_mcp.adapters.otel_telemetry import OtelTelemetry
-from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
+from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
+from zork_mcp.adapters.telemetry.otel import OtelTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.domain.batch_policy import CallOutcome
 
 IDENTITY = RunIdentity("openrouter", "openai/gpt-4o-mini", session_id="ep-p", seed=1)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.llm import LLM
@@ -26,7 +26,7 @@ def agent_for(
     return ZorkAgent(
         llm_session=session,
         settings=settings,
-        telemetry=telemetry or InMemoryTelemetry(),
+        telemetry=telemetry or FakeTelemetry(),
         system_prompt="You play Zork.",
         tool_server=tool_server,
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
 
 CORPUS: dict[str, list[str]] = {
     "six letters": ["restarting", "restar", "scripting", "unscri", "restoring", "RESTORING",

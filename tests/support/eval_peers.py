@@ -25,7 +25,7 @@ from typing import Any
 from jericho.game_info import zork1
 
 from tests.support.llm_peers import OpenAIPeer
-from zork_mcp.adapters.fake_llm import action_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 
 WALKTHROUGH = zork1["walkthrough"].split("/")
 TOOL = "reasoning.sequentialthinking"

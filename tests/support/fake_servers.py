@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 
 
 def server_offering(name: str, definitions: Mapping[str, Mapping[str, Any]]) -> FakeToolServer:

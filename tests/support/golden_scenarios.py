@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.llm_peers import peer_for
-from zork_mcp.adapters.fake_llm import text_reply, tool_calls_reply
+from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.app.providers import PROVIDERS as REGISTRY
 from zork_mcp.domain.messages import LLMResponse

@@ -17,10 +17,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tests.support.strategies import Answer, answers, json_objects
-from zork_mcp.adapters.fake_llm import FunctionLLM
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
-from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import FunctionLLM
+from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import (
@@ -189,7 +189,7 @@ class Played:
     outcome: LoopOutcome
     model: ScriptedModel
     server: FakeToolServer
-    telemetry: InMemoryTelemetry
+    telemetry: FakeTelemetry
     requests: list[LLMRequest] = field(default_factory=list)
 
     @property
@@ -227,7 +227,7 @@ def play(
     """One turn of the real decide_action with this script, MCP on, the box server."""
     server = server or box_server()
     model = ScriptedModel(script)
-    memory = InMemoryTelemetry()
+    memory = FakeTelemetry()
     sink = FanoutTelemetry(memory, telemetry) if telemetry else memory
     ticks = itertools.count()
     outcome = asyncio.run(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from zork_mcp.evaluation.controls import EpisodeControls, EpisodeInterrupted
-from zork_mcp.evaluation.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
+from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 WAIT_SECONDS = 60.0  # a waiting player gives up after this: a back-end that never interrupts
 

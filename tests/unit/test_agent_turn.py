@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
@@ -29,8 +29,8 @@ async def turn(
     *,
     model: str = "openai/gpt-4o-mini",
     settings: MCPSettings = MCPSettings(enabled=True),
-) -> tuple[ScriptedLLM, InMemoryTelemetry, str]:
-    llm, telemetry = ScriptedLLM([action_reply("look")], model=model), InMemoryTelemetry()
+) -> tuple[ScriptedLLM, FakeTelemetry, str]:
+    llm, telemetry = ScriptedLLM([action_reply("look")], model=model), FakeTelemetry()
     outcome = await decide_action(
         llm=llm,
         messages=initial_messages("sys", "state"),
@@ -131,7 +131,7 @@ async def test_a_turn_without_tools_says_it_offered_none():
 
 
 async def test_the_session_span_shows_what_the_agent_was_shown_last():
-    llm, telemetry = ScriptedLLM([action_reply("look")]), InMemoryTelemetry()
+    llm, telemetry = ScriptedLLM([action_reply("look")]), FakeTelemetry()
     messages = initial_messages("sys", "state", "memories")
     newest = {"role": "user", "content": "the newest state"}
     messages.append(newest)
@@ -157,7 +157,7 @@ async def test_the_settings_bound_a_tool_result_the_model_sees():
         llm=llm,
         messages=initial_messages("sys", "state"),
         settings=settings,
-        telemetry=InMemoryTelemetry(),
+        telemetry=FakeTelemetry(),
         clock=time.monotonic,
         tool_server=server,
         connection=ServerConnections({server.name: ConnectionTracker()}),

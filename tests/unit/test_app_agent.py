@@ -13,11 +13,11 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from tests.support.agents import agent_for
-from zork_mcp.adapters.fake_game import FakeGameEnv
-from zork_mcp.adapters.fake_llm import FunctionLLM, ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.llm.fake import FunctionLLM, ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import NestedEventLoopError
 
@@ -52,7 +52,7 @@ def test_the_episode_ends_on_game_over_with_tools_and_events():
             action_reply("take egg"),
         ]
     )
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
         game=FakeGameEnv(),
         agent=agent_for(llm, telemetry=telemetry, tool_server=server),
@@ -72,7 +72,7 @@ def test_ctrl_c_ends_the_episode_cleanly():
     def interrupt(request):
         raise KeyboardInterrupt
 
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
         game=FakeGameEnv(),
         agent=agent_for(FunctionLLM(interrupt), telemetry=telemetry),
@@ -98,7 +98,7 @@ def test_another_thread_stops_an_episode_mid_call_as_ctrl_c_would():
             closed.set()  # the turn's own clean-up ran
         return action_reply("north")
 
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     agent = agent_for(FunctionLLM(slow), telemetry=telemetry)
     orchestrator = Orchestrator(
         game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id="t", max_turns=5

@@ -7,10 +7,10 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from zork_mcp.adapters.checkpoint_file import CheckpointFile
-from zork_mcp.adapters.fake_game import FakeGameEnv
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import ConfigurationError, LLMError
@@ -22,11 +22,11 @@ def orchestrator(llm, directory, *, resume=False, max_turns=10) -> Orchestrator:
     async def session():
         yield llm
 
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     agent = ZorkAgent(llm_session=session, settings=MCPSettings(), telemetry=telemetry,
                       system_prompt="sys")  # fmt: skip
     return Orchestrator(game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id="e",
-                        max_turns=max_turns, checkpoints=CheckpointFile(directory),
+                        max_turns=max_turns, checkpoints=FileCheckpoints(directory),
                         resume=resume)  # fmt: skip
 
 
@@ -35,7 +35,7 @@ def test_an_episode_broken_by_an_error_resumes_where_it_stopped(tmp_path):
                           LLMError("provider down")])  # fmt: skip
     with pytest.raises(LLMError):
         orchestrator(broken, tmp_path).run()
-    saved = CheckpointFile(tmp_path).load()
+    saved = FileCheckpoints(tmp_path).load()
     assert (saved.turn, saved.objective, [a for a, _ in saved.recent]) == (
         1,
         "find the egg",

@@ -16,11 +16,11 @@ import pytest
 from dependency_injector import providers
 
 from tests.support.projects import write_project
-from zork_mcp.adapters.fake_game import FakeGameEnv
-from zork_mcp.adapters.fake_llm import FunctionLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.jericho_game import find_game_file
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
@@ -188,7 +188,7 @@ def test_r10_3_each_turn_of_orchestrator_run_has_one_event_loop_of_its_own(proje
 
     container = container_for(project(enabled=True), max_turns=3)
     container.game.override(providers.Object(FakeGameEnv()))
-    container.telemetry.override(providers.Object(InMemoryTelemetry()))
+    container.telemetry.override(providers.Object(FakeTelemetry()))
     container.tool_server.override(providers.Object(FakeToolServer("box", {"note": note})))
     container.llm_session.override(providers.Object(llm_session))
     summary = container.orchestrator().run()
@@ -237,7 +237,7 @@ def test_the_shared_fork_server_is_the_process_containers_and_can_be_overridden(
 
     from zork_mcp.app.bootstrap import SharedForkServer
     from zork_mcp.app.container import PROCESS
-    from zork_mcp.app.eval.episode import _share_the_workers_fork_server
+    from zork_mcp.app.sweep.episode import _share_the_workers_fork_server
 
     class Recording(SharedForkServer):
         def __init__(self) -> None:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.context_budget import (
     CRITICAL_MARK,
     ContextBudget,
@@ -123,7 +123,7 @@ async def test_a_long_turn_is_sent_condensed_with_an_event_and_its_history_kept_
         for p in range(pages)
     ]
     llm = ScriptedLLM([*replies, action_reply("north")])
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     budget = ContextBudget(max_tokens=1500, keep_recent_steps=2)
     server = FakeToolServer("book", {"read": read})
     async with server.open_session() as session:

@@ -8,8 +8,8 @@ import time
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import connect_tools
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import (
@@ -45,7 +45,7 @@ class BrokenServer:
         raise MCPError("pipe closed")
 
 
-def connect(tracker: ConnectionTracker, telemetry: InMemoryTelemetry, turn: int):
+def connect(tracker: ConnectionTracker, telemetry: FakeTelemetry, turn: int):
     async def run():
         from contextlib import AsyncExitStack
 
@@ -58,12 +58,12 @@ def connect(tracker: ConnectionTracker, telemetry: InMemoryTelemetry, turn: int)
 
 def test_a_first_turn_failure_becomes_a_startup_error_that_says_so():
     with pytest.raises(MCPServerStartupError) as caught:
-        connect(ConnectionTracker(), InMemoryTelemetry(), 1)
+        connect(ConnectionTracker(), FakeTelemetry(), 1)
     assert str(caught.value) == "MCP server failed to start on the first turn: pipe closed"
 
 
 def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
     assert connect(ConnectionTracker(ConnectionState.HEALTHY), telemetry, 7) is None
     retry, disabled = telemetry.events
     assert (retry.type, disabled.type) == (
@@ -78,15 +78,15 @@ def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
 
 
 def test_a_forced_final_answer_is_announced_as_a_warning():
-    from zork_mcp.adapters.fake_llm import tool_calls_reply
-    from zork_mcp.adapters.fake_tool_server import FakeToolServer
+    from zork_mcp.adapters.llm.fake import tool_calls_reply
+    from zork_mcp.adapters.mcp.fake import FakeToolServer
     from zork_mcp.domain.loop_policy import LoopLimits
     from zork_mcp.domain.messages import initial_messages
     from zork_mcp.domain.tool_loop import ToolLoop
 
     server = FakeToolServer("box", {"echo": lambda: "x"})
     llm = ScriptedLLM([tool_calls_reply(("box.echo", {})), action_reply("look")])
-    telemetry = InMemoryTelemetry()
+    telemetry = FakeTelemetry()
 
     async def turn():
         async with server.open_session() as session:

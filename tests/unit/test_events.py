@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.jsonl_telemetry import EVENTS_FILE, JsonlTelemetry, read_events
+from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_events
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.jericho_game import find_game_file, load_lexicon
+from zork_mcp.adapters.game.jericho import find_game_file, load_lexicon
 from zork_mcp.domain.game_command import CommandRules, CommandVerdict, notice_text, safe_command
 
 ZORK = load_lexicon(find_game_file(base=Path(__file__).resolve().parents[2]))

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zork_mcp.app.episode_view import EpisodeView, ToolView, TurnView
-from zork_mcp.app.eval.html_report import episode_page
+from zork_mcp.app.sweep.html_report import episode_page
+from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.turn_facts import TurnFacts
-from zork_mcp.evaluation.records import EpisodeRecord
 
 # Text as hostile as an LLM or a server can make it: markup, entities, quotes, controls.
 MARKUP = ["<", ">", "&", '"', "'", "</pre>", "<script>", "</script>", "<!--", "]]>", "&amp;"]
@@ -72,7 +72,7 @@ def test_every_untrusted_text_reads_back_as_the_same_text(
 
 
 def test_an_episode_whose_log_is_gone_shows_its_stored_turns(tmp_path):
-    from zork_mcp.app.eval.html_report import _view_of
+    from zork_mcp.app.sweep.html_report import _view_of
 
     turns = (TurnFacts(1, 5, 1, 0, room="A"), TurnFacts(2, 5, 2, 0, room="B", died=True))
     record = EpisodeRecord("s", "k", "c", "m", "on", 12, 0, "done", log_dir=str(tmp_path / "gone"),

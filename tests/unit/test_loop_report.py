@@ -11,9 +11,9 @@ import asyncio
 import itertools
 from dataclasses import replace
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.events import SpanKind
 from zork_mcp.domain.loop_policy import AGENT_POLICY, LoopLimits, LoopPolicy
@@ -36,7 +36,7 @@ def echo(text: str) -> str:
 
 def run(replies: list, limits: LoopLimits = LIMITS, policy: LoopPolicy = AGENT_POLICY):
     server = FakeToolServer("box", {"fail": fail, "echo": echo, "hang": hang, "crash": crash})
-    telemetry, ticks = InMemoryTelemetry(), itertools.count()
+    telemetry, ticks = FakeTelemetry(), itertools.count()
 
     async def play():
         async with server.open_session() as session:
@@ -63,7 +63,7 @@ def calls(*pairs: tuple[str, object]):
     return replace(reply, tool_calls=tuple(replace(c, id=next(ids)) for c in reply.tool_calls))
 
 
-def events(telemetry: InMemoryTelemetry) -> list[tuple]:
+def events(telemetry: FakeTelemetry) -> list[tuple]:
     return [(e.type.name, e.message, e.level.name, dict(e.fields)) for e in telemetry.events]
 
 

@@ -8,13 +8,13 @@ import httpx
 import pytest
 
 from tests.support.llm_peers import PEERS, peer_for
-from zork_mcp.adapters.fake_llm import tool_calls_reply
-from zork_mcp.adapters.llm_http import RetryPolicy
+from zork_mcp.adapters.llm.endpoint import RetryPolicy
+from zork_mcp.adapters.llm.fake import tool_calls_reply
 from zork_mcp.app.bootstrap import api_key, build_llm
 from zork_mcp.app.cli import options_from, parser
-from zork_mcp.app.eval.sweep import parse_model
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import HOSTED, PROVIDERS
+from zork_mcp.app.sweep.sweep import parse_model
 from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools

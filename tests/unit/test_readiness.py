@@ -9,14 +9,14 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT
-from zork_mcp.adapters.readiness import wait_readable
+from zork_mcp.adapters.posix.readiness import wait_readable
 
 MANY_DESCRIPTORS = """
 import asyncio, os, resource, sys
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
 held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # new ones are numbered above
-from zork_mcp.adapters.jericho_game import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 game = JerichoGameEnv(sys.argv[1], seed=12, forked=True)

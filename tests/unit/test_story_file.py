@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.jericho_game import find_game_file
+from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.story_file import GameLexicon, encode_word, read_lexicon
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from zork_mcp.adapters.fake_game import FakeGameEnv
+from zork_mcp.adapters.game.fake import FakeGameEnv
 from zork_mcp.servers.text_adventure import HISTORY_LIMIT, GameSession, movement
 
 

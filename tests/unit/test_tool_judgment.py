@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tests.properties.providers import PROTOCOLS, exchange
 from tests.support.strategies import TEXT, input_schemas, json_values, tool_names
-from zork_mcp.adapters.fake_llm import text_reply
+from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, system_message, user_message

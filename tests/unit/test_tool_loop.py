@@ -9,9 +9,9 @@ import time
 import pytest
 
 from tests.support.conversation import tool_messages, unanswered_tool_calls
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, crash, hang
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
 from zork_mcp.domain.events import EventType
@@ -45,8 +45,8 @@ async def run_loop(
     replies: list,
     server: FakeToolServer | None = None,
     limits: LoopLimits = LoopLimits(max_iterations=5, tool_timeout_seconds=0.2),
-) -> tuple[LoopOutcome, ScriptedLLM, InMemoryTelemetry]:
-    llm, telemetry = ScriptedLLM(replies), InMemoryTelemetry()
+) -> tuple[LoopOutcome, ScriptedLLM, FakeTelemetry]:
+    llm, telemetry = ScriptedLLM(replies), FakeTelemetry()
     messages = initial_messages("You play Zork.", "West of House")
     if server is None:
         outcome = await ToolLoop(llm, None, limits, telemetry, time.monotonic).run(messages)

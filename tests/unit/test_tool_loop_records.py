@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, text_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, text_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.loop_policy import LoopLimits
@@ -42,7 +42,7 @@ def calls(preamble: str | None, *pairs: tuple[str, object]):
 def run_ghost_loop(replies: list):
     server = FakeToolServer("box", {"fail": fail, "echo": echo, "hang": hang})
     policy = replace(ghost_policy(False), recovery=Recovery(breaker_threshold=2))
-    telemetry, ticks = InMemoryTelemetry(), itertools.count()
+    telemetry, ticks = FakeTelemetry(), itertools.count()
 
     async def play():
         async with server.open_session() as session:
@@ -102,7 +102,7 @@ def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
                 ScriptedLLM([calls("door", ("box.fail", {})), text_reply("gave up")]),
                 session,
                 LoopLimits(max_iterations=3),
-                InMemoryTelemetry(),
+                FakeTelemetry(),
                 lambda: 0.0,
                 policy=policy,
             )
@@ -125,7 +125,7 @@ def test_what_a_run_did_before_the_llm_failed_is_kept():
     async def play():
         async with server.open_session() as session:
             llm = ScriptedLLM([calls("look", ("box.echo", {"text": "a"})), LLMError("down")])
-            loop = ToolLoop(llm, session, LoopLimits(), InMemoryTelemetry(), lambda: 0.0)
+            loop = ToolLoop(llm, session, LoopLimits(), FakeTelemetry(), lambda: 0.0)
             with pytest.raises(LLMError):
                 await loop.run(initial_messages("s", "u"))
             return loop.so_far()

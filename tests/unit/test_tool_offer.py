@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import plain_names
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.errors import MCPConfigError
@@ -159,7 +159,7 @@ class ListingServer:
 
 
 def test_an_episode_says_what_it_rejected_and_left_out_once_however_many_turns():
-    telemetry, notices = InMemoryTelemetry(), ToolNotices()
+    telemetry, notices = FakeTelemetry(), ToolNotices()
     llm = ScriptedLLM([action_reply("n"), action_reply("s"), action_reply("e")])
     settings = MCPSettings(enabled=True, force_tool_support=True)
     for turn in (1, 2, 3):

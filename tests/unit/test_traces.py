@@ -16,9 +16,9 @@ from contextlib import asynccontextmanager, contextmanager
 import pytest
 
 from tests.support.otlp_receiver import STATUS_ERROR, receivers
-from zork_mcp.adapters.fake_game import FakeGameEnv
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer
+from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.options import RunOptions

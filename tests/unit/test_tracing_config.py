@@ -14,9 +14,9 @@ import textwrap
 
 import pytest
 
-from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
-from zork_mcp.adapters.otel_telemetry import OtelTelemetry
-from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
+from zork_mcp.adapters.telemetry.otel import OtelTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.app.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 

@@ -8,9 +8,9 @@ import dataclasses
 import time
 from contextlib import asynccontextmanager
 
-from zork_mcp.adapters.fake_llm import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.fake_tool_server import FakeToolServer, hang
-from zork_mcp.adapters.memory_telemetry import InMemoryTelemetry
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
+from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.events import SESSION_SPAN, EventType, Level
@@ -27,7 +27,7 @@ def echo(text: str) -> str:
 
 
 def turn(llm, server, *, tracker=None, turn_number=3, telemetry=None):
-    telemetry = telemetry or InMemoryTelemetry()
+    telemetry = telemetry or FakeTelemetry()
     outcome = asyncio.run(
         decide_action(
             llm=llm,
@@ -104,7 +104,7 @@ class RaisingSession:
 
 def test_an_unexpected_error_in_a_call_is_that_call_s_error():
     llm = ScriptedLLM([tool_calls_reply(("box.odd", {})), action_reply("n")])
-    loop = ToolLoop(llm, RaisingSession(), LoopLimits(3, 1), InMemoryTelemetry(), time.monotonic)
+    loop = ToolLoop(llm, RaisingSession(), LoopLimits(3, 1), FakeTelemetry(), time.monotonic)
     outcome = asyncio.run(loop.run(initial_messages("s", "u")))
     (record,) = outcome.tool_chain
     assert record.result.error_message == "Tool call box.odd failed: RuntimeError: socket reset"
@@ -128,7 +128,7 @@ def test_backtracking_stops_at_its_bound():
     async def run():
         async with session() as opened:
             loop = ToolLoop(
-                llm, opened, LoopLimits(6, 1), InMemoryTelemetry(), time.monotonic, policy=policy
+                llm, opened, LoopLimits(6, 1), FakeTelemetry(), time.monotonic, policy=policy
             )
             return await loop.run(initial_messages("s", "u"))
 

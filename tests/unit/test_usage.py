@@ -1,6 +1,6 @@
 """Usage sums tokens and, where providers report it, cost."""
 
-from zork_mcp.adapters.openai_compatible import parse_usage
+from zork_mcp.adapters.llm.openai.chat import parse_usage
 from zork_mcp.domain.messages import Usage
 
 

@@ -21,19 +21,19 @@ from typing import Any
 import certifi
 import httpx
 
-from zork_mcp.adapters.checkpoint_file import CheckpointFile
-from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
-from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
-from zork_mcp.adapters.jsonl_telemetry import JsonlTelemetry, read_events
-from zork_mcp.adapters.llm_http import RetryPolicy, rate_gate
-from zork_mcp.adapters.logging_telemetry import LoggingTelemetry
+from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
+from zork_mcp.adapters.llm.endpoint import RetryPolicy, rate_gate
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, StartPlan, plan_starts
-from zork_mcp.adapters.sqlite_results import SqliteResultStore
-from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
+from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry, read_events
+from zork_mcp.adapters.telemetry.logger import LoggingTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.app.agent import LLMSession
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.providers import PROVIDERS, OpenAIApi, required_key
@@ -275,7 +275,7 @@ def checkpoints(options: RunOptions) -> Checkpoints:
 
 def episode_checkpoints(directory: Path) -> Checkpoints:
     """The checkpoints of the episode whose log folder this is."""
-    return CheckpointFile(directory)
+    return FileCheckpoints(directory)
 
 
 def episode_dir(options: RunOptions) -> Path:
@@ -301,18 +301,18 @@ def results_store(path: Path, *, existing: bool = False) -> ResultStore:
 
 def local_sweep_backend(workers: int, per_worker: int, player: EpisodePlayer) -> SweepBackend:
     """A sweep's worker processes on this machine, each playing up to `per_worker` at once."""
-    from zork_mcp.adapters.local_backend import LocalBackend
+    from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
 
-    return LocalBackend(workers, per_worker=per_worker, player=player)
+    return ProcessSweepBackend(workers, per_worker=per_worker, player=player)
 
 
 def ray_sweep_backend(
     parallel: int, address: str | None, workers: int | None, player: EpisodePlayer
 ) -> SweepBackend:
     """A sweep's Ray actors, on the cluster at `address` (else a local Ray instance)."""
-    from zork_mcp.adapters.ray_backend import RayBackend  # only a Ray sweep imports Ray
+    from zork_mcp.adapters.sweep.ray_cluster import RaySweepBackend  # only a Ray sweep imports Ray
 
-    return RayBackend(parallel, address, workers, player=player)
+    return RaySweepBackend(parallel, address, workers, player=player)
 
 
 def _pyproject_text(options: RunOptions) -> str | None:

@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
 
         return show_main(argv[1:])
     if argv[:1] == ["eval"]:
-        from zork_mcp.app.eval.cli import main as eval_main  # numpy etc. only for sweeps
+        from zork_mcp.app.sweep.cli import main as eval_main  # numpy etc. only for sweeps
 
         return eval_main(argv[1:])
     options = options_from(parser().parse_args(argv))

@@ -18,11 +18,11 @@ from typing import Literal
 
 import httpx
 
-from zork_mcp.adapters.anthropic_llm import AnthropicLLM
-from zork_mcp.adapters.gemini_llm import GeminiLLM
-from zork_mcp.adapters.llm_http import RetryPolicy
-from zork_mcp.adapters.openai_compatible import OpenAICompatibleLLM, OpenAIFlavor
-from zork_mcp.adapters.openai_responses import OpenAIResponsesLLM
+from zork_mcp.adapters.llm.anthropic import AnthropicLLM
+from zork_mcp.adapters.llm.endpoint import RetryPolicy
+from zork_mcp.adapters.llm.gemini import GeminiLLM
+from zork_mcp.adapters.llm.openai.chat import OpenAICompatibleLLM, OpenAIFlavor
+from zork_mcp.adapters.llm.openai.responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
 from zork_mcp.domain.wire_names import RULES, WireNameRule

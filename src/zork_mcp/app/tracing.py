@@ -10,8 +10,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from zork_mcp.adapters.fanout_telemetry import FanoutTelemetry
-from zork_mcp.adapters.trace_semantics import RunIdentity
+from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -70,7 +70,7 @@ def _langfuse(identity: RunIdentity) -> TracingBackend:
     try:
         from langfuse import Langfuse
 
-        from zork_mcp.adapters.langfuse_telemetry import LangfuseTelemetry
+        from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
     except ImportError as e:
         raise ConfigurationError(
             "LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY are set but the Langfuse SDK is not "
@@ -81,7 +81,7 @@ def _langfuse(identity: RunIdentity) -> TracingBackend:
 
 def _otlp(identity: RunIdentity, environ: Mapping[str, str]) -> TracingBackend:
     try:
-        from zork_mcp.adapters.otel_telemetry import otlp_telemetry
+        from zork_mcp.adapters.telemetry.otel import otlp_telemetry
     except ImportError as e:
         raise ConfigurationError(
             "OTEL_EXPORTER_OTLP_ENDPOINT is set but the OpenTelemetry SDK is not installed: "

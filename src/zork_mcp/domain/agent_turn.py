@@ -7,6 +7,7 @@ closed in one asyncio task, and it is closed whatever the loop does (requirement
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from typing import TYPE_CHECKING
 
 from zork_mcp.domain.agent_response import ParsedAnswer
 from zork_mcp.domain.connection import (
@@ -25,9 +26,11 @@ from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.span_facts import TurnDecided, TurnOpened
 from zork_mcp.domain.tool_loop import Clock, ToolLoop
 from zork_mcp.domain.tool_offer import OfferLimits, ToolNotices
-from zork_mcp.ports.llm import LLM
-from zork_mcp.ports.telemetry import Telemetry
-from zork_mcp.ports.tool_server import ToolServer, ToolSession
+
+if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
+    from zork_mcp.ports.llm import LLM
+    from zork_mcp.ports.telemetry import Telemetry
+    from zork_mcp.ports.tool_server import ToolServer, ToolSession
 
 
 async def decide_action(

@@ -1,10 +1,15 @@
 """Ask the game something without spending a move, for a GameEnv that can save and restore:
 save, step, restore. A game that can do it more cheaply implements `peek` itself."""
 
+from __future__ import annotations
+
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from zork_mcp.domain.game import GameObservation
-from zork_mcp.ports.game_env import GameEnv
+
+if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
+    from zork_mcp.ports.game_env import GameEnv
 
 
 def peek_by_restoring(env: GameEnv, command: str) -> GameObservation:

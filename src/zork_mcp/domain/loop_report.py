@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.context_budget import Compaction
@@ -27,7 +27,10 @@ from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_offer import LeftOut
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
-from zork_mcp.ports.telemetry import Telemetry
+
+if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
+    from zork_mcp.ports.telemetry import Telemetry
+
 
 Generated = Callable[[LLMResponse], None]
 Ran = Callable[[CallOutcome, ToolCallResult, float], None]

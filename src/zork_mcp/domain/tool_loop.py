@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from zork_mcp.domain.batch_policy import (
     BatchStep,
@@ -47,9 +47,12 @@ from zork_mcp.domain.recovery import CircuitBreaker, Failure, backtrack_prompt
 from zork_mcp.domain.tool_offer import ToolNotices, choose_offered
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import to_openai_tools
-from zork_mcp.ports.llm import LLM
-from zork_mcp.ports.telemetry import Telemetry
-from zork_mcp.ports.tool_server import ToolSession
+
+if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
+    from zork_mcp.ports.llm import LLM
+    from zork_mcp.ports.telemetry import Telemetry
+    from zork_mcp.ports.tool_server import ToolSession
+
 
 A = TypeVar("A")
 Clock = Callable[[], float]

@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
 class ResultStore(Protocol):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Protocol
 
-from zork_mcp.evaluation.controls import EpisodeControls
-from zork_mcp.evaluation.episodes import EpisodeTask
-from zork_mcp.evaluation.records import EpisodeRecord
+from zork_mcp.domain.sweep.controls import EpisodeControls
+from zork_mcp.domain.sweep.episodes import EpisodeTask
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
 class SweepBackend(Protocol):

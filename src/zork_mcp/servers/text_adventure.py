@@ -22,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp import __version__
-from zork_mcp.adapters.jericho_game import JerichoGameEnv, find_game_file
+from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
 from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.ports.game_env import GameEnv

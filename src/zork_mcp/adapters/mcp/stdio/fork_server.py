@@ -22,7 +22,7 @@ from typing import IO, Literal
 
 from zork_mcp.adapters.mcp.stdio.process_supply import resolve_command
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.adapters.readiness import wait_readable
+from zork_mcp.adapters.posix.readiness import wait_readable
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.server_env import server_environment

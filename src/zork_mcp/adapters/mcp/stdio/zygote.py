@@ -38,7 +38,7 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from zork_mcp.adapters.readiness import wait_readable
+from zork_mcp.adapters.posix.readiness import wait_readable
 
 PRELOAD = (
     "mcp.server.mcpserver",

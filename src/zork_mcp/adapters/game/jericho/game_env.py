@@ -1,0 +1,238 @@
+"""The GameEnv port over Jericho's Z-machine, which runs in a game process of its own.
+
+Commands are judged first, on the words the game will read (`domain.game_command`, with
+the story file's own dictionary). The parent keeps the game's state after every step, so
+a game process that dies (a signal, a hang) is replaced by a new one at the same moment
+of the game: the command is not played, an event says so, and the episode goes on. Only
+if that fails does the episode end (GameEmulatorLostError).
+
+Jericho only knows some story files by hash. For the others (such as the MIT-licensed
+Release 119 `zork1.z3`) score and moves stay 0 and the location is unknown, but every
+observation starts with the game's own status line; after each command the game process
+peeks one step ahead (save, `look`, restore) to learn the values after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.adapters.game.jericho.emulator_process import EmulatorDied, EmulatorProcess
+from zork_mcp.adapters.game.jericho.story import load_lexicon
+from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState
+from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
+from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game_command import CommandRules, notice_text, safe_command
+from zork_mcp.domain.status_line import (
+    StatusLine,
+    is_game_over,
+    parse_status_line,
+    strip_status_line,
+)
+
+CRASH_NOTICE = (
+    "The game's interpreter failed on that command and was restarted where you were; "
+    "the command was not played. Try something else."
+)
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """The game at one moment: the emulator's state and the status line it showed."""
+
+    frotz: FrotzState
+    status: StatusLine
+
+    @classmethod
+    def of(cls, state: object) -> GameSnapshot:
+        """A snapshot, or the (Jericho state, status) pair that checkpoints held before the
+        game had a process of its own; TypeError for anything else."""
+        if isinstance(state, GameSnapshot):
+            return state
+        try:
+            jericho_state, status = state  # type: ignore[misc]
+            frotz = FrotzState.of_jericho(jericho_state)
+        except (TypeError, ValueError, AttributeError, IndexError) as e:
+            raise TypeError(f"not a snapshot of this game: {type(state).__name__}") from e
+        if not isinstance(status, StatusLine):
+            raise TypeError(f"not a snapshot of this game: its status is {type(status).__name__}")
+        return cls(frotz, status)
+
+
+class JerichoGameEnv:
+    def __init__(
+        self,
+        game_file: Path,
+        seed: int | None = 12,
+        *,
+        allow_quit_restart: bool = False,
+        end_at_first_death: bool = False,
+        on_event: Callable[[Event], None] | None = None,
+        forked: bool = False,
+    ) -> None:
+        """`forked`: game processes are forked from a preloaded parent (for a process that
+        plays many games, a sweep worker) rather than started as new interpreters.
+        `end_at_first_death`: the game is over at Jericho's `done`, which a death sets though
+        Zork I reincarnates the player; by default it is over when the game itself ends, at
+        its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive)."""
+        self._story, self._seed = Path(game_file), seed
+        self._rules = CommandRules.for_game(
+            load_lexicon(self._story), allow_quit_restart=allow_quit_restart
+        )
+        self._on_event = on_event or _log_event
+        self._forked = forked
+        self._end_at_first_death = end_at_first_death
+        self._process: EmulatorProcess | None = None
+        self._started()
+        self._snapshot: GameSnapshot | None = None
+        self._pending: FrotzState | None = None  # restored here, not yet in the process
+        self.restarts = 0
+
+    def reset(self) -> GameObservation:
+        process = self._process or self._started()
+        self._pending = None
+        try:
+            frame = process.ask({"op": "reset"})
+        except EmulatorDied as death:
+            self.close()
+            raise self._cannot_start(death) from death
+        self._checked(frame, "reset")
+        return self._observed(frame, StatusLine("", 0, 0))
+
+    def step(self, action: str) -> GameObservation:
+        return self._play(action, "step", self._observed)
+
+    def peek(self, action: str) -> GameObservation:
+        """One trip to the game process, which steps and restores; no state travels."""
+        return self._play(action, "peek", self._answered)
+
+    def _play(
+        self, action: str, op: str, read: Callable[[Frame, StatusLine], GameObservation]
+    ) -> GameObservation:
+        verdict = safe_command(action, self._rules)
+        last = self._current().status
+        if verdict.command is None:
+            return replace(self._unchanged(verdict.notice), refused=True)
+        try:
+            frame = self._ask({"op": op, "command": verdict.command})
+        except EmulatorDied as death:
+            self._recover(verdict.command, death)
+            return self._unchanged(CRASH_NOTICE)
+        observation = read(self._checked(frame, verdict.command), last)
+        return replace(observation, text=notice_text(verdict, observation.text))
+
+    def save_state(self) -> object:
+        return self._current()
+
+    def restore_state(self, state: object) -> GameObservation:
+        state = GameSnapshot.of(state)
+        self._current()
+        self._snapshot, self._pending = state, state.frotz
+        last = state.status
+        return GameObservation("", last.room or None, last.score, last.moves)
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+    @property
+    def process_id(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    def _ask(self, request: dict[str, Any]) -> Frame:
+        """Ask the game process, loading a restored snapshot first if one is pending."""
+        frame = self._live_process().ask(request, self._pending)
+        self._pending = None
+        return frame
+
+    def _recover(self, command: str, death: EmulatorDied) -> None:
+        """A new game process at the last snapshot, or GameEmulatorLostError."""
+        snapshot = self._current()
+        self.close()
+        try:
+            self._process = EmulatorProcess(self._story, self._seed, forked=self._forked)
+            self._process.ask({"op": "load"}, snapshot.frotz)
+        except (EmulatorDied, OSError) as e:
+            self.close()
+            raise GameEmulatorLostError(
+                f"The game process died on the command {command!r} ({death}) and a new one "
+                f"could not take over the game ({e}). Start a new episode."
+            ) from e
+        self._pending = None
+        self.restarts += 1
+        self._on_event(
+            Event(
+                EventType.GAME_EMULATOR_RESTARTED,
+                f"The game process died on the command {command!r} ({death}); a new one "
+                "took over the game where it was, and the command was not played",
+                Level.WARNING,
+                {"command": command, "cause": str(death), "restarts": self.restarts},
+            )
+        )
+
+    def _started(self) -> EmulatorProcess:
+        try:
+            self._process = EmulatorProcess(self._story, self._seed, forked=self._forked)
+        except OSError as e:
+            raise self._cannot_start(e) from e
+        return self._process
+
+    def _cannot_start(self, cause: BaseException) -> GameEmulatorLostError:
+        return GameEmulatorLostError(
+            f"The game process could not start the game ({cause}). Check that Jericho is "
+            f"installed (pip install -e .) and that {self._story} is a Z-machine story file; "
+            "the game process's own error, if any, is printed above."
+        )
+
+    def _live_process(self) -> EmulatorProcess:
+        if self._process is None:
+            raise GameHaltedError("The Z-machine has halted; no further command is possible.")
+        return self._process
+
+    def _current(self) -> GameSnapshot:
+        self._live_process()
+        if self._snapshot is None:
+            raise GameHaltedError("The game has not been started: call reset() first.")
+        return self._snapshot
+
+    def _checked(self, frame: Frame, command: str) -> Frame:
+        if frame.message.get("halted"):
+            self.close()
+            raise GameHaltedError(
+                f"The Z-machine halted on the command {command!r}; the game cannot go on. "
+                "Start a new episode."
+            )
+        return frame
+
+    def _unchanged(self, notice: str) -> GameObservation:
+        last = self._current().status
+        return GameObservation(f"[{notice}]", last.room or None, last.score, last.moves)
+
+    def _observed(self, frame: Frame, last: StatusLine) -> GameObservation:
+        """A step's answer; its state becomes the snapshot kept for a replacement process."""
+        reply = frame.message
+        if frame.state is None:
+            raise GameEmulatorLostError("The game process answered a step without its state.")
+        status = self._status(reply) or last
+        self._snapshot = GameSnapshot(frame.state, status)
+        text = strip_status_line(str(reply["text"]))
+        over = is_game_over(text) or (self._end_at_first_death and bool(reply["done"]))
+        return GameObservation(text, status.room or None, status.score, status.moves, over)
+
+    def _answered(self, frame: Frame, last: StatusLine) -> GameObservation:
+        text = strip_status_line(str(frame.message["text"]))
+        return GameObservation(text, last.room or None, last.score, last.moves)
+
+    def _status(self, reply: dict[str, Any]) -> StatusLine | None:
+        if reply["status"]:
+            return parse_status_line(str(reply["status"]))
+        return StatusLine(str(reply["location"]), int(reply["score"]), int(reply["moves"]))
+
+
+def _log_event(event: Event) -> None:
+    logging.getLogger(__name__).warning("%s: %s", event.type, event.message)

@@ -1,0 +1,160 @@
+"""The LLM port over Gemini's generateContent.
+
+Tools become functionDeclarations with schemas reduced to Gemini's subset, tool calls
+`functionCall` parts of a `model` turn, tool results `functionResponse` parts of the next
+`user` turn. The forced final answer uses responseMimeType JSON with a responseSchema. The
+key travels in the x-goog-api-key header, never in the URL.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
+from zork_mcp.adapters.llm.messages import (
+    arguments_object,
+    call_names,
+    merge_turns,
+    tool_payload,
+)
+from zork_mcp.adapters.llm.wire import WireLLM
+from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
+from zork_mcp.domain.schema_dialects import gemini_schema
+from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
+
+SIGNATURE = "thoughtSignature"
+FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
+
+
+class GeminiLLM(WireLLM):
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        model: str,
+        api_key: str,
+        base_url: str,
+        retry: RetryPolicy | None = None,
+        wire_names: WireNameRule = GEMINI_RULE,
+    ) -> None:
+        self._ids = itertools.count(1)
+        headers = {"x-goog-api-key": api_key, "Content-Type": "application/json"}
+        url = f"{base_url.rstrip('/')}/v1beta/models/{model}:generateContent"
+        endpoint = JsonEndpoint("gemini", url, headers, (api_key,))
+        super().__init__(client, model, endpoint, retry, wire_names)
+
+    def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
+        called = call_names(request.messages)
+        system = [
+            {"text": m["content"]}
+            for m in request.messages
+            if m["role"] == "system" and m["content"]  # an empty text part is refused
+        ]
+        turns = merge_turns(
+            [_turn(m, names, called) for m in request.messages if m["role"] != "system"]
+        )
+        body: dict[str, Any] = {"contents": [{"role": r, "parts": p} for r, p in turns]}
+        if system:
+            body["systemInstruction"] = {"parts": system}
+        if request.tools:
+            declarations = [_declaration(tool["function"], names) for tool in request.tools]
+            body["tools"] = [{"functionDeclarations": declarations}]
+            body["toolConfig"] = {"functionCallingConfig": {"mode": "AUTO"}}
+        if request.response_format is not None:
+            body["generationConfig"] = {
+                "responseMimeType": "application/json",
+                "responseSchema": gemini_schema(request.response_format.schema),
+            }
+        return body
+
+    def parse(
+        self, data: Mapping[str, Any], names: WireNameMap, request: LLMRequest
+    ) -> LLMResponse:
+        candidates = data.get("candidates") or []
+        if not candidates:
+            reason = (data.get("promptFeedback") or {}).get("blockReason", "no candidates")
+            raise LLMError(f"gemini returned no answer: {reason}", provider="gemini")
+        candidate = candidates[0]
+        parts = (candidate.get("content") or {}).get("parts") or []
+        text = "".join(p["text"] for p in parts if "text" in p and not p.get("thought")) or None
+        calls = [self._call(p, names) for p in parts if "functionCall" in p]
+        reason = FINISH_REASONS.get(
+            str(candidate.get("finishReason")), candidate.get("finishReason")
+        )
+        return LLMResponse.of(
+            text,
+            calls,
+            model=str(data.get("modelVersion") or self._model),
+            usage=_usage(data.get("usageMetadata")),
+            finish_reason="tool_calls" if calls else reason,
+        )
+
+    def _call(self, part: Mapping[str, Any], names: WireNameMap) -> ToolCall:
+        call = part["functionCall"]
+        wire = str(call.get("name") or "")
+        call_id = str(call.get("id") or f"gemini_call_{next(self._ids)}")
+        arguments = json.dumps(call.get("args") or {})
+        signature = part.get("thoughtSignature")
+        return ToolCall(
+            call_id,
+            FunctionCall(names.to_canonical(wire) or wire, arguments),
+            provider_data={SIGNATURE: signature} if isinstance(signature, str) else None,
+        )
+
+
+def _turn(message: Message, names: WireNameMap, called: Mapping[str, str]) -> tuple[str, list]:
+    role = message["role"]
+    if role == "tool":
+        name = names.to_wire(called[message["tool_call_id"]])
+        response = {"name": name, "id": message["tool_call_id"], "response": tool_payload(message)}
+        return "user", [{"functionResponse": response}]
+    if role == "assistant":
+        parts: list[dict[str, Any]] = (
+            [{"text": message["content"]}] if message.get("content") else []
+        )
+        parts += [_call_part(call, names) for call in message.get("tool_calls") or ()]
+        return "model", parts
+    return "user", [{"text": message["content"]}]
+
+
+def _call_part(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    """A functionCall part, with the thoughtSignature it came with (Gemini 3 requires it)."""
+    part: dict[str, Any] = {
+        "functionCall": {
+            "name": names.to_wire(call["function"]["name"]),
+            "id": call["id"],
+            "args": arguments_object(call["function"]["arguments"]),
+        }
+    }
+    signature = (call.get("provider_data") or {}).get(SIGNATURE)
+    if signature:
+        part[SIGNATURE] = signature
+    return part
+
+
+def _declaration(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+    """A tool without parameters has none: Gemini rejects an OBJECT with empty properties."""
+    declaration = {
+        "name": names.to_wire(function["name"]),
+        "description": function.get("description", ""),
+    }
+    parameters = gemini_schema(function.get("parameters") or {"type": "object"})
+    if parameters.get("properties"):
+        declaration["parameters"] = parameters
+    return declaration
+
+
+def _usage(usage: Mapping[str, Any] | None) -> Usage | None:
+    if not usage:
+        return None
+    return Usage(
+        int(usage.get("promptTokenCount") or 0),
+        int(usage.get("candidatesTokenCount") or 0),
+        int(usage.get("cachedContentTokenCount") or 0),
+    )

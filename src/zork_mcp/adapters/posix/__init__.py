@@ -1,0 +1,3 @@
+"""What several adapters need of the operating system: waiting on any descriptor, however high
+its number.
+"""

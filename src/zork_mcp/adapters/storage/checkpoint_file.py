@@ -1,0 +1,62 @@
+"""Checkpoints as a file in the episode's log folder, replaced atomically after every turn.
+
+The file is a pickle (Jericho's state holds numpy arrays and bytes) that zork-mcp writes into
+the episode's own log folder; only load checkpoints from log folders you wrote. One written
+before the checkpoint's classes moved to the domain still loads: their old names are read as
+the new ones.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.errors import ConfigurationError
+
+CHECKPOINT_FILE = "checkpoint.pickle"
+_MOVED = {
+    ("zork_mcp.app.checkpoint", "Checkpoint"): Checkpoint,
+    ("zork_mcp.app.orchestrator", "EpisodeSummary"): EpisodeSummary,
+}
+
+
+class FileCheckpoints:
+    """The latest checkpoint of one episode: `<episode folder>/checkpoint.pickle`."""
+
+    def __init__(self, episode_dir: Path) -> None:
+        self.path = episode_dir / CHECKPOINT_FILE
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(checkpoint))
+        os.replace(partial, self.path)
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def load(self) -> Checkpoint:
+        if not self.path.is_file():
+            raise ConfigurationError(
+                f"Nothing to resume: {self.path} does not exist. Pass the --episode-id (and "
+                f"--log-dir) of an episode that played at least one turn, or drop --resume."
+            )
+        try:
+            checkpoint = _Unpickler(io.BytesIO(self.path.read_bytes())).load()
+        except Exception as e:
+            raise ConfigurationError(
+                f"{self.path} is not a readable checkpoint ({type(e).__name__}); "
+                f"start the episode afresh without --resume."
+            ) from e
+        if not isinstance(checkpoint, Checkpoint):
+            raise ConfigurationError(f"{self.path} holds no checkpoint; drop --resume.")
+        return checkpoint
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        return _MOVED.get((module, name)) or super().find_class(module, name)

@@ -1,0 +1,185 @@
+"""The Ray SweepBackend: episodes on an existing cluster (`--address`) or a local Ray instance.
+
+Each worker is an actor that plays many episodes at once, one per thread, exactly as a
+local worker process does (one MCP fork server, forked game processes). Nodes need not
+share a filesystem with the driver: an actor plays in a folder of its own node
+($ZORK_MCP_WORKER_LOG_DIR, else a temporary folder), and an episode's whole log folder
+(events, log, MCP stderr, checkpoint) comes back with its result, finished or
+interrupted, to be written under the driver's --log-dir; an episode resumed from a
+checkpoint takes that folder with it. An episode still running when the driver dies has
+left its logs on its node only, and plays again from its start on resume.
+
+Workers need zork_mcp installed and the game file at the same path, and the provider's
+key in their own environment: keys are never put into Ray's runtime environment, which
+its dashboard shows. The app gives the back-end its EpisodePlayer, which each actor is
+created with (a module-level function, sent by name): the adapter does not import the app.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted, RunningEpisodes
+from zork_mcp.domain.sweep.episodes import EpisodeTask
+from zork_mcp.domain.sweep.records import EpisodeRecord
+from zork_mcp.ports.sweep_backend import EpisodePlayer
+
+LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
+# An actor whose raylet dies (the driver killed) SIGKILLs its direct children before it
+# exits (Ray's kill_child_processes_on_worker_exit, default true): a game's forkserver, so
+# killed, cannot remove its socket folder. Ours end by themselves when the actor's end of
+# their pipe closes, and clean up as they go.
+LOCAL_SYSTEM_CONFIG = {"kill_child_processes_on_worker_exit": False}
+ACTOR_EXIT_SECONDS = 30.0  # an actor ends its running episodes first
+
+
+@dataclass(frozen=True)
+class Played:
+    """What an actor sends back: the record (None if interrupted) and the log folder."""
+
+    record: EpisodeRecord | None
+    logs: bytes
+
+
+class EpisodeActor:
+    """One Ray worker: plays up to its concurrency in threads, in its node's own folder."""
+
+    def __init__(self, player: EpisodePlayer) -> None:
+        configured = os.environ.get(LOG_DIR_VARIABLE)
+        self._root = Path(configured or tempfile.mkdtemp(prefix="zork_mcp_ray_"))
+        if not configured:  # a folder of its own goes with it (an actor exits as a process)
+            atexit.register(shutil.rmtree, self._root, ignore_errors=True)
+        self._running = RunningEpisodes()
+        self._player = player
+
+    def play(self, task: EpisodeTask, logs: bytes | None) -> Played:
+        here = replace(task, log_root=self._root)
+        folder = self._root / task.spec.episode_id
+        shutil.rmtree(folder, ignore_errors=True)
+        if logs is not None:
+            unpack(logs, folder)
+        controls = self._running.add(task.spec.key)
+        try:
+            record: EpisodeRecord | None = controls.settle(self._player(here, controls))
+        except EpisodeInterrupted:
+            record = None
+        finally:
+            self._running.done(task.spec.key)
+        try:
+            return Played(record, pack(folder))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def interrupt(self) -> None:
+        self._running.interrupt()
+
+
+class RaySweepBackend:
+    def __init__(
+        self,
+        parallel: int,
+        address: str | None = None,
+        workers: int | None = None,
+        *,
+        player: EpisodePlayer,
+    ) -> None:
+        try:
+            import ray
+        except ImportError as e:
+            raise ConfigurationError(
+                "--backend ray needs Ray: `pip install 'zork-mcp[ray]'`, or drop --backend ray "
+                "to use the local worker processes."
+            ) from e
+        self._ray = ray
+        self._started = not ray.is_initialized()
+        if self._started:
+            local: dict[str, Any] = (
+                {}
+                if address
+                else {
+                    "num_cpus": workers or os.cpu_count(),
+                    "_system_config": LOCAL_SYSTEM_CONFIG,
+                }
+            )
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, **local)
+        count = max(1, min(parallel, workers or int(ray.cluster_resources().get("CPU", 1))))
+        actor = ray.remote(
+            num_cpus=1,
+            max_restarts=0,
+            concurrency_groups={"play": -(-parallel // count), "control": 1},
+        )(EpisodeActor)
+        self._actors = [actor.remote(player) for _ in range(count)]
+        self._load = [0] * count
+        self._lock = threading.Lock()
+
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        with self._lock:
+            index = min(range(len(self._actors)), key=self._load.__getitem__)
+            self._load[index] += 1
+        folder = task.log_root / task.spec.episode_id
+        logs = pack(folder) if task.resume and folder.is_dir() else None
+        play = self._actors[index].play.options(concurrency_group="play")
+        result: Future[EpisodeRecord] = Future()
+        play.remote(task, logs).future().add_done_callback(
+            lambda done: self._settle(index, task, done, result)
+        )
+        return result
+
+    def _settle(
+        self, index: int, task: EpisodeTask, done: Future[Played], result: Future[EpisodeRecord]
+    ) -> None:
+        with self._lock:
+            self._load[index] -= 1
+        error = done.exception()
+        if error is not None:
+            result.set_exception(error)
+            return
+        played = done.result()
+        folder = task.log_root / task.spec.episode_id
+        shutil.rmtree(folder, ignore_errors=True)
+        unpack(played.logs, folder)
+        if played.record is None:
+            result.set_exception(EpisodeInterrupted(task.spec.key))
+        else:
+            result.set_result(replace(played.record, log_dir=str(folder)))
+
+    def interrupt(self) -> None:
+        """Ctrl-C in each running episode: it ends as interrupted, its logs come back."""
+        for actor in self._actors:
+            actor.interrupt.options(concurrency_group="control").remote()
+
+    def close(self) -> None:
+        """Each actor ends once its episodes have (its servers and games with it), as a
+        process exits: its exit handlers remove what it made in /tmp. Ray's own shutdown
+        of a local instance would SIGKILL actors still ending, and their children with them
+        (a forked game's forkserver left its socket folder behind), so it waits for them."""
+        ending = [actor.__ray_terminate__.remote() for actor in self._actors]
+        if self._started:
+            self._ray.wait(ending, num_returns=len(ending), timeout=ACTOR_EXIT_SECONDS)
+            self._ray.shutdown()
+
+
+def pack(folder: Path) -> bytes:
+    """A folder's files as a gzipped tar (an episode's logs: a few hundred KB)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        if folder.is_dir():
+            archive.add(folder, arcname=".")
+    return buffer.getvalue()
+
+
+def unpack(data: bytes, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        archive.extractall(folder, filter="data")  # no path outside `folder`, no devices

@@ -1,0 +1,177 @@
+"""Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log,
+and the one reader of events.jsonl (`show`, and the trajectory of a resumed episode).
+
+The human log follows the specification's examples, e.g.
+`[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
+Each line reaches the file in one unbuffered write, so a killed process loses nothing it
+logged and never leaves half a line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.span_facts import SpanFacts
+from zork_mcp.domain.tool_result import jsonable
+
+EVENTS_FILE = "events.jsonl"
+LOG_FILE = "episode.log"
+TYPE_KEY = "event_type"  # an event's EventType, or SPAN_TYPE for a span's line
+SPAN_TYPE = "span"
+DEBUG_DETAIL = {EventType.MCP_TOOL_CALL: "arguments"}
+# Characters str.splitlines() breaks on that JSON leaves unescaped: escaped, one event per line.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK_TABLE = str.maketrans(_LINE_BREAKS)
+
+
+def json_line(record: Mapping[str, Any]) -> str:
+    """One JSON object on exactly one line, whatever the strings in it hold."""
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAK_TABLE) + "\n"
+
+
+class JsonlTelemetry:
+    def __init__(
+        self,
+        directory: Path,
+        episode_id: str,
+        *,
+        wall_clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.events_path = directory / EVENTS_FILE
+        self.log_path = directory / LOG_FILE
+        self.episode_id = episode_id
+        self._events = _LineFile(self.events_path)
+        self._log = _LineFile(self.log_path)
+        self._wall, self._monotonic = wall_clock, monotonic
+        self._lock = threading.Lock()
+
+    def emit(self, event: Event) -> None:
+        record = {
+            "timestamp": round(self._wall(), 3),
+            TYPE_KEY: str(event.type),
+            "level": str(event.level),
+            "message": event.message,
+            "episode_id": self.episode_id,
+            **jsonable(dict(event.fields)),
+        }
+        with self._lock:
+            self._events.write(json_line(record))
+            self._log.write(human_line(event) + "\n")
+            detail = DEBUG_DETAIL.get(event.type)  # type: ignore[call-overload]
+            if detail and detail in event.fields:
+                arguments = json.dumps(jsonable(event.fields[detail]), ensure_ascii=False)
+                self._log.write(
+                    human_line(
+                        Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG, event.fields)
+                    )
+                    + "\n"
+                )
+
+    @contextmanager
+    def span(
+        self,
+        name: str,
+        *,
+        input: Any = None,
+        facts: SpanFacts | None = None,
+    ) -> Iterator[RecordedSpan]:
+        span = RecordedSpan.opened(name, facts=facts)
+        started = self._monotonic()
+        try:
+            yield span
+        finally:
+            self._write_span(span, self._monotonic() - started)
+
+    def _write_span(self, span: RecordedSpan, seconds: float) -> None:
+        usage = span.usage
+        record = {
+            "timestamp": round(self._wall(), 3),
+            TYPE_KEY: SPAN_TYPE,
+            "name": span.name,
+            "kind": str(span.kind),
+            "duration_ms": round(seconds * 1000, 3),
+            "episode_id": self.episode_id,
+            "metadata": jsonable(span.metadata),
+        }
+        if usage is not None:
+            record["usage"] = {
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+                "cached_tokens": usage.cached_tokens,
+            }
+        with self._lock:
+            self._events.write(json_line(record))
+
+    def flush(self) -> None:
+        """Nothing to do: every line is written through when it is emitted."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._events.close()
+            self._log.close()
+
+
+def read_events(directory: Path) -> list[LoggedEvent]:
+    """The events of an episode folder's events.jsonl, in order; refused with where and why
+    if there is none or a line is not JSON."""
+    path = directory / EVENTS_FILE
+    if not path.is_file():
+        raise ConfigurationError(
+            f"No {EVENTS_FILE} in {directory}: pass an episode's log folder "
+            f"(e.g. logs/<episode-id>, or eval/logs/<sweep>-<key> for a sweep's episode)."
+        )
+    events = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ConfigurationError(f"{path}:{number} is not a JSON event ({e}).") from e
+        events.append(LoggedEvent(_type(record.get(TYPE_KEY)), record))
+    return events
+
+
+def _type(name: object) -> EventType | None:
+    try:
+        return EventType(name)
+    except ValueError:
+        return None
+
+
+class _LineFile:
+    """An append-only text file written a whole line per system call, without a buffer.
+
+    Text from a model may hold what UTF-8 cannot (a lone surrogate): it is written as its
+    escape, `\\ud800`, which is also how JSON writes it, so events.jsonl reads it back."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def write(self, line: str) -> None:
+        data = memoryview(line.encode("utf-8", "backslashreplace"))
+        while data:
+            data = data[os.write(self._fd, data) :]
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def human_line(event: Event) -> str:
+    fields = event.fields
+    where = f"Turn {fields['turn']}" if fields.get("turn") else "Episode"
+    if fields.get("iteration") and str(event.type).startswith("mcp_tool"):
+        where += f" Iteration {fields['iteration']}"
+    return f"[{str(event.level).upper()}] {where}: {event.message}"

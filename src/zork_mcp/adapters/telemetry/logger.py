@@ -1,0 +1,50 @@
+"""Telemetry to a standard-library logger: events as log records, spans as debug lines."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
+from zork_mcp.domain.events import Event, Level
+from zork_mcp.domain.span_facts import SpanFacts
+
+LEVELS = {
+    Level.DEBUG: logging.DEBUG,
+    Level.INFO: logging.INFO,
+    Level.WARNING: logging.WARNING,
+    Level.ERROR: logging.ERROR,
+}
+
+
+class LoggingTelemetry:
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+
+    def emit(self, event: Event) -> None:
+        self.logger.log(
+            LEVELS[event.level],
+            event.message,
+            extra={"event_type": str(event.type), "fields": dict(event.fields)},
+        )
+
+    @contextmanager
+    def span(
+        self,
+        name: str,
+        *,
+        input: Any = None,
+        facts: SpanFacts | None = None,
+    ) -> Iterator[RecordedSpan]:
+        span = RecordedSpan.opened(name, facts=facts)
+        started = time.perf_counter()
+        try:
+            yield span
+        finally:
+            span.closed = True
+            self.logger.debug(
+                "%s %s took %.1f ms", span.kind, name, 1000 * (time.perf_counter() - started)
+            )

@@ -1,0 +1,248 @@
+"""`zork-mcp eval`: play a sweep of episodes (models x MCP modes x seeds) and report on it.
+
+zork-mcp eval --model openrouter:openai/gpt-4o-mini --mcp on,off --episodes 10
+zork-mcp eval --sweep sweep.toml
+zork-mcp eval report eval/results.sqlite [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from zork_mcp.app.bootstrap import local_sweep_backend, ray_sweep_backend, results_store
+from zork_mcp.app.sweep.episode import play_episode
+from zork_mcp.app.sweep.live import sweep_progress
+from zork_mcp.app.sweep.report import render, write_csv, write_plots
+from zork_mcp.app.sweep.sweep import Sweep, parse_mcp_modes, parse_model, sweep_from_toml
+from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
+from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
+from zork_mcp.ports.result_store import ResultStore
+from zork_mcp.ports.sweep_backend import SweepBackend
+
+DEFAULT_RESULTS = Path("eval/results.sqlite")
+DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not compute
+
+
+def sweep_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="zork-mcp eval",
+        description="Play many episodes per configuration (models x MCP modes) in parallel, "
+        "store one row per episode in SQLite, and report mean scores with 95% bootstrap "
+        "CIs and the MCP on minus off difference. `zork-mcp eval report RESULTS` reports "
+        "on stored results. Flags override the --sweep file.",
+    )
+    p.add_argument("--sweep", type=Path, help="TOML sweep file (keys: " + _keys() + ")")
+    p.add_argument("--name", help="sweep name; re-running a name skips its finished episodes")
+    p.add_argument(
+        "--model", action="append", help="provider:model, repeatable (e.g. local:my-model)"
+    )
+    p.add_argument("--base-url", help="base URL for models that name none (e.g. --provider local)")
+    p.add_argument(
+        "--mcp", action="append", help="on, off or an MCP config file; comma list, repeatable "
+        "(default on,off)",
+    )  # fmt: skip
+    p.add_argument("--seeds", help="comma list of game seeds, cycled (default 12, 13, ...)")
+    p.add_argument("--episodes", type=int, help="episodes per cell (default 1)")
+    p.add_argument("--max-turns", type=int, help="turns per episode (default 100)")
+    p.add_argument(
+        "--parallel", type=int,
+        help=f"episodes at once (default {DEFAULT_PARALLEL}: they mostly wait for the LLM)",
+    )  # fmt: skip
+    p.add_argument(
+        "--workers", type=int,
+        help=f"worker processes, sharing the episodes (default: the cores, {_cores()})",
+    )  # fmt: skip
+    p.add_argument(
+        "--limit", action="append", default=[], metavar="PROVIDER=N",
+        help="at most N episodes of this provider at once (rate limits), repeatable",
+    )  # fmt: skip
+    p.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="SQLite results file")
+    p.add_argument("--log-dir", type=Path, help="episode logs (default: beside --results)")
+    p.add_argument("--out", type=Path, help="CSV and plots (default: beside --results)")
+    p.add_argument("--config", type=Path, default=Path("pyproject.toml"))
+    p.add_argument("--game", help="Zork I story file (as for a single episode)")
+    p.add_argument("--plain", action="store_true", help="plain progress lines")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), default="local",
+        help="local worker processes (default) or Ray tasks (pip install 'zork-mcp[ray]')",
+    )  # fmt: skip
+    p.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
+    p.add_argument(
+        "--resume", action="store_true",
+        help="play failed and interrupted episodes again, on from their last checkpoint",
+    )  # fmt: skip
+    return p
+
+
+def report_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="zork-mcp eval report",
+        description="Report on stored sweep results: per-cell statistics, MCP on minus off "
+        "per model, CSV (episodes.csv, cells.csv), PNG plots and, with --html, static pages.",
+    )
+    p.add_argument("results", type=Path, help="the SQLite results file of `zork-mcp eval`")
+    p.add_argument("--sweep", help="only this sweep (default: every sweep, one report each)")
+    p.add_argument("--out", type=Path, help="CSV and plots folder (default: beside RESULTS)")
+    p.add_argument("--no-plots", action="store_true", help="tables and CSV only")
+    p.add_argument(
+        "--html",
+        type=Path,
+        metavar="DIR",
+        help="also write a static HTML report, one folder per sweep (DIR/<sweep>/index.html): "
+        "the tables, the plots, and every episode turn by turn",
+    )
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """`eval ...` or `eval report ...` (argv after `eval`)."""
+    console = Console(stderr=True)
+    rest = list(argv)
+    try:
+        if rest[:1] == ["report"]:
+            return report(report_parser().parse_args(rest[1:]))
+        return sweep(sweep_parser().parse_args(rest))
+    except ZorkMcpError as error:
+        console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        return 2
+
+
+def sweep(args: argparse.Namespace) -> int:
+    spec, parallel = sweep_spec(args)
+    store = results_store(args.results)
+    log_root = args.log_dir or args.results.parent / "logs"
+    config = args.config.resolve() if args.config.is_file() else args.config  # none: defaults
+    tasks = [
+        EpisodeTask(episode, log_root.resolve(), config, args.game, args.resume)
+        for episode in spec.episodes_to_play()
+    ]
+    with sweep_progress(args.plain) as progress:
+        scheduler = Scheduler(
+            _backend(args, parallel), store, parallel, spec.provider_limits, progress, args.resume
+        )
+        state = scheduler.run(tasks)
+    _report_sweep(store, spec.name, args.out or args.results.parent, state)
+    return 130 if state.stopped else (1 if state.failed else 0)
+
+
+def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
+    if args.backend == "ray":
+        return ray_sweep_backend(parallel, args.address, args.workers, play_episode)
+    if args.address:
+        raise ConfigurationError("--address is for --backend ray.")
+    workers = args.workers or _cores()
+    if workers < 1:
+        raise ConfigurationError("--workers must be at least 1.")
+    workers = min(workers, parallel)
+    return local_sweep_backend(workers, -(-parallel // workers), play_episode)
+
+
+def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
+    fields: dict[str, Any] = {}
+    if args.sweep:
+        if not args.sweep.is_file():
+            raise ConfigurationError(f"The sweep file {args.sweep} does not exist.")
+        fields = sweep_from_toml(args.sweep.read_text(encoding="utf-8"), str(args.sweep))
+    fields |= _flag_fields(args)
+    fields.setdefault("name", args.sweep.stem if args.sweep else "sweep")
+    if "models" not in fields:
+        raise ConfigurationError("Name at least one model: --model provider:model.")
+    if args.base_url:
+        fields["models"] = tuple(_with_base(m, args.base_url) for m in fields["models"])
+    parallel = fields.pop("parallel", None) or DEFAULT_PARALLEL
+    if parallel < 1:
+        raise ConfigurationError("--parallel must be at least 1.")
+    return Sweep(**fields), parallel
+
+
+def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if args.name:
+        fields["name"] = args.name
+    if args.model:
+        fields["models"] = tuple(parse_model(m) for m in args.model)
+    if args.mcp:
+        fields["mcp"] = parse_mcp_modes(m for flag in args.mcp for m in flag.split(","))
+    if args.seeds:
+        fields["seeds"] = tuple(_integers(args.seeds, "--seeds"))
+    for key in ("episodes", "max_turns", "parallel"):
+        if getattr(args, key) is not None:
+            fields[key] = getattr(args, key)
+    if args.limit:
+        fields["provider_limits"] = dict(_limit(text) for text in args.limit)
+    return fields
+
+
+def _with_base(model: ModelSpec, base_url: str) -> ModelSpec:
+    return model if model.base_url else replace(model, base_url=base_url)
+
+
+def _limit(text: str) -> tuple[str, int]:
+    provider, sep, number = text.partition("=")
+    if not sep:
+        raise ConfigurationError(f"--limit {text}: write PROVIDER=N, e.g. --limit openrouter=2.")
+    return provider, next(iter(_integers(number, f"--limit {text}")))
+
+
+def _integers(text: str, flag: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as e:
+        raise ConfigurationError(f"{flag}: expected whole numbers, got '{text}'.") from e
+
+
+def _report_console() -> Console:
+    """Report tables are wide: off a terminal, do not squeeze them into 80 columns."""
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -> None:
+    console = _report_console()
+    if state.stopped:
+        console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
+    records = store.episodes(name)
+    if records:
+        render(console, records, title=name)
+        _export(console, records, out / name, plots=True)
+
+
+def report(args: argparse.Namespace) -> int:
+    store = results_store(args.results, existing=True)
+    names = [args.sweep] if args.sweep else store.sweeps()
+    console = _report_console()
+    for name in names:
+        records = store.episodes(name)
+        if not records:
+            raise ConfigurationError(f"No episodes of sweep '{name}' in {args.results}.")
+        render(console, records, title=name)
+        _export(console, records, (args.out or args.results.parent) / name, not args.no_plots)
+        if args.html:
+            from zork_mcp.app.sweep.html_report import write_html  # Jinja2 only when asked
+
+            index = write_html(records, args.html / name, name)
+            console.print(f"wrote {index}", highlight=False)
+    return 0
+
+
+def _export(console: Console, records: list, directory: Path, plots: bool) -> None:
+    files = write_csv(records, directory) + (write_plots(records, directory) if plots else [])
+    console.print("wrote " + ", ".join(str(f) for f in files), highlight=False)
+
+
+def _cores() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def _keys() -> str:
+    from zork_mcp.app.sweep.sweep import SWEEP_KEYS
+
+    return ", ".join(sorted(SWEEP_KEYS))

@@ -1,0 +1,165 @@
+"""One episode of a sweep, played through the same container and orchestrator as a single run."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from dependency_injector import providers
+
+from zork_mcp.app import bootstrap
+from zork_mcp.app.container import PROCESS, Container
+from zork_mcp.app.options import RunOptions
+from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.domain.episode import EpisodeSummary
+from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.events import EventType
+from zork_mcp.domain.messages import RetryStats
+from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
+from zork_mcp.domain.sweep.episodes import EpisodeTask
+from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
+from zork_mcp.domain.turn_facts import TurnFacts
+
+
+class TrajectoryRecorder:
+    """The orchestrator's progress observer: the facts of every turn."""
+
+    def __init__(self) -> None:
+        self.points: list[TurnFacts] = []
+        self.mcp_disabled = False
+
+    def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
+        self.points.append(report.facts)
+        self.mcp_disabled = report.mcp_disabled
+
+
+def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
+    cell = task.spec.cell
+    mcp_config = None if cell.mcp in ("on", "off") else Path(cell.mcp)
+    return RunOptions(
+        provider=cell.model.provider,
+        model=cell.model.model,
+        base_url=cell.model.base_url,
+        game=task.game,
+        max_turns=task.spec.max_turns,
+        config=task.config,
+        mcp_config=mcp_config,
+        mcp=cell.mcp != "off",
+        log_dir=task.log_root,
+        seed=task.spec.seed,
+        episode_id=task.spec.episode_id,
+        plain=True,
+        fork_game=fork_game,
+    )
+
+
+def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> EpisodeRecord:
+    """Play the episode (from a fresh log folder, or on from its checkpoint with resume);
+    a failure is a record, Ctrl-C (or `controls.interrupt()`) is raised."""
+    shared = controls is not None and controls.shared
+    options = run_options(task, fork_game=shared)
+    directory = options.log_dir / options.episode_id
+    checkpoint = bootstrap.episode_checkpoints(directory)
+    earlier: list[TurnFacts] = []
+    if task.resume and checkpoint.exists():
+        options = replace(options, resume=True)
+        earlier = played_turns(directory, checkpoint.load().turn)
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
+    container = Container()
+    container.options.override(options)
+    if shared:
+        _share_the_workers_fork_server(container)
+    recorder = TrajectoryRecorder()
+    recorder.points.extend(earlier)
+    container.progress.override(providers.Object(recorder))
+    orchestrator, error = None, None
+    try:
+        orchestrator = container.orchestrator()
+        if controls is not None:
+            controls.attach(container.agent())
+        orchestrator.run()
+    except ZorkMcpError as e:
+        error = f"{type(e).__name__}: {e}"
+    except Exception as e:  # a sweep records any failure of one episode and goes on
+        error = f"unexpected {type(e).__name__}: {e}"
+    finally:
+        _shutdown(container)
+    summary = orchestrator.summary if orchestrator is not None else None
+    error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
+    if summary is not None and summary.end_reason == "interrupted":
+        raise EpisodeInterrupted(task.spec.key)
+    return _record(task, options, summary, recorder, error, container.llm_stats())
+
+
+def _share_the_workers_fork_server(container: Container) -> None:
+    """The process's fork server instead of one per episode, waited for once by all."""
+    container.start_plan.override(
+        providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
+    )
+    container.fork_server.override(PROCESS.fork_server.provided.for_plan.call(container.start_plan))
+
+
+def played_turns(directory: Path, through: int) -> list[TurnFacts]:
+    """The trajectory up to a checkpoint, from the episode's events log."""
+    points = {}
+    for event in bootstrap.episode_events(directory):
+        if event.type == EventType.TURN_COMPLETE and event["turn"] <= through:
+            points[event["turn"]] = TurnFacts.from_fields(event.fields)
+    return [points[turn] for turn in sorted(points)]
+
+
+def _shutdown(container: Container) -> None:
+    """Close the episode's resources; a second Ctrl-C must not cut this short (in a worker's
+    thread no signal arrives: the worker's main thread takes them)."""
+    if threading.current_thread() is not threading.main_thread():
+        container.shutdown_resources()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        container.shutdown_resources()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _record(
+    task: EpisodeTask,
+    options: RunOptions,
+    summary: EpisodeSummary | None,
+    recorder: TrajectoryRecorder,
+    error: str | None,
+    stats: RetryStats,
+) -> EpisodeRecord:
+    fields: dict[str, Any] = {
+        "status": "failed" if error else "done",
+        "error": error,
+        "log_dir": str(options.log_dir / options.episode_id),
+        "trajectory": tuple(recorder.points),
+        "tool_errors": sum(turn.tool_errors for turn in recorder.points),
+        "max_turns": task.spec.max_turns,
+        "extended_from": task.extends if options.resume else None,
+        **play_metrics(recorder.points),
+    }
+    if summary is not None:
+        fields |= {
+            "score": summary.score,
+            "moves": summary.moves,
+            "turns": summary.turns,
+            "end_reason": "error" if summary.end_reason == "running" else summary.end_reason,
+            "prompt_tokens": summary.usage.prompt_tokens,
+            "completion_tokens": summary.usage.completion_tokens,
+            "cached_tokens": summary.usage.cached_tokens,
+            "cost_usd": summary.usage.cost_usd,
+            "tool_calls": summary.tool_calls,
+            "mcp_disabled": recorder.mcp_disabled,
+            "rate_limited": stats.rate_limited,
+            "llm_retries": stats.retries,
+            "seconds": round(summary.seconds, 3),
+        }
+    else:
+        fields["end_reason"] = "error"
+    return task.spec.record(**fields)

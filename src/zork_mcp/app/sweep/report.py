@@ -1,0 +1,295 @@
+"""The sweep report: per-cell statistics, MCP on minus off per model, CSV and PNG plots.
+
+The metrics and how an episode's value of each is read are `domain/sweep/metrics.py`'s; this
+module lays them out for the terminal, the CSV files and the plots.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import statistics as pystats
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from zork_mcp.domain.sweep.metrics import (
+    BY_NAME,
+    COMPARED,
+    METRICS,
+    difference,
+    estimates,
+    rooms_curve,
+    tool_use,
+)
+from zork_mcp.domain.sweep.records import COLUMNS as RECORD_COLUMNS
+from zork_mcp.domain.sweep.records import EpisodeRecord
+from zork_mcp.domain.sweep.statistics import Estimate, mean_curve
+from zork_mcp.domain.turn_facts import ToolUse
+
+
+@dataclass(frozen=True)
+class CellStats:
+    cell: str
+    model: str
+    mcp: str
+    episodes: int
+    failures: int
+    median_score: float
+    max_score: int
+    mean_moves: float
+    tokens_in: float
+    tokens_out: float
+    tokens_cached: float
+    cost_usd: float | None
+    tool_calls_per_turn: float
+    metrics: dict[str, Estimate]  # by metric name (domain.sweep.metrics.METRICS)
+    tool_use: tuple[ToolUse, ...]
+
+    @property
+    def mean_score(self) -> Estimate:
+        return self.metrics["final_score"]
+
+
+@dataclass(frozen=True)
+class McpDifference:
+    model: str
+    mcp: str
+    difference: Estimate
+    metric: str = "final_score"
+
+
+def _done(records: Sequence[EpisodeRecord]) -> list[EpisodeRecord]:
+    return [r for r in records if not r.failed]
+
+
+def cell_stats(records: Sequence[EpisodeRecord]) -> list[CellStats]:
+    """Scores and costs over the episodes that finished; failed ones are counted apart."""
+    cells: dict[str, list[EpisodeRecord]] = {}
+    for record in records:
+        cells.setdefault(record.cell, []).append(record)
+    return [_one_cell(group) for group in cells.values()]
+
+
+def _one_cell(group: list[EpisodeRecord]) -> CellStats:
+    done = _done(group)
+    scores = [r.score for r in done]
+    costs = [r.cost_usd for r in done if r.cost_usd is not None]
+    turns = sum(r.turns for r in done)
+    return CellStats(
+        cell=group[0].cell,
+        model=group[0].model,
+        mcp=group[0].mcp,
+        episodes=len(group),
+        failures=len(group) - len(done),
+        median_score=pystats.median(scores) if scores else math.nan,
+        max_score=max(scores, default=0),
+        mean_moves=_mean([r.moves for r in done]),
+        tokens_in=_mean([r.prompt_tokens for r in done]),
+        tokens_out=_mean([r.completion_tokens for r in done]),
+        tokens_cached=_mean([r.cached_tokens for r in done]),
+        cost_usd=_mean(costs) if costs else None,
+        tool_calls_per_turn=sum(r.tool_calls for r in done) / turns if turns else 0.0,
+        metrics=estimates(done),
+        tool_use=tool_use(done),
+    )
+
+
+def mcp_differences(
+    records: Sequence[EpisodeRecord], metrics: Sequence[str] = COMPARED
+) -> list[McpDifference]:
+    """Per model, each MCP mode minus MCP off, for the final score and the rooms visited
+    (each with a bootstrap CI); a metric no episode of the pair has is left out."""
+    done = _done(records)
+    models = dict.fromkeys(r.model for r in done)
+    result = []
+    for model in models:
+        off = [r for r in done if r.model == model and r.mcp == "off"]
+        modes = dict.fromkeys(r.mcp for r in done if r.model == model and r.mcp != "off")
+        for mode, metric in itertools.product(modes if off else (), metrics):
+            on = [r for r in done if r.model == model and r.mcp == mode]
+            estimate = difference(on, off, metric)
+            if not math.isnan(estimate.value):
+                result.append(McpDifference(model, mode, estimate, metric))
+    return result
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def ci_text(estimate: Estimate, digits: int = 1) -> str:
+    """`mean [low, high]`, `mean` alone where there is no interval, `-` for no value."""
+    if math.isnan(estimate.value):
+        return "-"
+    if math.isnan(estimate.low):
+        return f"{estimate.value:.{digits}f}"
+    return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
+
+
+DIGITS = {"normalized_score": 3, "invalid_rate": 3, "cost_usd": 4, "latency_p50": 2}
+DIGITS |= {"latency_p95": 2, "tokens": 0}
+PLAY = [m for m in METRICS if m.name != "final_score"]  # the score table has the final score
+
+
+def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
+    table = Table(title=f"{title}: score per cell (95% bootstrap CI over finished episodes)")
+    for header in (
+        "cell", "episodes", "failed", "mean score", "median", "max", "moves",
+        "tokens in/out/cached per ep", "$ per ep", "tools/turn",
+    ):  # fmt: skip
+        table.add_column(header, justify="left" if header == "cell" else "right")
+    for s in cell_stats(records):
+        table.add_row(
+            s.cell, str(s.episodes), str(s.failures), ci_text(s.mean_score),
+            f"{s.median_score:g}", str(s.max_score), f"{s.mean_moves:.1f}",
+            f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
+            "-" if s.cost_usd is None else f"{s.cost_usd:.4f}", f"{s.tool_calls_per_turn:.2f}",
+        )  # fmt: skip
+    console.print(table)
+    differences = mcp_differences(records)
+    if differences:
+        diff = Table(title="MCP on minus off (95% bootstrap CI)")
+        for header in ("model", "mcp", "metric", "difference", "CI excludes 0"):
+            diff.add_column(header)
+        for d in differences:
+            excludes = "-" if math.isnan(d.difference.low) else str(not d.difference.includes(0))
+            label = BY_NAME[d.metric].label
+            diff.add_row(d.model, d.mcp, label, ci_text(d.difference), excludes)
+        console.print(diff)
+    for line in extensions(records):
+        console.print(line)
+    play = Table(title=f"{title}: play per cell (mean per episode, 95% bootstrap CI)")
+    for header in ("cell", *(metric.label for metric in PLAY)):
+        play.add_column(header, justify="left" if header == "cell" else "right")
+    for s in cell_stats(records):
+        play.add_row(s.cell, *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
+    console.print(play)
+
+
+def extensions(records: Sequence[EpisodeRecord]) -> list[str]:
+    """A line per turn limit episodes were carried on from, and to."""
+    counts = Counter((r.extended_from, r.max_turns) for r in records if r.extended_from)
+    return [
+        f"{n} episode{'s' * (n > 1)} extended: played to {first} turns, then carried on to {last}"
+        for (first, last), n in sorted(counts.items())
+    ]
+
+
+def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
+    """episodes.csv (a row per episode, as stored, with its normalized score) and cells.csv
+    (a row per cell: its counts, then each metric's mean with its CI bounds)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    episodes, cells = directory / "episodes.csv", directory / "cells.csv"
+    with episodes.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow([*RECORD_COLUMNS, "normalized_score"])
+        writer.writerows(
+            [*(getattr(r, c) for c in RECORD_COLUMNS), r.normalized_score] for r in records
+        )
+    rows = [_cell_row(s) for s in cell_stats(records)]
+    with cells.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["cell"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return [episodes, cells]
+
+
+_COUNTS = ("cell", "model", "mcp", "episodes", "failures", "median_score", "max_score")
+_MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd")
+
+
+def _cell_row(stats: CellStats) -> dict[str, object]:
+    row = {name: getattr(stats, name) for name in (*_COUNTS, *_MEANS, "tool_calls_per_turn")}
+    estimates = {"mean_score": stats.mean_score} | {m.name: stats.metrics[m.name] for m in METRICS}
+    for name, estimate in estimates.items():
+        row |= {name: estimate.value, f"{name}_low": estimate.low, f"{name}_high": estimate.high}
+    return row
+
+
+def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
+    """Per cell: the mean score and rooms visited over turns (with CI bands), the final-score
+    distribution, and which tools were called how often, and how often they failed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    done = _done(records)
+    by_cell = {
+        cell: [r for r in done if r.cell == cell] for cell in dict.fromkeys(r.cell for r in done)
+    }
+    paths = [
+        _curve_plot(
+            plt, by_cell, lambda r: [p.score for p in r.trajectory], "mean score",
+            "Mean score over turns (95% CI)", directory / "score_over_turns.png",
+        ),
+        _curve_plot(
+            plt, by_cell, lambda r: rooms_curve(r.trajectory), "mean rooms visited",
+            "Rooms visited over turns (95% CI)", directory / "rooms_over_turns.png",
+        ),
+    ]  # fmt: skip
+    figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
+    axes.boxplot([[r.score for r in group] for group in by_cell.values()], showmeans=True)
+    axes.set_xticks(range(1, len(by_cell) + 1), list(by_cell), rotation=15, fontsize="small")
+    axes.set(ylabel="final score", title="Final score per cell")
+    paths.append(_saved(plt, figure, directory / "final_scores.png"))
+    paths.append(_tool_use_plot(plt, by_cell, directory / "tool_use.png"))
+    return paths
+
+
+def _curve_plot(
+    plt: Any,
+    by_cell: dict[str, list[EpisodeRecord]],
+    curve: Callable[[EpisodeRecord], list[int]],
+    ylabel: str,
+    title: str,
+    path: Path,
+) -> Path:
+    figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
+    for cell, group in by_cell.items():
+        band = mean_curve([curve(r) for r in group])
+        turns = range(1, len(band) + 1)
+        axes.plot(turns, [e.value for e in band], label=cell)
+        axes.fill_between(turns, [e.low for e in band], [e.high for e in band], alpha=0.2)
+    axes.set(xlabel="turn", ylabel=ylabel, title=title)
+    if by_cell:
+        axes.legend(fontsize="small")
+    return _saved(plt, figure, path)
+
+
+def _tool_use_plot(plt: Any, by_cell: dict[str, list[EpisodeRecord]], path: Path) -> Path:
+    """Calls per episode of each tool, per cell; the failed share of them hatched."""
+    found_by_cell = {cell: tool_use(group) for cell, group in by_cell.items()}
+    uses = {
+        cell: {use.tool: use for use in found} for cell, found in found_by_cell.items() if found
+    }
+    tools = list(dict.fromkeys(tool for found in uses.values() for tool in found))
+    figure, axes = plt.subplots(figsize=(6, 1.5 + 0.35 * max(1, len(tools) * len(uses))), dpi=80)
+    height = 0.8 / max(1, len(uses))
+    for i, (cell, found) in enumerate(uses.items()):
+        episodes = max(1, len(by_cell[cell]))
+        positions = [t + i * height for t in range(len(tools))]
+        calls = [found[t].calls / episodes if t in found else 0 for t in tools]
+        errors = [found[t].errors / episodes if t in found else 0 for t in tools]
+        axes.barh(positions, calls, height, label=cell)
+        axes.barh(positions, errors, height, color="none", edgecolor="black", hatch="//")
+    axes.set_yticks([t + 0.4 - height / 2 for t in range(len(tools))], tools, fontsize="small")
+    axes.set(xlabel="calls per episode (hatched: failed)", title="Tool use per cell")
+    if tools:
+        axes.legend(fontsize="small")
+    return _saved(plt, figure, path)
+
+
+def _saved(plt: Any, figure: Any, path: Path) -> Path:
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return path

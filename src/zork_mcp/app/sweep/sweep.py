@@ -1,0 +1,108 @@
+"""A sweep: models x MCP modes, each cell played for N episodes; parsed from flags or TOML
+and checked against the provider registry. Its episodes are domain/sweep/episodes.py."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zork_mcp.app import providers
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
+
+DEFAULT_FIRST_SEED = 12
+SWEEP_KEYS = frozenset(
+    {"name", "models", "mcp", "seeds", "episodes", "max_turns", "parallel", "provider_limits"}
+)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str
+    models: tuple[ModelSpec, ...]
+    mcp: tuple[str, ...] = ("on", "off")
+    seeds: tuple[int, ...] = ()
+    episodes: int = 1
+    max_turns: int = 100
+    provider_limits: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.models:
+            raise ConfigurationError("A sweep needs at least one model: --model provider:model.")
+        if self.episodes < 1 or self.max_turns < 1:
+            raise ConfigurationError("episodes and max_turns must be at least 1.")
+        for provider, limit in self.provider_limits.items():
+            providers.provider_named(provider, where="provider_limits")
+            if limit < 1:
+                raise ConfigurationError(f"provider_limits.{provider} must be at least 1.")
+
+    @property
+    def cells(self) -> list[Cell]:
+        return [Cell(model, mode) for model in self.models for mode in self.mcp]
+
+    def seed_of(self, index: int) -> int:
+        if self.seeds:
+            return self.seeds[index % len(self.seeds)]
+        return DEFAULT_FIRST_SEED + index
+
+    def episodes_to_play(self) -> list[EpisodeSpec]:
+        """Episode-major order, so an early stop leaves every cell with a similar count."""
+        return [
+            EpisodeSpec(self.name, cell, index, self.seed_of(index), self.max_turns)
+            for index in range(self.episodes)
+            for cell in self.cells
+        ]
+
+
+def parse_model(text: str) -> ModelSpec:
+    provider, model = providers.parse_model(text)
+    return ModelSpec(provider.name, model)
+
+
+def model_from_toml(entry: Any) -> ModelSpec:
+    if isinstance(entry, str):
+        return parse_model(entry)
+    if isinstance(entry, dict) and set(entry) <= {"provider", "model", "base_url"}:
+        spec = parse_model(f"{entry.get('provider', '')}:{entry.get('model', '')}")
+        return ModelSpec(spec.provider, spec.model, entry.get("base_url"))
+    raise ConfigurationError(
+        f'models entry {entry!r}: write "provider:model" or '
+        '{provider = "...", model = "...", base_url = "..."}.'
+    )
+
+
+def parse_mcp_modes(modes: Iterable[str]) -> tuple[str, ...]:
+    result = tuple(mode.strip() for mode in modes if mode.strip())
+    if not result:
+        raise ConfigurationError("--mcp needs at least one mode: on, off or an MCP config file.")
+    return result
+
+
+def sweep_from_toml(text: str, source: str) -> dict[str, Any]:
+    """The sweep file's fields, checked; the CLI lets flags override them."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigurationError(f"{source} is not valid TOML: {e}") from e
+    unknown = set(data) - SWEEP_KEYS
+    if unknown:
+        raise ConfigurationError(
+            f"{source}: unknown keys {sorted(unknown)}; valid keys: {sorted(SWEEP_KEYS)}."
+        )
+    fields: dict[str, Any] = dict(data)
+    if "models" in data:
+        fields["models"] = tuple(model_from_toml(entry) for entry in _list(data, "models", source))
+    if "mcp" in data:
+        fields["mcp"] = parse_mcp_modes(str(m) for m in _list(data, "mcp", source))
+    if "seeds" in data:
+        fields["seeds"] = tuple(int(s) for s in _list(data, "seeds", source))
+    return fields
+
+
+def _list(data: Mapping[str, Any], key: str, source: str) -> Sequence[Any]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise ConfigurationError(f"{source}: {key} must be a list, got {value!r}.")
+    return value

@@ -1,0 +1,84 @@
+"""Who an episode of a sweep is (its cell, seed and index; its stable key and the row it
+becomes) and the task a worker is given to play it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.domain.sweep.records import EpisodeRecord
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    provider: str
+    model: str
+    base_url: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration: a model and an MCP mode ("on", "off", or an MCP config file)."""
+
+    model: ModelSpec
+    mcp: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.model.label} mcp={self.mcp}"
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    sweep: str
+    cell: Cell
+    index: int
+    seed: int
+    max_turns: int
+
+    def record(self, **outcome: Any) -> EpisodeRecord:
+        """This episode's row: who it is (sweep, key, cell, model, MCP mode, seed, index), and
+        the outcome given; the one place an episode's identity becomes a stored record."""
+        return EpisodeRecord(
+            sweep=self.sweep,
+            key=self.key,
+            cell=self.cell.label,
+            model=self.cell.model.label,
+            mcp=self.cell.mcp,
+            seed=self.seed,
+            index=self.index,
+            **outcome,
+        )
+
+    @property
+    def key(self) -> str:
+        """Stable identity: the same episode of the same sweep always has the same key (a
+        model's base URL is left out, so a local server may come back on another port; so is
+        the turn limit, so a sweep run again with a higher one carries its episodes on)."""
+        body = json.dumps(
+            {"cell": self.cell.label, "i": self.index, "seed": self.seed}, sort_keys=True
+        )
+        return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+    @property
+    def episode_id(self) -> str:
+        return f"{self.sweep}-{self.key}"
+
+
+@dataclass(frozen=True)
+class EpisodeTask:
+    """Everything a worker needs to play one episode (picklable)."""
+
+    spec: EpisodeSpec
+    log_root: Path
+    config: Path
+    game: str | None = None
+    resume: bool = False  # continue from the episode's checkpoint if it has one
+    extends: int | None = None  # carries on a stored episode played to this turn limit

@@ -1,0 +1,169 @@
+"""The sweep scheduler: at most N episodes at once and at most K per provider; each finished
+episode is stored at once, finished ones are skipped on a re-run (or carried on, when the
+re-run's turn limit is higher), Ctrl-C stops cleanly."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
+
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted
+from zork_mcp.domain.sweep.episodes import EpisodeTask
+from zork_mcp.domain.sweep.records import EpisodeRecord
+
+if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
+    from zork_mcp.ports.result_store import ResultStore
+    from zork_mcp.ports.sweep_backend import SweepBackend
+
+POLL_SECONDS = 0.5
+
+
+class SweepObserver(Protocol):
+    def started(self, task: EpisodeTask, state: SweepState) -> None: ...
+
+    def finished(self, record: EpisodeRecord, state: SweepState) -> None: ...
+
+
+@dataclass
+class SweepState:
+    total: int
+    skipped: int = 0
+    done: int = 0
+    failed: int = 0
+    interrupted: int = 0
+    running: Counter[str] = field(default_factory=Counter)  # per provider
+    records: list[EpisodeRecord] = field(default_factory=list)
+    stopped: bool = False
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.skipped - self.done - self.failed
+
+
+@dataclass
+class Scheduler:
+    backend: SweepBackend
+    store: ResultStore
+    parallel: int
+    provider_limits: Mapping[str, int]
+    observer: SweepObserver | None = None
+    redo_failed: bool = False
+
+    def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
+        sweep = tasks[0].spec.sweep if tasks else ""
+        stored = {record.key: record for record in self.store.episodes(sweep)} if sweep else {}
+        pending = still_to_play(tasks, stored, redo_failed=self.redo_failed)
+        state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
+        running: dict[Future[EpisodeRecord], EpisodeTask] = {}
+        try:
+            while pending or running:
+                self._fill(pending, running, state)
+                done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._finish(future, running, state)
+        except KeyboardInterrupt:
+            state.stopped = True
+            self._drain(running, state)
+        finally:
+            self.backend.close()
+        return state
+
+    def _fill(
+        self,
+        pending: list[EpisodeTask],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        for task in list(pending):
+            if len(running) >= self.parallel:
+                return
+            provider = task.spec.cell.model.provider
+            if state.running[provider] >= self.provider_limits.get(provider, self.parallel):
+                continue
+            pending.remove(task)
+            state.running[provider] += 1
+            running[self.backend.submit(task)] = task
+            if self.observer:
+                self.observer.started(task, state)
+
+    def _finish(
+        self,
+        future: Future[EpisodeRecord],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        """Store a finished episode, then let it go from `running`.
+
+        A Ctrl-C in this process is never taken for an episode's own interruption: it
+        propagates, and an episode not yet stored stays in `running` for the drain.
+        """
+        task = running[future]
+        error = future.exception()
+        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt))
+        # a worker that failed is recorded with its error, and the sweep goes on
+        record = None if interrupted else crashed(task, error) if error else future.result()
+        if record:
+            self.store.record(record)  # idempotent: a replayed episode replaces itself
+        del running[future]
+        state.running[task.spec.cell.model.provider] -= 1
+        if record is None:
+            state.interrupted += 1
+            return
+        state.records.append(record)
+        if record.failed:
+            state.failed += 1
+        else:
+            state.done += 1
+        if self.observer:
+            self.observer.finished(record, state)
+
+    def _drain(self, running: dict[Future[EpisodeRecord], EpisodeTask], state: SweepState) -> None:
+        """Stop the running episodes and keep the ones that finished meanwhile."""
+        self.backend.interrupt()
+        while running:
+            try:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                continue
+            for future in done:
+                self._finish(future, running, state)
+
+
+def still_to_play(
+    tasks: Sequence[EpisodeTask], stored: Mapping[str, EpisodeRecord], *, redo_failed: bool
+) -> list[EpisodeTask]:
+    """The tasks a run plays: new episodes, failed ones with `redo_failed`, and finished ones
+    that stopped at a lower turn limit than this run's, carried on from their checkpoint.
+    A finished episode played to a higher limit is a ConfigurationError: the run would cut
+    the sweep's episodes short."""
+    pending = []
+    for task in tasks:
+        record = stored.get(task.spec.key)
+        if record is None or (record.failed and redo_failed):
+            pending.append(task)
+        elif not record.failed and record.max_turns is not None:
+            if record.max_turns > task.spec.max_turns:
+                raise _cut_short(task, record.max_turns)
+            if record.max_turns < task.spec.max_turns and record.end_reason == "turn_limit":
+                pending.append(replace(task, resume=True, extends=record.max_turns))
+    return pending
+
+
+def _cut_short(task: EpisodeTask, played: int) -> ConfigurationError:
+    return ConfigurationError(
+        f"Sweep '{task.spec.sweep}' has episodes played to {played} turns, and --max-turns "
+        f"{task.spec.max_turns} would end them sooner. Run it with --max-turns {played} or "
+        "more (a higher limit carries its episodes on), or give a new sweep its own --name."
+    )
+
+
+def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:
+    return task.spec.record(
+        status="failed",
+        end_reason="error",
+        error=f"worker failed: {type(error).__name__}: {error}",
+    )
