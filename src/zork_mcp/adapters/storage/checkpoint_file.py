@@ -2,8 +2,8 @@
 
 The file is a pickle (Jericho's state holds numpy arrays and bytes) that zork-mcp writes into
 the episode's own log folder; only load checkpoints from log folders you wrote. One written
-before the checkpoint's classes moved to the domain still loads: their old names are read as
-the new ones.
+before the checkpoint's classes moved (to the domain, or to another adapter package) still
+loads: their old names are read as the new ones.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ CHECKPOINT_FILE = "checkpoint.pickle"
 _MOVED = {
     ("zork_mcp.app.checkpoint", "Checkpoint"): Checkpoint,
     ("zork_mcp.app.orchestrator", "EpisodeSummary"): EpisodeSummary,
+}
+_MOVED_MODULES = {  # issue 37: the Jericho adapter moved under adapters/game/
+    f"zork_mcp.adapters.jericho_game.{module}": f"zork_mcp.adapters.game.jericho.{module}"
+    for module in ("game_env", "wire")
 }
 
 
@@ -59,4 +63,5 @@ class FileCheckpoints:
 
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        return _MOVED.get((module, name)) or super().find_class(module, name)
+        moved = _MOVED.get((module, name))
+        return moved or super().find_class(_MOVED_MODULES.get(module, module), name)
