@@ -10,10 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.processes import processes_in_groups
+from tests.support.network import LOOPBACK, PROVIDER_KEYS, RealProviderBlocked
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-FAULT_SERVER = ROOT / "tests" / "support" / "fault_server.py"
 NPM_PACKAGE = "@modelcontextprotocol/server-sequential-thinking@2026.8.31"
 NPM_PREFIX = ROOT / ".cache" / "npm"
 NPM_ENTRY = (
@@ -51,35 +50,12 @@ def sequential_thinking_js() -> Path:
     return NPM_ENTRY
 
 
-def assert_no_processes_left(server) -> None:
-    """Close the server, then check the process table for any of its process groups."""
-    server.close()
-    leftovers = processes_in_groups(server.spawned_pids)
-    assert leftovers == [], f"server processes outlived the test: {leftovers}"
-
-
 @pytest.fixture(scope="session")
 def zork_game() -> Path:
     """../shared/games/zork1.z3 (or $ZORK_MCP_GAME); the error says how to get it."""
     from zork_mcp.adapters.game.jericho import find_game_file
 
     return find_game_file(base=ROOT)
-
-
-PROVIDER_KEYS = (
-    "OPENROUTER_API_KEY",
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "LANGFUSE_PUBLIC_KEY",
-    "LANGFUSE_SECRET_KEY",
-)
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-
-
-class RealProviderBlocked(RuntimeError):
-    """A test tried to reach a host that is not this machine."""
 
 
 @pytest.fixture(autouse=True)

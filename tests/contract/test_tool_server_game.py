@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from jericho.game_info import zork1
 
-from tests.conftest import assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
+from tests.support.probes import look_probe
+from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -20,10 +21,6 @@ def game_server(zork_game, tmp_path) -> McpStdioToolServer:
         env={"GAME": str(zork_game)},
     )
     return McpStdioToolServer({"game": config}, stderr_path=tmp_path / "stderr.log")
-
-
-def look_probe(tag: str):
-    return "game.play_action", {"action": "look"}, "West of House"
 
 
 class TestGameServer(ToolServerContract):

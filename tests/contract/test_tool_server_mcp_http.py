@@ -11,11 +11,10 @@ from mcp.client.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import FAULT_SERVER
-from tests.contract.test_tool_server_game import look_probe
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
 from tests.support.http_servers import free_port, http_server
-from tests.support.probes import thought_probe
+from tests.support.paths import FAULT_SERVER
+from tests.support.probes import look_probe, thought_probe
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.domain.server_config import MCPHttpServerConfig
 

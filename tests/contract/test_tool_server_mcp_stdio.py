@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
-from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
+from tests.support.paths import FAULT_SERVER
 from tests.support.probes import thought_probe
+from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import ray  # in the dev extra, so CI always runs this test
 
-from tests.e2e.test_eval_sweep import peer, stored, sweep_args, wait_for_rows
+from tests.support.sweeps import peer, stored, sweep_args, wait_for_rows
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.ray_cluster import LOG_DIR_VARIABLE
 from zork_mcp.app.cli import main

@@ -11,41 +11,20 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
 from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_with_environment
-from tests.support.projects import write_project
+from tests.support.sweeps import peer, stored, sweep_args, untimed, wait_for_rows
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
 from zork_mcp.app.sweep.report import cell_stats, mcp_differences
-from zork_mcp.domain.turn_facts import TurnFacts
 
 pytestmark = pytest.mark.slow
-RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
-
-
-def project(tmp_path: Path) -> Path:
-    server = {"command": "python", "args": [str(RAW_SERVER)], "env": {"RAW_MCP_TOOLS": "[]"}}
-    return write_project(tmp_path, {"raw": server}, enabled=True)
-
-
-def peer() -> WalkthroughPeer:
-    return WalkthroughPeer(canonical_tools=("raw.environ", "raw.pid"), tool="raw.pid",
-                           tool_arguments={})  # fmt: skip
-
-
-def sweep_args(url: str, tmp_path: Path, results: Path, *extra: str) -> list[str]:
-    return [
-        "eval", "--base-url", f"{url}/v1", "--config", str(project(tmp_path)),
-        "--results", str(results), "--parallel", "2", "--plain", *extra,
-    ]  # fmt: skip
 
 
 def test_tools_that_help_show_a_difference_whose_ci_excludes_zero_and_equal_play_does_not(
@@ -72,15 +51,6 @@ def test_tools_that_help_show_a_difference_whose_ci_excludes_zero_and_equal_play
     assert all(r.trajectory[-1].score == r.score for r in records)
     out = capsys.readouterr().out
     assert "MCP on minus off" in out and (tmp_path / "sweep" / "score_over_turns.png").is_file()
-
-
-def stored(results: Path) -> dict[str, tuple]:
-    deterministic = ("cell", "seed", "score", "moves", "turns", "end_reason", "prompt_tokens",
-                     "completion_tokens", "cost_usd", "tool_calls", "error")  # fmt: skip
-    return {
-        r.key: (*(getattr(r, f) for f in deterministic), untimed(r.trajectory))
-        for r in SqliteResultStore(results).episodes("resume")
-    }
 
 
 def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, zork_game):
@@ -113,21 +83,6 @@ def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, 
     assert stored(killed) == stored(clean)
     scores = {v[0]: v[2] for v in stored(clean).values()}
     assert scores["local:p1-q1 mcp=off"] > scores["local:p1-q0 mcp=off"] == 0
-
-
-def wait_for_rows(
-    results: Path, process: subprocess.Popen, timeout: float = 120, at_least: int = 2
-) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        if results.is_file():
-            with sqlite3.connect(results) as db:
-                if db.execute("SELECT name FROM sqlite_master WHERE name = 'episodes'").fetchone():
-                    count = db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
-                    if count >= at_least:
-                        return count
-        time.sleep(0.02)
-    raise AssertionError(f"no episode stored within {timeout}s (exit {process.poll()})")
 
 
 def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoint(
@@ -185,10 +140,6 @@ def test_a_finished_sweep_run_again_with_more_turns_carries_its_episodes_on_repl
     assert {k: v for k, v in vars(carried).items() if k not in different} == {
         k: v for k, v in vars(fresh).items() if k not in different
     }
-
-
-def untimed(turns: tuple[TurnFacts, ...]) -> list[TurnFacts]:
-    return [replace(turn, llm_seconds=0.0) for turn in turns]
 
 
 def as_from_a_terminal() -> None:

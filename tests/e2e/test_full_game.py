@@ -11,27 +11,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from jericho.game_info import zork1
 
 from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.processes import live_descendants, processes_with_environment
-from tests.support.projects import write_project
+from tests.support.walkthrough import TOOL, WALKTHROUGH, project, thought
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
-WALKTHROUGH = zork1["walkthrough"].split("/")
-TOOL = "reasoning.sequentialthinking"
-
-
-def project(tmp_path: Path, marker: str, **mcp: float) -> Path:
-    reasoning = {
-        "command": "python",
-        "args": ["-m", "zork_mcp.servers.reasoning"],
-        "env": {"DISABLE_THOUGHT_LOGGING": "true", "E2E_MARKER": marker},
-    }
-    servers = {"reasoning": reasoning}
-    return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20, **mcp)
 
 
 def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tuple[int, list]:
@@ -65,15 +52,6 @@ def play(peer: ProviderPeer, tmp_path: Path, zork_game: Path, *extra: str) -> tu
     assert set(live_descendants(os.getpid())) <= before, "a server or fork server outlived the run"
     events = [json.loads(line) for line in (tmp_path / "e2e" / "events.jsonl").open()]
     return code, events
-
-
-def thought(n: int) -> dict:
-    return {
-        "thought": f"step {n}",
-        "thoughtNumber": n,
-        "totalThoughts": 2,
-        "nextThoughtNeeded": n < 2,
-    }
 
 
 def test_the_walkthrough_wins_with_mcp_on(tmp_path, zork_game, capsys):

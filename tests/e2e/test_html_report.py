@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.select import Select
 
-from tests.e2e.test_eval_sweep import peer, sweep_args
 from tests.support.browser import console_errors, headless_chromium
+from tests.support.sweeps import peer, sweep_args
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
 from zork_mcp.app.sweep.report import cell_stats, ci_text

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_full_game import TOOL, WALKTHROUGH, thought
 from tests.support.http_servers import http_server
 from tests.support.llm_peers import peer_for
 from tests.support.projects import write_project
+from tests.support.walkthrough import TOOL, WALKTHROUGH, thought
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 

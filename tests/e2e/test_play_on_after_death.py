@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from jericho.game_info import zork1
 
-from tests.conftest import assert_no_processes_left
 from tests.support.llm_peers import peer_for
+from tests.support.processes import assert_no_processes_left
 from tests.support.projects import write_project
+from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
@@ -21,8 +21,6 @@ from zork_mcp.app.cli import main
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
-# The walkthrough's way to the lamp, then down the trap door without lighting it: the grue.
-TO_THE_GRUE = [*zork1["walkthrough"].split("/")[:13], "move rug", "open trap door", "down", "n"]
 DEATH = "****  You have died  ****"
 AFTER = ["n", "look"]  # reincarnated in the Forest: north is the Clearing
 

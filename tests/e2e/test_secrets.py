@@ -16,9 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.e2e.test_full_game import TOOL, WALKTHROUGH, project, thought
 from tests.support import otlp_receiver as otlp
 from tests.support.llm_peers import HttpFault, peer_for
+from tests.support.walkthrough import TOOL, WALKTHROUGH, project, thought
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.app.cli import main
 

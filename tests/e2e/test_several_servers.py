@@ -10,10 +10,10 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import FAULT_SERVER
-from tests.e2e.test_full_game import thought
 from tests.support.http_servers import http_server
+from tests.support.paths import FAULT_SERVER
 from tests.support.projects import play_episode as run
+from tests.support.walkthrough import thought
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 
 pytestmark = pytest.mark.slow

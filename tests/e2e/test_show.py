@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_eval_sweep import peer, project
+from tests.support.sweeps import peer, project
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow

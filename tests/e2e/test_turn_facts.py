@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_play_on_after_death import TO_THE_GRUE
 from tests.support.llm_peers import peer_for
 from tests.support.projects import write_project
+from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main

@@ -37,9 +37,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import FAULT_SERVER
 from tests.support.fault_server import FAULT_TOOLS
 from tests.support.llm_peers import HttpFault, peer_for
+from tests.support.paths import FAULT_SERVER
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_reply

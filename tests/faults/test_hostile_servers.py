@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import assert_no_processes_left
 from tests.support.hostile_server import CASES, GOOD_TOOL, command
 from tests.support.http_servers import http_server
+from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer

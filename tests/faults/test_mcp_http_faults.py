@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
-from tests.conftest import FAULT_SERVER
 from tests.support.http_servers import http_server
+from tests.support.paths import FAULT_SERVER
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.domain.errors import MCPServerStartupError, MCPSessionBrokenError
 from zork_mcp.domain.server_config import MCPHttpServerConfig

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 HERE = Path(__file__).parent
 PROPERTY_COUNT = 48

@@ -4,8 +4,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import assert_no_processes_left
-from tests.properties.raw_servers import raw_server
+from tests.support.processes import assert_no_processes_left
+from tests.support.raw_servers import raw_server
 from zork_mcp.domain.server_env import server_environment
 
 names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
-from tests.conftest import assert_no_processes_left
-from tests.properties.raw_servers import raw_server
+from tests.support.processes import assert_no_processes_left
+from tests.support.raw_servers import raw_server
 from tests.support.strategies import mcp_tool_sets
 
 

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import assert_no_processes_left
-from tests.properties.raw_servers import raw_server, wait_until_gone
+from tests.support.processes import assert_no_processes_left
+from tests.support.raw_servers import raw_server, wait_until_gone
 
 endings = st.sampled_from(["normal", "error", "cancelled"])
 

@@ -3,8 +3,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.openai_format import assert_openai_tool
-from tests.properties.providers import exchange, wire_tools
+from tests.support.openai_format import assert_openai_tool
+from tests.support.provider_exchange import exchange, wire_tools
 from tests.support.strategies import input_schemas, server_names, tool_names
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.domain.messages import LLMRequest, initial_messages

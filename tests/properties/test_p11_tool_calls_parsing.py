@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.properties.providers import PROTOCOLS, exchange
+from tests.support.provider_exchange import PROTOCOLS, exchange
 from tests.support.strategies import json_objects, server_names, tool_names
 from zork_mcp.adapters.llm.fake import tool_calls_reply
 from zork_mcp.domain.messages import LLMRequest, initial_messages

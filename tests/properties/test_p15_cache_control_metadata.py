@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.properties.providers import exchange
+from tests.support.provider_exchange import exchange
 from tests.support.scripts import play, scripts
 from tests.support.strategies import TEXT
 from zork_mcp.adapters.llm.fake import text_reply

@@ -1,43 +1,16 @@
-import asyncio
-import time
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from tests.support.connection_turns import ping, play_turn
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
+from zork_mcp.domain.connection import ConnectionTracker
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.events import EventType
-from zork_mcp.domain.messages import initial_messages
-from zork_mcp.domain.settings import MCPSettings
 
 # Connect failures wanted on each turn after the first, which always connects.
 later_turns = st.lists(st.integers(0, 3), min_size=1, max_size=12)
-
-
-def ping() -> str:
-    return "pong"
-
-
-def play_turn(server, tracker, telemetry, turn):
-    llm = ScriptedLLM([action_reply("look")])
-    outcome = asyncio.run(
-        decide_action(
-            llm=llm,
-            messages=initial_messages("s", "u"),
-            settings=MCPSettings(enabled=True),
-            telemetry=telemetry,
-            clock=time.monotonic,
-            tool_server=server,
-            connection=ServerConnections({server.name: tracker}),
-            turn=turn,
-        )
-    )
-    return outcome, llm
 
 
 @given(later_turns)

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.test_p26_connection_retry_logic import ping, play_turn
+from tests.support.connection_turns import ping, play_turn
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.connection import ConnectionTracker

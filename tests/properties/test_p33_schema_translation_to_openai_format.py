@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.openai_format import assert_openai_tool
+from tests.support.openai_format import assert_openai_tool
 from tests.support.strategies import TEXT, input_schemas, server_names, tool_names
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tool
 

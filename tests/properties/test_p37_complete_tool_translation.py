@@ -3,8 +3,8 @@ import time
 
 from hypothesis import given
 
-from tests.properties.openai_format import assert_openai_tool
 from tests.support.fake_servers import server_offering
+from tests.support.openai_format import assert_openai_tool
 from tests.support.strategies import server_names, tool_sets
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry

@@ -2,9 +2,9 @@ import asyncio
 
 from hypothesis import given, settings
 
-from tests.conftest import assert_no_processes_left
-from tests.properties.openai_format import assert_openai_tool
-from tests.properties.raw_servers import raw_server
+from tests.support.openai_format import assert_openai_tool
+from tests.support.processes import assert_no_processes_left
+from tests.support.raw_servers import raw_server
 from tests.support.strategies import mcp_tool_sets
 from zork_mcp.domain.tool_schema import to_openai_tools
 

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.properties.test_p04_configuration_loading_consistency import pyproject, values
+from tests.support.pyproject_tables import pyproject, values
 from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
 
 DEFAULTS = {

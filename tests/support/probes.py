@@ -16,3 +16,7 @@ def thought_probe(tool: str):
         return tool, arguments, tag
 
     return probe
+
+
+def look_probe(tag: str):
+    return "game.play_action", {"action": "look"}, "West of House"

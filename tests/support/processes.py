@@ -79,3 +79,10 @@ def remember_descendants() -> None:
 
 def descendants_before_the_test() -> set[int]:
     return set(_before)
+
+
+def assert_no_processes_left(server) -> None:
+    """Close the server, then check the process table for any of its process groups."""
+    server.close()
+    leftovers = processes_in_groups(server.spawned_pids)
+    assert leftovers == [], f"server processes outlived the test: {leftovers}"

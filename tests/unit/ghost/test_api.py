@@ -8,63 +8,19 @@ import logging
 import os
 import sys
 import time
-import uuid
 
 import httpx
 import pytest
 
-from tests.conftest import FAULT_SERVER
 from tests.support.fault_server import FAULT_TOOLS
-from tests.support.llm_peers import HttpFault, ProviderPeer, peer_for
-from tests.support.processes import (
-    descendants_before_the_test,
-    live_descendants,
-    process_group_members,
-    processes_with_environment,
-)
+from tests.support.ghost_calls import assert_no_server_left, ghost, marker, servers
+from tests.support.llm_peers import HttpFault, peer_for
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
-from zork_mcp.app.container import PROCESS
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
 from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
 
 pytestmark = pytest.mark.slow
-
-
-def servers(marker: str, *, command: str = sys.executable) -> dict:
-    return {
-        "mcpServers": {
-            "faults": {"command": command, "args": [str(FAULT_SERVER)], "env": {"MARK": marker}}
-        }
-    }
-
-
-async def ghost(peer: ProviderPeer, marker: str, **options):
-    options.setdefault("server_config", servers(marker))
-    async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
-        return await mcp_ghost(
-            system_prompt="Use the tools.",
-            provider="openai",
-            api_key=peer.api_key,
-            user_prompt="Do it.",
-            http_client=client,
-            **options,
-        )
-
-
-def marker() -> str:
-    return uuid.uuid4().hex
-
-
-def assert_no_server_left(mark: str) -> None:
-    """No spawned server (its environment holds the mark) and no forked one: a descendant
-    of this process other than the fork server every call shares and the child it forked
-    ahead (which waits in its process group; a server leads its own), or one older than
-    the test."""
-    assert processes_with_environment("MARK", mark) == []
-    fork_server = process_group_members(PROCESS.fork_server().get().pids)
-    known = fork_server | descendants_before_the_test()
-    assert [pid for pid in live_descendants(os.getpid()) if pid not in known] == []
 
 
 async def test_a_chain_runs_and_every_server_process_is_gone_after():

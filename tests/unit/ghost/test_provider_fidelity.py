@@ -9,8 +9,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.ghost.test_api import marker, servers
 from tests.support.fault_server import FAULT_TOOLS
+from tests.support.ghost_calls import marker, servers
 from tests.support.llm_peers import ProviderPeer, peer_for
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.domain.errors import ConfigurationError

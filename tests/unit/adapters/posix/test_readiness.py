@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 MANY_DESCRIPTORS = """

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.properties.providers import PROTOCOLS, exchange
+from tests.support.provider_exchange import PROTOCOLS, exchange
 from tests.support.strategies import TEXT, input_schemas, json_values, tool_names
 from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict

@@ -1,16 +1,16 @@
 """A model's command becomes one safe line for the Z-machine, judged on the words the game
 will read (Zork I's own dictionary, separators and buffer), and the agent hears what changed."""
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.paths import ROOT
 from zork_mcp.adapters.game.jericho import find_game_file, load_lexicon
 from zork_mcp.domain.game_command import CommandRules, CommandVerdict, notice_text, safe_command
 
-ZORK = load_lexicon(find_game_file(base=Path(__file__).resolve().parents[2]))
+ZORK = load_lexicon(find_game_file(base=ROOT))
 RULES = CommandRules.for_game(ZORK)
 ALLOWING = CommandRules.for_game(ZORK, allow_quit_restart=True)
 LIMIT = ZORK.input_limit

@@ -3,7 +3,7 @@
 import httpx
 import pytest
 
-from tests.conftest import PROVIDER_KEYS, RealProviderBlocked
+from tests.support.network import PROVIDER_KEYS, RealProviderBlocked
 from zork_mcp.app.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from jsonschema.validators import Draft202012Validator
 
-from tests.conftest import ROOT, assert_no_processes_left
+from tests.support.paths import ROOT
+from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.domain.server_config import MCPServerConfig
 

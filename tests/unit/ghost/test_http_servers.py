@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ghost.test_api import assert_no_server_left, ghost, marker, servers
 from tests.support.fault_server import FAULT_TOOLS
+from tests.support.ghost_calls import assert_no_server_left, ghost, marker, servers
 from tests.support.http_servers import free_port, http_server
 from tests.support.llm_peers import peer_for
 from tests.support.probes import thought_probe

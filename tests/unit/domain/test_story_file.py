@@ -2,17 +2,17 @@
 and the text buffer of the game's read instructions."""
 
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.paths import ROOT
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.story_file import GameLexicon, encode_word, read_lexicon
 
-STORY = find_game_file(base=Path(__file__).resolve().parents[2]).read_bytes()
+STORY = find_game_file(base=ROOT).read_bytes()
 ZORK = read_lexicon(STORY)
 
 
@@ -22,7 +22,7 @@ def test_every_word_of_jerichos_dictionary_resolves_to_its_own_entry():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        env = FrotzEnv(str(find_game_file(base=Path(__file__).resolve().parents[2])), seed=12)
+        env = FrotzEnv(str(find_game_file(base=ROOT)), seed=12)
     try:
         words = [word.word.decode() if isinstance(word.word, bytes) else str(word.word)
                  for word in env.get_dictionary()]  # fmt: skip

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from tests.ghost.test_api import ghost, marker
 from tests.support.fault_server import FAULT_TOOLS
+from tests.support.ghost_calls import ghost, marker
 from tests.support.llm_peers import peer_for
 from tests.support.otlp_receiver import STATUS_ERROR, receivers
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FAULT_SERVER, ROOT, assert_no_processes_left
-from tests.support.processes import processes_in_groups
+from tests.support.paths import FAULT_SERVER, ROOT
+from tests.support.processes import assert_no_processes_left, processes_in_groups
 from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, plan_starts
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
