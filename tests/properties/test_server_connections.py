@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
-from zork_mcp.adapters.mcp.fake import FakeToolServer, FakeToolServers
+from zork_mcp.adapters.mcp.fake import FakeToolServer, fake_tool_servers
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ConnectionState, ServerConnections
@@ -32,7 +32,7 @@ class ThreeServers(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.parts = {name: FakeToolServer(name, {"ping": ping}) for name in NAMES}
-        self.server = FakeToolServers(list(self.parts.values()))
+        self.server = fake_tool_servers(list(self.parts.values()))
         self.connections = ServerConnections()
         self.turn = 0
         self.ended = False

@@ -15,8 +15,7 @@ from typing import Protocol, TypeVar
 import anyio
 import anyio.abc
 
-from zork_mcp.adapters.mcp.server_session import ServerSession
-from zork_mcp.adapters.mcp.session import McpSession
+from zork_mcp.adapters.mcp.session import ConnectedServer, McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
 
 T = TypeVar("T")
@@ -26,7 +25,7 @@ T = TypeVar("T")
 class Connected:
     """What a group's connect came to: the sessions it opened and the servers that failed."""
 
-    sessions: list[ServerSession] = field(default_factory=list)
+    sessions: list[ConnectedServer] = field(default_factory=list)
     failures: list[MCPServerStartupError] = field(default_factory=list)
 
 

@@ -1,8 +1,9 @@
-"""An in-memory ToolServer whose tools are Python callables.
+"""In-memory MCP servers whose tools are Python callables, as one ServerGroup under the real
+McpToolServer, so that opening, failing and routing are the real assembly's.
 
-It keeps the real adapter's contract: connect failures raise MCPServerStartupError, a tool
-that raises becomes an is_error result, a slow tool times out (the session stays usable),
-and a tool that raises ServerCrash kills the session like a dying subprocess.
+A server keeps the real adapter's contract: a connect failure raises MCPServerStartupError,
+a tool that raises becomes an is_error result, a slow tool times out (the session stays
+usable), and a tool that raises ServerCrash kills the session like a dying subprocess.
 """
 
 from __future__ import annotations
@@ -11,19 +12,20 @@ import asyncio
 import inspect
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
+from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import (
     MCPServerStartupError,
     MCPSessionBrokenError,
-    MCPToolCallError,
     MCPToolTimeoutError,
 )
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
+from zork_mcp.domain.tool_schema import ToolSpec
 
 ToolFunction = Callable[..., Any]
 _JSON_TYPES = {
@@ -60,7 +62,8 @@ class CallLog:
 
 @dataclass
 class FakeToolServer:
-    """Tools by name; `fail_next_connects(n)` makes the next n connects fail."""
+    """Tools by name; `fail_next_connects(n)` makes the next n connects fail. On its own it is
+    a ToolServer of one server (the real assembly over a group of one)."""
 
     name: str = "fake"
     tools: Mapping[str, ToolFunction] = field(default_factory=dict)
@@ -94,12 +97,14 @@ class FakeToolServer:
     def server_names(self) -> tuple[str, ...]:
         return (self.name,)
 
-    @asynccontextmanager
-    async def open_session(
+    def open_session(
         self, servers: Collection[str] | None = None
-    ) -> AsyncIterator[FakeToolSession]:
-        if servers is not None and self.name not in servers:
-            raise MCPToolCallError(f"no such server among {sorted(servers)}: '{self.name}'")
+    ) -> AbstractAsyncContextManager[McpSession]:
+        return fake_tool_servers([self]).open_session(servers)
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[FakeServerSession]:
+        """One connection, as a transport makes it: refused while told to fail."""
         self.connect_attempts += 1
         if self.connect_failures > 0:
             self.connect_failures -= 1
@@ -108,106 +113,82 @@ class FakeToolServer:
             )
         self.sessions_opened += 1
         try:
-            yield FakeToolSession(self)
+            yield FakeServerSession(self)
         finally:
             self.sessions_closed += 1
 
 
-class FakeToolSession:
+class FakeServerSession:
+    """One connected fake server, as McpSession routes to it; once broken it stays broken."""
+
     def __init__(self, server: FakeToolServer) -> None:
         self._server = server
-        self._tools = server.specs()
-        self.dead = False
-
-    @property
-    def server_name(self) -> str:
-        return self._server.name
-
-    @property
-    def tools(self) -> Sequence[ToolSpec]:
-        return self._tools
+        self._functions = dict(server.tools)  # listed once, at connect, as a real server's
+        self.name = server.name
+        self.tools: Sequence[ToolSpec] = server.specs()
+        self.tool_names = frozenset(self._functions)
+        self._broken: str | None = None
 
     @property
     def rejected(self) -> Sequence[ToolRejection]:
         """A fake's tools are Python functions: none is ever rejected."""
         return ()
 
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], timeout_seconds: float
+    async def call(
+        self, tool: str, arguments: Mapping[str, Any], timeout_seconds: float
     ) -> ToolCallResult:
-        function = self._resolve(name)
-        started = time.monotonic()
+        if self._broken:
+            raise MCPSessionBrokenError(self._broken)
+        name, started = f"{self.name}.{tool}", time.monotonic()
         try:
-            value = await asyncio.wait_for(_invoke(function, arguments), timeout_seconds)
+            value = await asyncio.wait_for(
+                _invoke(self._functions[tool], arguments), timeout_seconds
+            )
         except TimeoutError:
             raise MCPToolTimeoutError(name, timeout_seconds) from None
         except ServerCrash as e:
-            self.dead = True
-            raise MCPSessionBrokenError(f"server '{self._server.name}' died: {e}") from e
+            self._broken = f"server '{self.name}' is no longer running"
+            raise MCPSessionBrokenError(f"server '{self.name}' died: {e}") from e
         except Exception as e:  # the tool's own failure: an is_error result, as MCP does
             return ToolCallResult.failure(f"{type(e).__name__}: {e}")
         finally:
             self._server.calls.append(CallLog(name, dict(arguments), started, time.monotonic()))
         return ToolCallResult.success(value)
 
-    def _resolve(self, name: str) -> ToolFunction:
-        if self.dead:
-            raise MCPSessionBrokenError(f"server '{self._server.name}' is no longer running")
-        server, tool = split_canonical_name(name)
-        if server != self._server.name or tool not in self._server.tools:
-            raise MCPToolCallError(f"unknown tool {name!r}")
-        return self._server.tools[tool]
 
+class FakeServerGroup:
+    """Fake servers as one ServerGroup, as a transport's servers are: connected together,
+    each failing or working on its own; McpToolServer does the rest."""
 
-@dataclass
-class FakeToolServers:
-    """Several fake servers as one ToolServer, each failing or working on its own."""
-
-    parts: Sequence[FakeToolServer]
+    def __init__(self, servers: Sequence[FakeToolServer]) -> None:
+        self._servers = {server.name: server for server in servers}
 
     @property
     def server_names(self) -> tuple[str, ...]:
-        return tuple(part.name for part in self.parts)
+        return tuple(self._servers)
 
-    @asynccontextmanager
-    async def open_session(
-        self, servers: Collection[str] | None = None
-    ) -> AsyncIterator[FakeToolSessions]:
-        chosen = [p for p in self.parts if servers is None or p.name in servers]
-        async with AsyncExitStack() as stack:
-            sessions, failures = [], []
-            for part in chosen:
-                try:
-                    sessions.append(await stack.enter_async_context(part.open_session()))
-                except MCPServerStartupError as e:
-                    failures.append(e)
-            if failures:
-                names = tuple(name for e in failures for name in e.servers)
-                raise MCPServerStartupError("; ".join(map(str, failures)), servers=names)
-            yield FakeToolSessions(sessions)
+    async def connect(self, stack: AsyncExitStack, servers: Sequence[str]) -> Connected:
+        opened = await open_together(stack, [self._servers[name].connect() for name in servers])
+        connected = Connected()
+        for result in opened:
+            if isinstance(result, MCPServerStartupError):
+                connected.failures.append(result)
+            elif isinstance(result, Exception):
+                raise result  # a fake only refuses to start; anything else is a bug in a test
+            else:
+                connected.sessions.append(result)
+        return connected
+
+    def warm_up(self) -> None:
+        """Nothing to start ahead: a fake server is a Python object."""
+
+    def close(self) -> None:
+        """Nothing outlives a session."""
 
 
-class FakeToolSessions:
-    def __init__(self, sessions: Sequence[FakeToolSession]) -> None:
-        self._by_server = {session.server_name: session for session in sessions}
-        self._tools = [spec for session in sessions for spec in session.tools]
-
-    @property
-    def tools(self) -> Sequence[ToolSpec]:
-        return self._tools
-
-    @property
-    def rejected(self) -> Sequence[ToolRejection]:
-        """A fake's tools are Python functions: none is ever rejected."""
-        return ()
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], timeout_seconds: float
-    ) -> ToolCallResult:
-        session = self._by_server.get(split_canonical_name(name)[0])
-        if session is None:
-            raise MCPToolCallError(f"unknown tool {name!r}")
-        return await session.call_tool(name, arguments, timeout_seconds)
+def fake_tool_servers(servers: Sequence[FakeToolServer]) -> McpToolServer:
+    """The real ToolServer over these fake servers, in this order."""
+    return McpToolServer([FakeServerGroup(servers)])
 
 
 async def _invoke(function: ToolFunction, arguments: Mapping[str, Any]) -> Any:

@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Protocol
 
-from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.domain.errors import MCPToolCallError
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
 
 
+class ConnectedServer(Protocol):
+    """One connected server as the session routes to it: a ServerSession, or an in-memory
+    fake's, so that a fake runs this routing rather than a copy of it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tools(self) -> Sequence[ToolSpec]: ...
+
+    @property
+    def rejected(self) -> Sequence[ToolRejection]: ...
+
+    @property
+    def tool_names(self) -> Collection[str]: ...
+
+    async def call(
+        self, tool: str, arguments: Mapping[str, Any], timeout_seconds: float
+    ) -> ToolCallResult:
+        """Call `tool` (its name on this server); raises as ToolSession.call_tool does."""
+        ...
+
+
 class McpSession:
     """A broken server stays broken for the rest of the session."""
 
-    def __init__(self, servers: Sequence[ServerSession]) -> None:
+    def __init__(self, servers: Sequence[ConnectedServer]) -> None:
         self._servers = {server.name: server for server in servers}
         self._tools = [spec for server in servers for spec in server.tools]
         self._rejected = [rejection for server in servers for rejection in server.rejected]
@@ -34,7 +56,7 @@ class McpSession:
         server = self._route(name)
         return await server.call(split_canonical_name(name)[1], arguments, timeout_seconds)
 
-    def _route(self, name: str) -> ServerSession:
+    def _route(self, name: str) -> ConnectedServer:
         try:
             server_name, tool = split_canonical_name(name)
         except ValueError as e:
