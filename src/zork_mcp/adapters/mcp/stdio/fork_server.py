@@ -20,6 +20,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Literal
 
+from zork_mcp.adapters.mcp.stdio.fork_lifecycle import (
+    RUNNING,
+    ForkServerAction,
+    ForkServerEvent,
+    ForkServerState,
+    Lifecycle,
+    transition,
+)
 from zork_mcp.adapters.mcp.stdio.process_supply import resolve_command
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.posix.readiness import wait_readable
@@ -29,13 +37,16 @@ from zork_mcp.domain.server_env import server_environment
 
 ZYGOTE_MODULE = "zork_mcp.adapters.mcp.stdio.zygote"
 READY_TIMEOUT_SECONDS = 30.0
-MAX_RESTARTS = 3  # a fork server that keeps dying is left dead: everything is spawned
 EXIT_TIMEOUT_SECONDS = 5.0
 FORK_SERVER = "fork server"  # its stderr's name in the log
 
 
 class ForkServerUnavailableError(RuntimeError):
     """The fork server is gone or never answered; the caller spawns instead."""
+
+    def __init__(self, message: str, state: ForkServerState) -> None:
+        super().__init__(message)
+        self.state = state  # after the loss: lost (to restart), left dead, or closed
 
 
 @dataclass(frozen=True)
@@ -105,52 +116,90 @@ class ForkedProcess:
 
 
 class ForkServer:
-    """One fork server process; start() is cheap and returns before it has imported."""
+    """One fork server process; start() is cheap and returns before it has imported.
+
+    Its lifecycle is `fork_lifecycle`'s: each method reports what it saw, under the lock, and
+    does what the transition answers.
+    """
 
     def __init__(self, env: Mapping[str, str], stderr: StderrLog) -> None:
         self.env = dict(env)
         self._stderr = stderr
         self._lock = threading.Lock()
+        self._lifecycle = Lifecycle()
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
-        self._ready = False
         self.pids: list[int] = []
 
     def start(self) -> None:
-        """Start it, or start it again if it died."""
+        """Start it, or start it again if it was lost (a restart, within the budget)."""
         with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._launch()
+            self._notice_an_exit()
+            self._record(ForkServerEvent.START)
 
     def start_once(self) -> None:
         """Start it unless it was ever started (a restart is Forking's decision)."""
         with self._lock:
-            if not self.pids:
-                self._launch()
+            self._record(ForkServerEvent.START_ONCE)
 
-    def _launch(self) -> None:
-        self._end()
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        with theirs:
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno())],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=self._stderr.handle(FORK_SERVER),
-                env=self.env,
-                pass_fds=[theirs.fileno()],
-                start_new_session=True,
-            )
-        self._control, self._ready = ours, False
-        self.pids.append(self._process.pid)
+    def close(self) -> None:
+        """EOF on the control socket; the fork server ends any child still alive and exits.
+        Final: a start after it starts nothing."""
+        with self._lock:
+            self._record(ForkServerEvent.CLOSE)
 
     @property
-    def launched(self) -> bool:
-        return bool(self.pids)
+    def state(self) -> ForkServerState:
+        return self._lifecycle.state
+
+    @property
+    def serves(self) -> bool:
+        """Whether a start should ask it (and see it lost) rather than spawn at once."""
+        return self._lifecycle.serves
 
     @property
     def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+        # Lock-free: a fork may hold the lock while it waits for the imports to finish.
+        process = self._process
+        return process is not None and process.poll() is None
+
+    def _record(self, event: ForkServerEvent) -> None:
+        """The one place the lifecycle changes; the lock is held."""
+        self._lifecycle, action = transition(self._lifecycle, event)
+        if action is ForkServerAction.LAUNCH:
+            self._launch()
+        elif action is ForkServerAction.END:
+            self._end()
+
+    def _notice_an_exit(self) -> None:
+        if self._process is not None and self._process.poll() is not None:
+            self._record(ForkServerEvent.GONE)
+
+    def _launch(self) -> None:
+        try:
+            self._process, self._control = self._spawn_zygote()
+        except BaseException:
+            self._record(ForkServerEvent.LAUNCH_FAILED)
+            raise
+        self.pids.append(self._process.pid)
+
+    def _spawn_zygote(self) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            try:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno())],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=self._stderr.handle(FORK_SERVER),
+                    env=self.env,
+                    pass_fds=[theirs.fileno()],
+                    start_new_session=True,
+                )
+            except BaseException:
+                ours.close()
+                raise
+        return process, ours
 
     def fork(
         self, target: ForkTarget, env: Mapping[str, str], stderr: int, *, wait: bool
@@ -161,29 +210,38 @@ class ForkServer:
         None if the fork server is still importing and `wait` is false.
         """
         with self._lock:
-            if not self.alive or self._control is None:
-                raise ForkServerUnavailableError("the fork server is not running")
+            control = self._running_control()
+            if control is None:
+                raise ForkServerUnavailableError("the fork server is not running", self.state)
             try:
-                if not self._await_ready(self._control, READY_TIMEOUT_SECONDS if wait else 0):
+                if not self._await_ready(control, READY_TIMEOUT_SECONDS if wait else 0):
                     return None
-                return self._request(self._control, target, env, stderr)
+                return self._request(control, target, env, stderr)
             except (OSError, ValueError, KeyError) as e:
-                self._end()
-                raise ForkServerUnavailableError(f"the fork server stopped answering: {e}") from e
+                self._record(ForkServerEvent.GONE)
+                message = f"the fork server stopped answering: {e}"
+                raise ForkServerUnavailableError(message, self.state) from e
 
     def wait_until_ready(self, timeout: float) -> bool:
         """Whether the fork server has finished its imports within `timeout` seconds."""
         with self._lock:
-            if not self.alive or self._control is None:
+            control = self._running_control()
+            if control is None:
                 return False
             with contextlib.suppress(OSError, ValueError, KeyError):
-                return self._await_ready(self._control, timeout)
+                return self._await_ready(control, timeout)
             return False
 
+    def _running_control(self) -> socket.socket | None:
+        """Its control socket, if it runs; an exit seen here is a loss."""
+        self._notice_an_exit()
+        return self._control if self.state in RUNNING else None
+
     def _await_ready(self, control: socket.socket, timeout: float) -> bool:
-        if not self._ready and wait_readable(control, timeout):
-            self._ready = json.loads(control.recv(4096))["ready"]
-        return self._ready
+        answered = self.state is ForkServerState.STARTING and wait_readable(control, timeout)
+        if answered and json.loads(control.recv(4096))["ready"]:
+            self._record(ForkServerEvent.CAME_UP)
+        return self.state is ForkServerState.READY
 
     def _request(
         self,
@@ -221,11 +279,6 @@ class ForkServer:
         pid = json.loads(answer)["pid"]
         return ForkedProcess(pid, fds[0], open(stdin_w, "wb"), open(stdout_r, "rb"))
 
-    def close(self) -> None:
-        """EOF on the control socket; the fork server ends any child still alive and exits."""
-        with self._lock:
-            self._end()
-
     def _end(self) -> None:
         control, process = self._control, self._process
         self._control, self._process = None, None
@@ -260,29 +313,33 @@ class Forking:
         """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
         self._server, self._warn, self._wait = server, warn, wait
         self._restart: threading.Thread | None = None
-        self._restarts = 0
 
     def start(
         self, command: str, args: tuple[str, ...], env: Mapping[str, str], stderr: int
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
-        if target is None or not self._server.launched or self._restarts > MAX_RESTARTS:
+        if target is None:
             return None
-        self._join_restart()
+        self._join_restart()  # first, so that whether it serves does not depend on timing
+        if not self._server.serves:
+            return None
         try:
             return self._server.fork(target, env, stderr, wait=self._wait)
         except ForkServerUnavailableError as e:
-            self._restarts += 1
-            if self._restarts > MAX_RESTARTS:
-                self._warn(f"MCP fork server lost again ({e}); spawning every server from now on")
-                return None
+            self._lost(e)
+            return None
+
+    def _lost(self, e: ForkServerUnavailableError) -> None:
+        """Warn, and restart it unless its lifecycle says it is left dead (or closed)."""
+        if e.state is ForkServerState.LEFT_DEAD:
+            self._warn(f"MCP fork server lost again ({e}); spawning every server from now on")
+        elif e.state is ForkServerState.LOST:
             self._warn(
                 f"MCP fork server unavailable ({e}); spawning this server process instead "
                 f"and restarting the fork server in the background"
             )
             self._restart = threading.Thread(target=self._server.start, daemon=True)
             self._restart.start()
-            return None
 
     def ready(self, timeout: float) -> bool:
         self._join_restart()

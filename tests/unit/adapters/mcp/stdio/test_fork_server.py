@@ -20,6 +20,9 @@ import pytest
 from tests.support.paths import FAULT_SERVER, ROOT
 from tests.support.processes import assert_no_processes_left, processes_in_groups
 from zork_mcp.adapters.mcp.stdio import zygote
+from zork_mcp.adapters.mcp.stdio.fork_lifecycle import MAX_RESTARTS, ForkServerState
+from zork_mcp.adapters.mcp.stdio.fork_server import Forking, ForkServer, zygote_environment
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, plan_starts
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -240,6 +243,59 @@ async def test_a_lost_fork_server_means_one_warning_a_spawn_and_a_restart(tmp_pa
     assert later["ppid"] in server.fork_server_pids and later["ppid"] != zygote
     assert len(warnings) == 1
     assert_no_processes_left(server)
+
+
+def forked_start(forking: Forking, server: ForkServer) -> object:
+    """What Forking gives a start it could fork: a process, or None to spawn it."""
+    return forking.start(sys.executable, ("-m", "zork_mcp.servers.reasoning"), server.env, -1)
+
+
+def kill_the_fork_server(server: ForkServer) -> None:
+    os.killpg(server.pids[-1], signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while server.alive and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not server.alive
+
+
+def test_a_fork_server_that_keeps_dying_is_restarted_then_left_dead():
+    """Each loss is one warning, a spawn and a restart, MAX_RESTARTS times; the next loss
+    leaves it dead: one last warning, and every later start is spawned without a word."""
+    server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+    warnings: list[str] = []
+    forking = Forking(server, warnings.append, wait=False)
+    server.start_once()
+    for _ in range(MAX_RESTARTS + 1):
+        forking.ready(0)  # the restart, if one was started, has launched
+        kill_the_fork_server(server)
+        assert forked_start(forking, server) is None
+    assert [warning.split(" (")[0] for warning in warnings] == [
+        *["MCP fork server unavailable"] * MAX_RESTARTS,
+        "MCP fork server lost again",
+    ]
+    assert forked_start(forking, server) is None and len(warnings) == MAX_RESTARTS + 1
+    assert server.state is ForkServerState.LEFT_DEAD
+    assert len(server.pids) == MAX_RESTARTS + 1
+    server.close()
+    assert processes_in_groups(server.pids) == []
+
+
+def test_a_closed_fork_server_is_never_started_again():
+    """Closed is final, even for a start that comes late (a restart's thread, a spare's
+    start_once): it would leave a fork server that nothing closes."""
+    warnings: list[str] = []
+    for started in (False, True):
+        server = ForkServer(zygote_environment(os.environ), StderrLog(None))
+        if started:
+            server.start_once()
+        server.close()
+        server.start()
+        server.start_once()
+        assert forked_start(Forking(server, warnings.append, wait=False), server) is None
+        assert len(server.pids) == started and not server.alive
+        assert server.state is ForkServerState.CLOSED
+        assert processes_in_groups(server.pids) == []
+    assert warnings == []
 
 
 async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
