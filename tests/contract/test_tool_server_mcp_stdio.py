@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import FAULT_SERVER, assert_no_processes_left
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject, echo_probe
 from tests.support.probes import thought_probe
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -17,9 +17,7 @@ pytestmark = pytest.mark.slow
 
 def stdio_server(name: str, command: str, *args: str, tmp_path, **options) -> McpStdioToolServer:
     config = MCPServerConfig(command=command, args=args, env={"DISABLE_THOUGHT_LOGGING": "true"})
-    return McpStdioToolServer(
-        {name: config}, stderr_path=tmp_path / "servers.stderr.log", **options
-    )
+    return stdio_tool_server({name: config}, stderr_path=tmp_path / "servers.stderr.log", **options)
 
 
 class TestOurReasoningServer(ToolServerContract):

@@ -11,7 +11,6 @@ import asyncio
 import logging
 import os
 import ssl
-import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
@@ -25,9 +24,9 @@ from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
 from zork_mcp.adapters.llm.endpoint import RetryPolicy, rate_gate
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.stdio.fork_server import ForkServer, zygote_environment
-from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
@@ -150,18 +149,14 @@ def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan
     return start_plan(chosen_servers(config, settings), settings.server_start)
 
 
-def fork_server(plan: StartPlan | None) -> Iterator[ForkServer | None]:
-    """The run's fork server, if its start plan forks any server; ended with the run."""
-    if plan is None or not plan.forks:
-        yield None
-        return
-    server = ForkServer(zygote_environment(os.environ), StderrLog(None))
-    if plan.server_start == "fork":
-        server.start_once()  # every start waits for it
+def run_fork_servers() -> Iterator[ForkServerOwner]:
+    """The owner of the run's fork server (made only if the run forks a server), ended with
+    the run."""
+    owner = ForkServerOwner.for_run()
     try:
-        yield server
+        yield owner
     finally:
-        server.close()
+        owner.close()
 
 
 def tool_server(
@@ -169,7 +164,7 @@ def tool_server(
     settings: MCPSettings,
     config: MCPConfig | None,
     plan: StartPlan | None,
-    forks: ForkServer | None,
+    forks: ForkServerOwner,
     telemetry: Telemetry,
 ) -> Iterator[McpToolServer | None]:
     """The agent's MCP tool server over every chosen server, or None with MCP off."""
@@ -181,7 +176,7 @@ def tool_server(
         startup_timeout=settings.server_startup_timeout_seconds,
         background_spare=settings.background_spare,
         plan=plan,
-        fork_server=forks,
+        forks=forks,
         stderr_path=episode_dir(options) / "mcp_servers.stderr.log",
         stderr_log_bytes=settings.stderr_log_bytes,
         warn=lambda text: telemetry.emit(
@@ -201,25 +196,26 @@ def mcp_tool_server(
     startup_timeout: float,
     background_spare: bool,
     plan: StartPlan,
-    fork_server: ForkServer | None,
+    forks: ForkServerOwner,
     stderr_path: Path | None,
     warn: Callable[[str], object],
     stderr_log_bytes: int = STDERR_LOG_BYTES,
 ) -> McpToolServer:
     """The one assembly of MCP servers, for the agent and MCP-Ghost alike: every stdio
-    server started as the start plan says, every HTTP server, one session over them all."""
+    server started as the start plan says (forked from the fork server `forks` gives), every
+    HTTP server, one session over them all."""
     stdio, http = by_transport(servers)
     groups: list[ServerGroup] = []
     if stdio:
         groups.append(
             McpStdioToolServer(
                 stdio,
+                plan,
+                forks,
                 startup_timeout_seconds=startup_timeout,
                 background_spare=background_spare,
                 stderr_path=stderr_path,
                 stderr_log_bytes=stderr_log_bytes,
-                plan=plan,
-                fork_server=fork_server if plan.forks else None,
                 warn=warn,
             )
         )
@@ -353,7 +349,7 @@ class GhostParts:
 
 @asynccontextmanager
 async def ghost_parts(
-    call: GhostCall, shared: SharedForkServer, prompt: Any
+    call: GhostCall, forks: ForkServerOwner, prompt: Any
 ) -> AsyncIterator[GhostParts]:
     """What one call runs on: its trace, its LLM (over the caller's HTTP client, else one of
     its own), and every server of its config. All are closed when the call ends; the tool
@@ -369,7 +365,7 @@ async def ghost_parts(
         llm = ghost_llm(call, client)
         tool_server = ghost_tool_server(
             call.config,
-            shared,
+            forks,
             startup_timeout=call.startup_timeout,
             server_start=call.server_start,
             warn=call.logger.warning,
@@ -402,55 +398,25 @@ def ghost_trace(
 
 def ghost_tool_server(
     config: MCPConfig,
-    shared: SharedForkServer,
+    forks: ForkServerOwner,
     *,
     startup_timeout: float,
     server_start: ServerStart,
     warn: Callable[[str], object],
 ) -> McpToolServer:
     """Every server of one config, through the agent's assembly; stdio ones are forked from
-    the fork server every call of this process shares, when the start plan forks any."""
+    the fork server `forks` gives (the one every call of this process shares), when the
+    start plan forks any."""
     plan = start_plan(config.mcpServers, server_start)
     return mcp_tool_server(
         config.mcpServers,
         startup_timeout=startup_timeout,
         background_spare=False,
         plan=plan,
-        fork_server=shared.for_plan(plan),
+        forks=forks,
         stderr_path=None,
         warn=warn,
     )
-
-
-class SharedForkServer:
-    """One fork server for every run in a process that starts many (MCP-Ghost's calls, a
-    sweep worker's episodes): the first run that forks starts it (spawning its own servers
-    meanwhile), later runs fork from it, and one that died is replaced. Owned by the
-    process's container (`app/container.py`, `PROCESS`), which closes it at exit."""
-
-    def __init__(self) -> None:
-        self._server: ForkServer | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def started(self) -> ForkServer | None:
-        return self._server
-
-    def get(self) -> ForkServer:
-        with self._lock:
-            if self._server is None or not self._server.alive:
-                self._server = ForkServer(zygote_environment(os.environ), StderrLog(None))
-                self._server.start()
-            return self._server
-
-    def for_plan(self, plan: StartPlan | None) -> ForkServer | None:
-        """The fork server, if the run's start plan forks any server."""
-        return self.get() if plan is not None and plan.forks else None
-
-    def close(self) -> None:
-        with self._lock:
-            if self._server is not None:
-                self._server.close()
 
 
 def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:

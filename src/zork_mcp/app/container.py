@@ -5,6 +5,7 @@ import atexit
 
 from dependency_injector import containers, providers
 
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
@@ -24,9 +25,9 @@ class Container(containers.DeclarativeContainer):
     game = providers.Resource(bootstrap.game, options, telemetry)
     mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)
     start_plan = providers.Singleton(bootstrap.run_start_plan, settings, mcp_config)
-    fork_server = providers.Resource(bootstrap.fork_server, start_plan)
+    fork_servers = providers.Resource(bootstrap.run_fork_servers)
     tool_server = providers.Resource(
-        bootstrap.tool_server, options, settings, mcp_config, start_plan, fork_server, telemetry
+        bootstrap.tool_server, options, settings, mcp_config, start_plan, fork_servers, telemetry
     )
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options)
@@ -58,7 +59,7 @@ class ProcessParts(containers.DeclarativeContainer):
     """Shared by every run in this process: MCP-Ghost's calls, a sweep worker's episodes
     (which start in many threads at once: thread-safe)."""
 
-    fork_server = providers.ThreadSafeSingleton(bootstrap.SharedForkServer)
+    fork_server = providers.ThreadSafeSingleton(ForkServerOwner.for_process)
 
 
 PROCESS = ProcessParts()

@@ -101,7 +101,7 @@ def _share_the_workers_fork_server(container: Container) -> None:
     container.start_plan.override(
         providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
     )
-    container.fork_server.override(PROCESS.fork_server.provided.for_plan.call(container.start_plan))
+    container.fork_servers.override(PROCESS.fork_server)
 
 
 def played_turns(directory: Path, through: int) -> list[TurnFacts]:
