@@ -23,7 +23,7 @@ from tests.support.processes import (
     processes_with_environment,
 )
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
-from zork_mcp.app.container import PROCESS
+from zork_mcp.builders.process import PROCESS
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
 from zork_mcp.ghost.run import BREAKER_THRESHOLD, MAX_BACKTRACKS
