@@ -38,11 +38,11 @@ CALL_TIMEOUT = 120.0
 
 
 async def one(case: str, env: dict[str, str], log: Path) -> dict[str, object]:
-    from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+    from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
     from zork_mcp.domain.server_config import MCPServerConfig
 
     config = MCPServerConfig(command="python", args=(str(HOSTILE), case), env=env)
-    server = McpStdioToolServer({"h": config}, stderr_path=log, background_spare=False)
+    server = stdio_tool_server({"h": config}, stderr_path=log, background_spare=False)
     started, cpu = time.perf_counter(), time.process_time()
     try:
         async with server.open_session() as session:

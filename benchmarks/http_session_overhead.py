@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchmarks.support import cpu_ms, print_table, timing_row
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
 from zork_mcp.ports.tool_server import ToolServer
 
@@ -85,7 +85,7 @@ def http_turns(count: int, gap: float) -> Turns:
 def stdio_turns(count: int, gap: float) -> Turns:
     config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"), env=ENV)
     log = Path("/tmp/zork_mcp_bench_stderr.log")
-    with McpStdioToolServer({"reasoning": config}, stderr_path=log) as server:
+    with stdio_tool_server({"reasoning": config}, stderr_path=log) as server:
         server.warm_up()
         return turns(server, count, max(gap, 0.5))
 

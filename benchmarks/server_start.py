@@ -26,7 +26,7 @@ from pathlib import Path
 from benchmarks.support import cpu_ms, print_table
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 SERVER = MCPServerConfig(
@@ -71,7 +71,7 @@ async def one_turn(server: McpStdioToolServer) -> dict[str, float]:
 def measure(start: str, turns: int, log: Path) -> tuple[list[dict[str, float]], float]:
     """Each turn's steps, and the server CPU per turn over the whole run."""
     before = children_cpu_ms()
-    server = McpStdioToolServer(
+    server = stdio_tool_server(
         {"reasoning": SERVER}, background_spare=False, server_start=start, stderr_path=log
     )
     one_off = 0.0

@@ -21,7 +21,7 @@ from pathlib import Path
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 ARGS = ("-m", "zork_mcp.servers.reasoning")
@@ -31,7 +31,7 @@ THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtN
 
 def adapter_turns(turns: int, turn_seconds: float, spare: bool, log: Path) -> list[float]:
     config = MCPServerConfig(command="python", args=ARGS, env=ENV)
-    server = McpStdioToolServer({"reasoning": config}, background_spare=spare, stderr_path=log)
+    server = stdio_tool_server({"reasoning": config}, background_spare=spare, stderr_path=log)
     server.warm_up()  # as the app does at start-up
     time.sleep(turn_seconds)
     overheads = []

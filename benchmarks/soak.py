@@ -25,7 +25,7 @@ from pathlib import Path
 from benchmarks.support import print_table
 from tests.support.processes import live_descendants, processes_in_groups
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.messages import LLMRequest, LLMResponse
@@ -139,7 +139,7 @@ def main() -> None:
             "FAULT_FAILING_STARTS": failing_starts(arguments.turns, rng),
         }
         config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "flaky"), env=env)
-        server = McpStdioToolServer(
+        server = stdio_tool_server(
             {"faults": config},
             stderr_path=Path(directory) / "stderr.log",
             background_spare=True,

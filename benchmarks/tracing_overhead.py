@@ -2,8 +2,8 @@
 
 One turn is one `ZorkAgent.get_action_with_reasoning` with a zero-latency LLM that calls an
 in-process fake tool `--tool-calls` times, so the numbers are the machinery alone. The
-telemetry is the app's own (`bootstrap.telemetry`): the JSONL logs, plus the backends the
-environment turns on, exporting OTLP/HTTP to a loopback server that accepts and discards.
+telemetry is the app's own (`zork_mcp.builders.telemetry`): the JSONL logs, plus the backends
+the environment turns on, exporting OTLP/HTTP to a loopback server that accepts and discards.
 
     python -m benchmarks.tracing_overhead [--turns 200] [--tool-calls 2]
 """
@@ -24,9 +24,10 @@ from pathlib import Path
 from benchmarks.support import print_table, timing_row
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
-from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.options import RunOptions
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.telemetry import episode_telemetry
+from zork_mcp.builders.telemetry import telemetry as telemetry_of
 from zork_mcp.domain.messages import LLMRequest
 from zork_mcp.domain.settings import MCPSettings
 
@@ -95,7 +96,7 @@ def measure(mode: str, turns: int, tool_calls: int, url: str, logs: Path) -> lis
     options = RunOptions(log_dir=logs, episode_id=mode)
     settings = MCPSettings(enabled=True)
     seconds = []
-    with contextmanager(bootstrap.telemetry)(options, settings) as telemetry:
+    with telemetry_of(episode_telemetry(options, settings)) as telemetry:
         agent = ZorkAgent(
             llm_session=session,
             settings=settings,

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchmarks.support import print_table, timing_row
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.prompts import SYSTEM_PROMPT
@@ -88,7 +88,7 @@ def measure(
     server = None
     if mode != "off":
         spare, start = mode.split(", ")[1:]
-        server = McpStdioToolServer(
+        server = stdio_tool_server(
             dict.fromkeys(names, SERVER),
             background_spare=spare == "spare",
             stderr_path=logs / "stderr.log",

@@ -21,7 +21,7 @@ from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.adapters.llm.messages import limit_cache_markers
 from zork_mcp.adapters.llm.openai.responses import parse_response
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
     LLMRequest,

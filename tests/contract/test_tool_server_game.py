@@ -8,7 +8,7 @@ from jericho.game_info import zork1
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
 from tests.support.probes import look_probe
 from tests.support.processes import assert_no_processes_left
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -20,7 +20,7 @@ def game_server(zork_game, tmp_path) -> McpStdioToolServer:
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(zork_game)},
     )
-    return McpStdioToolServer({"game": config}, stderr_path=tmp_path / "stderr.log")
+    return stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
 
 
 class TestGameServer(ToolServerContract):

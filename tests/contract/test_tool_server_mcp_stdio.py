@@ -10,7 +10,7 @@ from tests.contract.tool_server_contract import ToolServerContract, ToolServerSu
 from tests.support.paths import FAULT_SERVER
 from tests.support.probes import thought_probe
 from tests.support.processes import assert_no_processes_left
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -18,9 +18,7 @@ pytestmark = pytest.mark.slow
 
 def stdio_server(name: str, command: str, *args: str, tmp_path, **options) -> McpStdioToolServer:
     config = MCPServerConfig(command=command, args=args, env={"DISABLE_THOUGHT_LOGGING": "true"})
-    return McpStdioToolServer(
-        {name: config}, stderr_path=tmp_path / "servers.stderr.log", **options
-    )
+    return stdio_tool_server({name: config}, stderr_path=tmp_path / "servers.stderr.log", **options)
 
 
 class TestOurReasoningServer(ToolServerContract):

@@ -16,7 +16,7 @@ from tests.support.projects import write_project
 from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.app.cli import main
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -79,7 +79,7 @@ def game_server(zork_game: Path, tmp_path: Path, **env: str) -> McpStdioToolServ
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(zork_game), **env},
     )
-    return McpStdioToolServer({"game": config}, stderr_path=tmp_path / "stderr.log")
+    return stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
 
 
 @pytest.mark.parametrize("first_death", [False, True])

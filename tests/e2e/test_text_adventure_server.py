@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.processes import assert_no_processes_left
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -21,7 +21,7 @@ async def test_the_game_named_by_GAME_is_played_and_inventory_works_over_mcp(zor
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(renamed), "ZORK_MCP_GAME": ""},
     )
-    server = McpStdioToolServer({"game": config}, stderr_path=tmp_path / "stderr.log")
+    server = stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
     async with server.open_session() as session:
 
         async def call(tool: str, **arguments: str) -> str:

@@ -43,10 +43,10 @@ from tests.support.paths import FAULT_SERVER
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_reply
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -94,7 +94,7 @@ class Rig:
         config = MCPServerConfig(
             command=self.command, args=(str(FAULT_SERVER), self.mode), env=self.env or None
         )
-        self.server = McpStdioToolServer(
+        self.server = stdio_tool_server(
             {"faults": config},
             startup_timeout_seconds=3,
             background_spare=False,

@@ -20,7 +20,7 @@ from tests.support.http_servers import http_server
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.errors import (
     MCPServerStartupError,
     MCPSessionBrokenError,
@@ -39,7 +39,7 @@ Check = Callable[[McpSession], Awaitable[None]]
 
 def hostile(case: str, tmp_path: Path, mode: str, **env: str) -> McpStdioToolServer:
     config = MCPServerConfig(command="python", args=tuple(command(case)[1:]), env=env)
-    server = McpStdioToolServer(
+    server = stdio_tool_server(
         {"h": config},
         startup_timeout_seconds=STARTUP_SECONDS,
         stderr_path=tmp_path / "stderr.log",

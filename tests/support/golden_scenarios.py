@@ -19,8 +19,8 @@ from typing import Any
 
 from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
-from zork_mcp.app.providers import PROVIDERS as REGISTRY
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
+from zork_mcp.builders.providers import PROVIDERS as REGISTRY
 from zork_mcp.domain.messages import LLMResponse
 from zork_mcp.domain.server_config import MCPConfig
 from zork_mcp.ghost.goldens import record, save_golden
@@ -148,7 +148,7 @@ SCENARIOS = (
 
 async def discover_tools() -> list[str]:
     config = MCPConfig.model_validate(SERVERS)
-    with McpStdioToolServer(config.mcpServers, background_spare=False) as server:
+    with stdio_tool_server(config.mcpServers, background_spare=False) as server:
         async with server.open_session() as session:
             return [spec.canonical_name for spec in session.tools]
 

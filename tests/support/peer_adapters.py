@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 
 MOCK_BASE = "https://provider.peer.invalid"  # the base URL of a peer behind httpx.MockTransport
 # The provider each wire protocol is tried through; the peer's path checks match its base URL.

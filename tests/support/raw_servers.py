@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.support.paths import ROOT
 from tests.support.processes import processes_in_groups
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
@@ -31,7 +31,7 @@ def raw_server(
         listed = [{"name": name, **tool} for name, tool in tools.items()]
         configured["RAW_MCP_TOOLS"] = json.dumps(listed)
     config = MCPServerConfig(command=sys.executable, args=(str(RAW_SERVER),), env=configured)
-    return McpStdioToolServer(
+    return stdio_tool_server(
         {"raw": config}, system_env=system_env, background_spare=background_spare
     )
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from rich.console import Console
 
 from zork_mcp.app.container import Container
-from zork_mcp.app.env_file import load_env_file
-from zork_mcp.app.options import RunOptions
 from zork_mcp.app.progress import print_summary
-from zork_mcp.app.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
+from zork_mcp.builders.env_file import load_env_file
+from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
+from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 
 EXIT_CODES = {"interrupted": 130, "emulator_halted": 1, "emulator_lost": 1}

@@ -1,7 +1,6 @@
-"""The dependency-injector containers: one wires ports to adapters for one run (`Container`);
-the other holds what every run in this process shares (`ProcessParts`, its instance `PROCESS`)."""
-
-import atexit
+"""The dependency-injector container that wires one run's ports to what the builders make
+(`app/bootstrap.py` indexes them); what every run in a process shares is `PROCESS`, in
+zork_mcp.builders.process."""
 
 from dependency_injector import containers, providers
 
@@ -17,19 +16,25 @@ class Container(containers.DeclarativeContainer):
     options = providers.Dependency()
 
     settings = providers.Singleton(bootstrap.load_settings, options)
-    api_key = providers.Singleton(bootstrap.api_key, options)
+    llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)
-    llm_session = providers.Singleton(bootstrap.llm_session, options, api_key, llm_stats)
-    telemetry = providers.Resource(bootstrap.telemetry, options, settings)
-    game = providers.Resource(bootstrap.game, options, telemetry)
+    llm_session = providers.Singleton(bootstrap.llm_session, llm_settings, llm_stats)
+    telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
+    telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
+    game_settings = providers.Singleton(bootstrap.game_settings, options)
+    # The episode's log is open before its story file is looked for (and found missing).
+    game = providers.Resource(bootstrap.episode_game, telemetry, game_settings)
     mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)
     start_plan = providers.Singleton(bootstrap.run_start_plan, settings, mcp_config)
-    fork_server = providers.Resource(bootstrap.fork_server, start_plan)
+    tool_settings = providers.Singleton(
+        bootstrap.run_tool_settings, options, settings, mcp_config, start_plan
+    )
+    fork_servers = providers.Resource(bootstrap.run_fork_servers)
     tool_server = providers.Resource(
-        bootstrap.tool_server, options, settings, mcp_config, start_plan, fork_server, telemetry
+        bootstrap.agent_tool_server, tool_settings, fork_servers, telemetry
     )
     progress = providers.Resource(progress, options.provided.plain)
-    checkpoints = providers.Singleton(bootstrap.checkpoints, options)
+    checkpoints = providers.Singleton(bootstrap.checkpoints, options.provided.episode_dir)
 
     offer = providers.Singleton(bootstrap.offer_limits, options, settings)
     agent = providers.Singleton(
@@ -52,14 +57,3 @@ class Container(containers.DeclarativeContainer):
         checkpoints=checkpoints,
         resume=options.provided.resume,
     )
-
-
-class ProcessParts(containers.DeclarativeContainer):
-    """Shared by every run in this process: MCP-Ghost's calls, a sweep worker's episodes
-    (which start in many threads at once: thread-safe)."""
-
-    fork_server = providers.ThreadSafeSingleton(bootstrap.SharedForkServer)
-
-
-PROCESS = ProcessParts()
-atexit.register(lambda: PROCESS.fork_server().close())

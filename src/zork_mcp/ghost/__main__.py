@@ -10,8 +10,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from zork_mcp.app.env_file import load_env_file
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.env_file import load_env_file
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.ghost.goldens import load_golden, record, replay, save_golden
 from zork_mcp.ghost.inspect import inspect_golden
 

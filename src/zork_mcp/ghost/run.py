@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
-from zork_mcp.app.bootstrap import GhostCall, GhostParts, ghost_parts
-from zork_mcp.app.container import PROCESS
-from zork_mcp.app.env_file import environment_with_env_file
-from zork_mcp.app.providers import (
+from zork_mcp.builders.env_file import environment_with_env_file
+from zork_mcp.builders.llm import LLMSettings
+from zork_mcp.builders.process import PROCESS
+from zork_mcp.builders.providers import (
     PROVIDERS,
     OpenAIApi,
     provider_named,
@@ -36,6 +36,7 @@ from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
 from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
+from zork_mcp.ghost.parts import GhostCall, GhostParts, ghost_parts
 from zork_mcp.ghost.result import GhostAnswerReader, GhostResultDict, failed_run, ghost_result
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.tool_server import ToolSession
@@ -94,11 +95,7 @@ async def mcp_ghost(
     PROVIDERS[provider].api_for(model, openai_api)  # refuses an API the model cannot take
     call = GhostCall(
         config,
-        provider,
-        _api_key(provider, api_key),
-        model,
-        base_url,
-        openai_api,
+        LLMSettings(provider, _api_key(provider, api_key), model, base_url, openai_api),
         logging.getLogger(namespace),
         http_client=http_client,
         startup_timeout=startup_timeout,

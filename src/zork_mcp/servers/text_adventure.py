@@ -16,13 +16,12 @@ import os
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp import __version__
-from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
+from zork_mcp.builders.game import GameSettings, find_game_file, game_env
 from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.ports.game_env import GameEnv
@@ -192,18 +191,13 @@ def build_server(game: Callable[[], GameSession]) -> MCPServer:
 def main(argv: Sequence[str] | None = None) -> None:
     """Over HTTP one game is shared by every session: the game goes on across turns."""
     options = parse_transport(argv, "python -m zork_mcp.servers.text_adventure")
-    path = find_game_file(os.environ.get("GAME"))
-    seed = int(os.environ.get("GAME_SEED", "12"))
-    allow = os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1"
-    first_death = os.environ.get("GAME_END_AT_FIRST_DEATH", "") == "1"
-    game = LazyGame(
-        lambda: GameSession(
-            JerichoGameEnv(
-                path, seed=seed, allow_quit_restart=allow, end_at_first_death=first_death
-            ),
-            Path(path).stem,
-        )
+    settings = GameSettings(
+        find_game_file(os.environ.get("GAME")),
+        seed=int(os.environ.get("GAME_SEED", "12")),
+        allow_quit_restart=os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1",
+        end_at_first_death=os.environ.get("GAME_END_AT_FIRST_DEATH", "") == "1",
     )
+    game = LazyGame(lambda: GameSession(game_env(settings), settings.story_file.stem))
     try:  # on SIGTERM or SIGKILL the game process sees its pipe close and ends by itself
         serve(build_server(game), options)
     finally:

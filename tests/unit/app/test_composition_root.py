@@ -1,4 +1,4 @@
-"""The composition root (app/container.py, app/bootstrap.py, the CLI) wired for real, fast.
+"""The composition root (app/container.py over zork_mcp.builders, the CLI) wired for real, fast.
 
 Each test builds the real Container from a pyproject and mcp_config.json written for it, and
 overrides providers (never patches modules) only where a test needs a fake.
@@ -113,41 +113,44 @@ def start_config(server_start: str, tmp_path) -> tuple[list[str], dict]:
 
 def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_alike(tmp_path):
     """The agent refused this config while MCP-Ghost spawned the npx server: one assembly."""
-    from zork_mcp.app.bootstrap import SharedForkServer, ghost_tool_server
+    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
+    from zork_mcp.builders.mcp import mcp_tool_server
     from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.ghost.parts import tool_settings
 
     arguments, config = start_config("fork", tmp_path)
     container = container_for(arguments)
     with pytest.raises(MCPConfigError, match="node cannot be forked") as agent:
         container.tool_server()
     with pytest.raises(MCPConfigError, match="node cannot be forked") as ghost:
-        ghost_tool_server(
-            MCPConfig.model_validate(config),
-            SharedForkServer(),
-            startup_timeout=5,
-            server_start="fork",
-            warn=print,
+        settings = tool_settings(
+            MCPConfig.model_validate(config), startup_timeout=5, server_start="fork"
         )
+        mcp_tool_server(settings, ForkServerOwner.for_process(), warn=print)
     assert str(agent.value) == str(ghost.value)
 
 
 def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
-    from zork_mcp.app import bootstrap
+    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
+    from zork_mcp.builders.mcp import mcp_tool_server
     from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.ghost.parts import tool_settings
 
     arguments, config = start_config("auto", tmp_path)
     config["mcpServers"].pop("python")
     (tmp_path / "mcp_config.json").write_text(json.dumps(config))
     container = container_for(arguments)
     try:
-        assert container.fork_server() is None
+        container.tool_server()
+        assert container.fork_servers().started is None
         assert not container.start_plan().forks
     finally:
         container.shutdown_resources()
-    shared = bootstrap.SharedForkServer()
-    bootstrap.ghost_tool_server(
-        MCPConfig.model_validate(config), shared, startup_timeout=5, server_start="auto", warn=print
-    ).close()
+    shared = ForkServerOwner.for_process()
+    settings = tool_settings(
+        MCPConfig.model_validate(config), startup_timeout=5, server_start="auto"
+    )
+    mcp_tool_server(settings, shared, warn=print).close()
     assert shared.started is None, "MCP-Ghost started a fork server for nothing"
 
 
@@ -235,16 +238,16 @@ def test_the_shared_fork_server_is_the_process_containers_and_can_be_overridden(
     a test (or a program) overrides it there, not in a module global."""
     from dependency_injector import providers
 
-    from zork_mcp.app.bootstrap import SharedForkServer
-    from zork_mcp.app.container import PROCESS
+    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, Lifetime
     from zork_mcp.app.sweep.episode import _share_the_workers_fork_server
+    from zork_mcp.builders.process import PROCESS
 
-    class Recording(SharedForkServer):
+    class Recording(ForkServerOwner):
         def __init__(self) -> None:
-            super().__init__()
+            super().__init__(Lifetime.PROCESS)
             self.plans: list = []
 
-        def for_plan(self, plan):
+        def serve(self, plan, stderr):
             self.plans.append(plan)
             return None
 
@@ -254,7 +257,8 @@ def test_the_shared_fork_server_is_the_process_containers_and_can_be_overridden(
     try:
         with PROCESS.fork_server.override(providers.Object(recording)):
             _share_the_workers_fork_server(container)
-            assert container.fork_server() is None
+            assert container.fork_servers() is recording
+            container.tool_server()
             assert recording.plans == [container.start_plan()] and recording.plans[0].patient
     finally:
         container.shutdown_resources()

@@ -9,7 +9,7 @@ import pytest
 from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
-from zork_mcp.app.env_file import environment_with_env_file, load_env_file
+from zork_mcp.builders.env_file import environment_with_env_file, load_env_file
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import mcp_ghost
 

@@ -4,7 +4,7 @@ import httpx
 import pytest
 
 from tests.support.network import PROVIDER_KEYS, RealProviderBlocked
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, initial_messages
 
 

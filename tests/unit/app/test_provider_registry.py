@@ -10,13 +10,13 @@ import pytest
 from tests.support.llm_peers import PEERS, peer_for
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import tool_calls_reply
-from zork_mcp.app.bootstrap import api_key, build_llm
 from zork_mcp.app.cli import options_from, parser
-from zork_mcp.app.options import RunOptions
-from zork_mcp.app.providers import HOSTED, PROVIDERS
 from zork_mcp.app.sweep.sweep import parse_model
+from zork_mcp.builders.llm import llm_session, llm_settings
+from zork_mcp.builders.providers import HOSTED, PROVIDERS
+from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError
-from zork_mcp.domain.messages import LLMRequest, initial_messages
+from zork_mcp.domain.messages import LLMRequest, RetryStats, initial_messages
 from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
 from zork_mcp.domain.wire_names import RULES
 from zork_mcp.ghost import mcp_ghost, mcp_ghost_sync
@@ -38,9 +38,12 @@ async def one_call(name: str, peer, tools: tuple, urls: list | None = None, **op
         )
         return httpx.Response(status, headers=headers, content=body)
 
-    key = provider.key_in({provider.key_variables[-1]: peer.api_key})
-    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
-        llm = build_llm(RunOptions(provider=name, **options), client, key)
+    environ = {provider.key_variables[-1]: peer.api_key}
+    settings = llm_settings(RunOptions(provider=name, **options), environ=environ)
+    async with (
+        httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client,
+        llm_session(settings, RetryStats(), client)() as llm,
+    ):
         return llm, await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools))
 
 
@@ -185,10 +188,10 @@ def test_the_cli_and_eval_offer_exactly_the_registry():
 def test_a_missing_key_is_an_error_only_for_hosted_providers(name):
     options = RunOptions(provider=name)
     if name not in HOSTED:
-        assert api_key(options, environ={}) is None
+        assert llm_settings(options, environ={}).api_key is None
         return
     with pytest.raises(ConfigurationError) as caught:
-        api_key(options, environ={})
+        llm_settings(options, environ={})
     assert all(variable in str(caught.value) for variable in PROVIDERS[name].key_variables)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -19,10 +19,11 @@ from tests.support.otlp_receiver import STATUS_ERROR, receivers
 from zork_mcp.adapters.game.fake import FakeGameEnv
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
-from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.telemetry import episode_telemetry
+from zork_mcp.builders.telemetry import telemetry as telemetry_of
 from zork_mcp.domain.messages import LLMResponse, Usage
 from zork_mcp.domain.settings import MCPSettings
 
@@ -71,7 +72,7 @@ def play_two_turns(tmp_path, llm) -> None:
     async def session():
         yield llm
 
-    with contextmanager(bootstrap.telemetry)(options, settings) as telemetry:
+    with telemetry_of(episode_telemetry(options, settings)) as telemetry:
         agent = ZorkAgent(
             llm_session=session,
             settings=settings,

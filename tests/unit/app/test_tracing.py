@@ -17,7 +17,7 @@ import pytest
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.adapters.telemetry.otel import OtelTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
-from zork_mcp.app.tracing import tracing_backends
+from zork_mcp.builders.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 
 IDENTITY = RunIdentity("openai", "gpt-4o-mini", session_id="ep")
@@ -60,13 +60,12 @@ def test_with_tracing_off_no_tracing_sdk_is_even_imported(tmp_path):
     script = textwrap.dedent(
         f"""
         import sys
-        from contextlib import contextmanager
         from pathlib import Path
-        from zork_mcp.app import bootstrap
-        from zork_mcp.app.options import RunOptions
+        from zork_mcp.builders.settings import RunOptions
+        from zork_mcp.builders.telemetry import episode_telemetry, telemetry as build
         from zork_mcp.domain.settings import MCPSettings
         options = RunOptions(log_dir=Path({str(tmp_path)!r}))
-        with contextmanager(bootstrap.telemetry)(options, MCPSettings()) as telemetry:
+        with build(episode_telemetry(options, MCPSettings())) as telemetry:
             sdks = ("langfuse", "opentelemetry.sdk", "opentelemetry.exporter")
             loaded = sorted(m for m in sys.modules if m.startswith(sdks))
             print(type(telemetry).__name__, loaded)

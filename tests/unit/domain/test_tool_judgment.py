@@ -20,7 +20,7 @@ from tests.support.provider_exchange import PROTOCOLS, exchange
 from tests.support.strategies import TEXT, input_schemas, json_values, tool_names
 from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.messages import LLMRequest, system_message, user_message
 from zork_mcp.domain.schema_dialects import gemini_schema
 from zork_mcp.domain.tool_judgment import (

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.support.strategies import plain_names
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.app.providers import PROVIDERS
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.messages import initial_messages

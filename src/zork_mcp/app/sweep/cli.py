@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from zork_mcp.app.bootstrap import local_sweep_backend, ray_sweep_backend, results_store
+from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
@@ -135,14 +135,14 @@ def sweep(args: argparse.Namespace) -> int:
 
 def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
     if args.backend == "ray":
-        return ray_sweep_backend(parallel, args.address, args.workers, play_episode)
+        return sweep_backend(RayActors(parallel, args.address, args.workers), play_episode)
     if args.address:
         raise ConfigurationError("--address is for --backend ray.")
     workers = args.workers or _cores()
     if workers < 1:
         raise ConfigurationError("--workers must be at least 1.")
     workers = min(workers, parallel)
-    return local_sweep_backend(workers, -(-parallel // workers), play_episode)
+    return sweep_backend(LocalWorkers(workers, -(-parallel // workers)), play_episode)
 
 
 def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:

@@ -12,9 +12,10 @@ from typing import Any
 from dependency_injector import providers
 
 from zork_mcp.app import bootstrap
-from zork_mcp.app.container import PROCESS, Container
-from zork_mcp.app.options import RunOptions
+from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.builders.process import PROCESS
+from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode import EpisodeSummary
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType
@@ -63,7 +64,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     shared = controls is not None and controls.shared
     options = run_options(task, fork_game=shared)
     directory = options.log_dir / options.episode_id
-    checkpoint = bootstrap.episode_checkpoints(directory)
+    checkpoint = bootstrap.checkpoints(directory)
     earlier: list[TurnFacts] = []
     if task.resume and checkpoint.exists():
         options = replace(options, resume=True)
@@ -101,7 +102,7 @@ def _share_the_workers_fork_server(container: Container) -> None:
     container.start_plan.override(
         providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
     )
-    container.fork_server.override(PROCESS.fork_server.provided.for_plan.call(container.start_plan))
+    container.fork_servers.override(PROCESS.fork_server)
 
 
 def played_turns(directory: Path, through: int) -> list[TurnFacts]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zork_mcp.app import providers
+from zork_mcp.builders import providers
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
 

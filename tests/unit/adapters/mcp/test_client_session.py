@@ -14,7 +14,7 @@ from jsonschema.validators import Draft202012Validator
 
 from tests.support.paths import ROOT
 from tests.support.processes import assert_no_processes_left
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ SCHEMA_SERVER = ROOT / "tests" / "support" / "schema_server.py"
 
 def schema_server(schema: dict, tmp_path: Path) -> McpStdioToolServer:
     config = MCPServerConfig(command="python", args=(str(SCHEMA_SERVER), json.dumps(schema)))
-    return McpStdioToolServer(
+    return stdio_tool_server(
         {"s": config}, background_spare=False, stderr_path=tmp_path / "stderr.log"
     )
 
@@ -99,7 +99,7 @@ async def test_our_client_names_itself_and_our_servers_their_version(tmp_path):
     from zork_mcp import __version__
 
     whoami = MCPServerConfig(command="python", args=(str(ROOT / "tests/support/whoami_server.py"),))
-    server = McpStdioToolServer(
+    server = stdio_tool_server(
         {"who": whoami}, background_spare=False, stderr_path=tmp_path / "stderr.log"
     )
     try:

@@ -17,14 +17,14 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
 held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # new ones are numbered above
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 game = JerichoGameEnv(sys.argv[1], seed=12, forked=True)
 game.reset()
 print(game.step("open mailbox").text.strip().splitlines()[0])
 game.close()
 config = MCPServerConfig(command=sys.executable, args=("-m", "zork_mcp.servers.reasoning"))
-server = McpStdioToolServer({"reasoning": config}, server_start="fork")
+server = stdio_tool_server({"reasoning": config}, server_start="fork")
 async def turn():
     async with server.open_session() as session:
         return [tool.name for tool in session.tools]

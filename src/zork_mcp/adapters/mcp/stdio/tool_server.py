@@ -13,26 +13,20 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
-from zork_mcp.adapters.mcp.stdio.fork_server import (
-    Forking,
-    ForkServer,
-    fork_supported,
-    is_forkable,
-    zygote_environment,
-)
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.fork_server import Forking
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
-from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
 from zork_mcp.domain.tool_offer import ToolFilter
@@ -44,51 +38,39 @@ class McpStdioToolServer:
     def __init__(
         self,
         servers: Mapping[str, MCPServerConfig],
+        plan: StartPlan,
+        forks: ForkServerOwner,
         *,
         startup_timeout_seconds: float = 10.0,
         background_spare: bool = True,
         stderr_path: Path | None = None,
         stderr_log_bytes: int = STDERR_LOG_BYTES,
         system_env: Mapping[str, str] | None = None,
-        server_start: ServerStart = "auto",
-        fork_server: ForkServer | None = None,
         warn: Callable[[str], None] | None = None,
-        plan: StartPlan | None = None,
     ) -> None:
-        """`plan` is how these servers start, as the composition root decided it (else it
-        is decided here from `server_start`); `fork_server` is the root's, to share, else
-        this server starts its own if the plan forks; `warn` hears that the fork server was
-        lost (default: a note in the stderr log); `stderr_log_bytes`: how much of each
-        server's stderr the log keeps."""
+        """`plan` is how these servers start, as decided once by whoever built this; `forks`
+        gives the fork server to fork from when the plan forks any; `warn` hears that the
+        fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
+        much of each server's stderr the log keeps."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
         self._reaper = ProcessReaper()
         self._stderr = StderrLog(stderr_path, stderr_log_bytes)
         env = os.environ if system_env is None else system_env
-        plan = plan or plan_starts(servers, env, server_start)
-        server_start = plan.server_start
-        owned = None
-        if not plan.forks:
-            fork_server = None
-        elif fork_server is None:
-            owned = fork_server = ForkServer(zygote_environment(env), self._stderr)
-            if server_start == "fork":
-                owned.start_once()  # every start waits for it
-        forks = None
+        fork_server = forks.serve(plan, self._stderr)
+        forking = None
         if fork_server is not None:
-            warn = warn or self._stderr.note
-            forks = Forking(fork_server, warn, wait=plan.waits)
+            forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
         self._supplies = [
-            ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forks)
+            ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forking)
             for name, config in servers.items()
         ]
-        self._fork_server, self._forks = owned, forks
-        self._serving_fork_server = fork_server  # owned or the root's: started after spares
+        self._owner, self._fork_server, self._forks = forks, fork_server, forking
         self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-spare")
         # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
         self._shutdown = weakref.finalize(
-            self, _shut_down, self._supplies, self._starter, self._reaper, self._stderr, owned
+            self, _shut_down, self._supplies, self._starter, self._reaper, self._stderr, forks
         )
 
     @property
@@ -196,8 +178,8 @@ class McpStdioToolServer:
         return servers + self.fork_server_pids
 
     def _start_fork_server(self) -> None:
-        if self._serving_fork_server is not None:
-            self._serving_fork_server.start_once()
+        if self._fork_server is not None:
+            self._fork_server.start_once()
 
     def fork_server_ready(self, timeout: float) -> bool:
         """Wait up to `timeout` for the fork server's imports; in "auto" mode, processes
@@ -207,41 +189,26 @@ class McpStdioToolServer:
 
     @property
     def fork_server_pids(self) -> list[int]:
-        """The fork servers this server started (one, or more after a restart)."""
-        return list(self._fork_server.pids) if self._fork_server else []
+        """The fork servers this server started (one, or more after a restart): none when
+        its fork server is a run's or the process's."""
+        own = self._fork_server if self._owner.ends_with_tool_server else None
+        return list(own.pids) if own is not None else []
 
 
-@dataclass(frozen=True)
-class StartPlan:
-    """How a config's stdio servers start: decided once, then given to whoever starts them."""
-
-    server_start: ServerStart
-    forks: bool  # a fork server serves at least one of them
-    patient: bool = False  # wait for the fork server rather than spawn while it imports
-
-    @property
-    def waits(self) -> bool:
-        """Whether a start that the fork server can serve waits for it to be ready: with
-        "fork", or when patient (many starts at once: spawning each would cost ~0.5 s of
-        CPU against its ~1 s, once)."""
-        return self.server_start == "fork" or self.patient
-
-
-def plan_starts(
-    servers: Mapping[str, MCPServerConfig], env: Mapping[str, str], server_start: ServerStart
-) -> StartPlan:
-    """Whether any server is started by fork; with "fork", every server must be forkable."""
-    if server_start == "spawn" or not fork_supported():
-        return StartPlan(server_start, forks=False)
-    forkable = {name: is_forkable(config, env, name) for name, config in servers.items()}
-    refused = [name for name, ok in forkable.items() if not ok]
-    if server_start == "fork" and refused:
-        raise MCPConfigError(
-            f'server_start = "fork", but {", ".join(refused)} cannot be forked: only '
-            f"`python -m module` or `python script.py` (this interpreter, no flags) can. "
-            f'Use server_start = "auto" to spawn those and fork the rest.'
-        )
-    return StartPlan(server_start, forks=any(forkable.values()))
+def stdio_tool_server(
+    servers: Mapping[str, MCPServerConfig],
+    *,
+    server_start: ServerStart = "auto",
+    system_env: Mapping[str, str] | None = None,
+    **options: Any,
+) -> McpStdioToolServer:
+    """A stdio tool server on its own (a test, a benchmark, a script): its start plan decided
+    here from `server_start`, and a fork server of its own that ends when it closes. The app
+    and MCP-Ghost build theirs in zork_mcp.builders.mcp."""
+    env = os.environ if system_env is None else system_env
+    plan = plan_starts(servers, env, server_start)
+    owner = ForkServerOwner.for_tool_server(env)
+    return McpStdioToolServer(servers, plan, owner, system_env=system_env, **options)
 
 
 def _shut_down(
@@ -249,14 +216,13 @@ def _shut_down(
     starter: ThreadPoolExecutor,
     reaper: ProcessReaper,
     stderr: StderrLog,
-    fork_server: ForkServer | None,
+    forks: ForkServerOwner,
 ) -> None:
     for supply in supplies:
         supply.close()
     starter.shutdown()
     reaper.join()
-    if fork_server is not None:
-        fork_server.close()
+    forks.release()
     stderr.close()
 
 

@@ -21,9 +21,10 @@ from tests.support.paths import FAULT_SERVER, ROOT
 from tests.support.processes import assert_no_processes_left, processes_in_groups
 from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import MAX_RESTARTS, ForkServerState
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, plan_starts
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking, ForkServer, zygote_environment
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, plan_starts
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -67,7 +68,7 @@ def probe(tmp_path) -> MCPServerConfig:
 def probe_server(config: MCPServerConfig, tmp_path: Path, start: str, **options):
     options.setdefault("system_env", SYSTEM)
     options.setdefault("stderr_path", tmp_path / "stderr.log")
-    return McpStdioToolServer({"probe": config}, server_start=start, **options)
+    return stdio_tool_server({"probe": config}, server_start=start, **options)
 
 
 async def describe(server: McpStdioToolServer) -> dict:
@@ -90,7 +91,7 @@ async def test_module_state_is_fresh_every_turn(tmp_path, probe, start):
 
 async def test_a_forked_module_server_keeps_no_state_between_turns(tmp_path):
     config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"))
-    server = McpStdioToolServer({"reasoning": config}, server_start="fork")
+    server = stdio_tool_server({"reasoning": config}, server_start="fork")
     thought = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
     lengths = []
     for _ in range(3):
@@ -112,7 +113,7 @@ def test_everything_the_fork_server_preloads_imports():
 async def reasoning_answers(start: str) -> tuple[list, list]:
     """The tools a reasoning server lists and its answers to a valid and an invalid thought."""
     config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"))
-    server = McpStdioToolServer({"reasoning": config}, server_start=start, background_spare=False)
+    server = stdio_tool_server({"reasoning": config}, server_start=start, background_spare=False)
     valid = {"thought": "t", "thoughtNumber": 3, "totalThoughts": 2, "nextThoughtNeeded": True,
              "branchFromThought": 1, "branchId": "b"}  # fmt: skip
     answers = []
@@ -213,7 +214,7 @@ def unnamed_unix_sockets() -> set[str]:
 
 async def test_the_fault_cases_fail_the_same_way_when_forked(tmp_path):
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "exit-at-start"))
-    server = McpStdioToolServer({"faults": config}, server_start="fork", background_spare=False)
+    server = stdio_tool_server({"faults": config}, server_start="fork", background_spare=False)
     with pytest.raises(MCPServerStartupError, match="exited during startup"):
         async with server.open_session():
             pass
@@ -223,7 +224,7 @@ async def test_the_fault_cases_fail_the_same_way_when_forked(tmp_path):
 def test_fork_mode_refuses_a_server_it_cannot_fork():
     config = MCPServerConfig(command="npx", args=("-y", "some-server"))
     with pytest.raises(MCPConfigError, match='server_start = "auto"'):
-        McpStdioToolServer({"thinking": config}, server_start="fork")
+        stdio_tool_server({"thinking": config}, server_start="fork")
 
 
 async def test_a_lost_fork_server_means_one_warning_a_spawn_and_a_restart(tmp_path, probe):
@@ -300,7 +301,7 @@ def test_a_closed_fork_server_is_never_started_again():
 
 async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "exit-at-start"))
-    server = McpStdioToolServer({"faults": config}, stderr_path=tmp_path / "stderr.log")
+    server = stdio_tool_server({"faults": config}, stderr_path=tmp_path / "stderr.log")
     server.warm_up()
     started = [len(server_processes(server))]
     for _ in range(2):
@@ -322,7 +323,14 @@ async def test_a_patient_start_waits_for_the_importing_fork_server(tmp_path, pro
     """In "auto", a start while the fork server imports is spawned, unless the plan is
     patient (a sweep worker's many episodes): then it waits, and is forked."""
     plan = replace(plan_starts({"probe": probe}, SYSTEM, "auto"), patient=patient)
-    server = probe_server(probe, tmp_path, "auto", plan=plan, background_spare=False)
+    server = McpStdioToolServer(
+        {"probe": probe},
+        plan,
+        ForkServerOwner.for_tool_server(SYSTEM),
+        system_env=SYSTEM,
+        stderr_path=tmp_path / "stderr.log",
+        background_spare=False,
+    )
     server.fork_server_ready(0)  # started, certainly not ready yet
     first = await describe(server)
     forked = first["ppid"] in server.fork_server_pids
@@ -346,10 +354,10 @@ async def test_every_turn_starts_one_process_and_leaves_one_spare(tmp_path, prob
 CLIENT = """
 import asyncio, json, sys, time
 from zork_mcp.adapters.mcp.stdio import zygote
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 config = MCPServerConfig(command="python", args=(sys.argv[1],))
-server = McpStdioToolServer({"probe": config}, server_start="fork")
+server = stdio_tool_server({"probe": config}, server_start="fork")
 server.warm_up()
 async def hold():
     async with server.open_session() as session:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.paths import FAULT_SERVER, ROOT
 from tests.support.processes import assert_no_processes_left, processes_in_groups
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -35,7 +35,7 @@ ENV_PROBE = (
 def fault_server(tmp_path, mode: str = "serve", **options) -> McpStdioToolServer:
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), mode))
     options.setdefault("stderr_path", tmp_path / "stderr.log")
-    server = McpStdioToolServer({"faults": config}, **options)
+    server = stdio_tool_server({"faults": config}, **options)
     if options.get("server_start") == "fork":
         assert server.fork_server_ready(30), "the fork server's imports, before the clock starts"
     return server
@@ -63,7 +63,7 @@ async def start(server: McpStdioToolServer) -> None:
 )
 async def test_a_missing_command_says_what_to_install(tmp_path, command, advice):
     config = MCPServerConfig(command=command, args=("-y", "some-server"))
-    server = McpStdioToolServer({"thinking": config}, system_env={"PATH": "/nonexistent"})
+    server = stdio_tool_server({"thinking": config}, system_env={"PATH": "/nonexistent"})
     with pytest.raises(MCPServerStartupError) as caught:
         await start(server)
     message = str(caught.value)
@@ -135,7 +135,7 @@ async def test_the_environment_is_merged_but_our_secrets_stay_home(tmp_path):
     }
     configured = {"MODE": "test", "ANTHROPIC_API_KEY": "${ANTHROPIC_API_KEY}"}
     config = MCPServerConfig(command=sys.executable, args=(str(script),), env=configured)
-    server = McpStdioToolServer({"env": config}, system_env=system, background_spare=False)
+    server = stdio_tool_server({"env": config}, system_env=system, background_spare=False)
     async with server.open_session() as session:
         seen = json.loads((await session.call_tool("env.environment", {}, 10)).content)
     assert_no_processes_left(server)
@@ -149,7 +149,7 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
     script = tmp_path / "env_server.py"
     script.write_text(ENV_PROBE)
     config = MCPServerConfig(command=sys.executable, args=(str(script),))
-    server = McpStdioToolServer({"env": config})
+    server = stdio_tool_server({"env": config})
     pids = []
     for _ in range(4):
         async with server.open_session() as session:
@@ -208,7 +208,7 @@ async def test_several_servers_route_by_canonical_name(tmp_path):
         args=("-m", "zork_mcp.servers.reasoning"),
         env={"DISABLE_THOUGHT_LOGGING": "true"},
     )
-    server = McpStdioToolServer({"faults": faults, "reasoning": reasoning})
+    server = stdio_tool_server({"faults": faults, "reasoning": reasoning})
     async with server.open_session() as session:
         names = {spec.canonical_name for spec in session.tools}
         echo = await session.call_tool("faults.echo", {"text": "routed"}, 10)
@@ -240,10 +240,10 @@ def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
 
 FORGETFUL_CLIENT = """
 import asyncio, json, sys
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
 config = MCPServerConfig(command=sys.executable, args=(sys.argv[1], "serve"))
-server = McpStdioToolServer({"faults": config}, server_start=sys.argv[2])
+server = stdio_tool_server({"faults": config}, server_start=sys.argv[2])
 server.warm_up()
 async def turn():
     async with server.open_session() as session:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
-from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ports.telemetry import Telemetry
@@ -52,18 +51,6 @@ def tracing_backends(
     finally:
         for backend in backends:
             backend.close()
-
-
-@contextmanager
-def traced_call(local: Telemetry, identity: RunIdentity, input: Any = None) -> Iterator[Telemetry]:
-    """One call as one trace: the configured backends beside `local`, under one root span."""
-    with tracing_backends(identity) as backends:
-        if not backends:
-            yield local
-            return
-        telemetry = FanoutTelemetry(local, *backends)
-        with telemetry.span(identity.name, input=input):
-            yield telemetry
 
 
 def _langfuse(identity: RunIdentity) -> TracingBackend:

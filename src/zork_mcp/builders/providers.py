@@ -3,7 +3,7 @@
 The CLI, `zork-mcp eval`, MCP-Ghost and the tests all read `PROVIDERS`, and choose a provider
 through `provider_named` and `parse_model` (one error text for a wrong name, wherever it was
 written), with one default (`DEFAULT_PROVIDER`) and one key lookup (`Provider.key_in`,
-`required_key`). Adding a provider is one entry here, plus its adapter in zork_mcp.adapters
+`required_key`). Adding a provider is one entry here, plus its adapter in zork_mcp.adapters.llm
 and its peer in tests/support/llm_peers.py when it brings a new wire protocol (an
 OpenAI-compatible service needs neither).
 """

@@ -1,0 +1,81 @@
+"""The LLM port's builder: the agent's turns, a sweep worker's episodes and MCP-Ghost's calls
+all get their LLM from `llm_session`, with the run's retry policy and the process's rate gate."""
+
+from __future__ import annotations
+
+import os
+import ssl
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+import certifi
+import httpx
+
+from zork_mcp.adapters.llm.endpoint import RetryPolicy, rate_gate
+from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.domain.messages import RetryStats
+from zork_mcp.ports.llm import LLM
+
+HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Which provider and model a run talks to, where, and with which key: resolved once."""
+
+    provider: str
+    api_key: str | None
+    model: str | None = None
+    base_url: str | None = None
+    openai_api: OpenAIApi | None = None
+
+
+def llm_settings(options: RunOptions, environ: Mapping[str, str] | None = None) -> LLMSettings:
+    """The CLI's (and a sweep episode's) LLM, its key from the environment."""
+    key = required_key(
+        PROVIDERS[options.provider],
+        os.environ if environ is None else environ,
+        how="or play without a hosted provider: run a local OpenAI-compatible server "
+        "(llama.cpp's llama-server, Ollama, vLLM) and pass "
+        "--provider local --base-url http://127.0.0.1:8080/v1",
+    )
+    return LLMSettings(options.provider, key, options.model, options.base_url, options.openai_api)
+
+
+def llm_session(
+    settings: LLMSettings, stats: RetryStats, client: httpx.AsyncClient | None = None
+) -> LLMSession:
+    """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
+    that lives inside the session's event loop (the agent opens one per turn).
+
+    The TLS context is built once; building it per client costs ~27 ms a turn. The retry
+    policy is the run's: its counts, and the process's rate gate for the provider.
+    """
+    provider = PROVIDERS[settings.provider]
+    gate = rate_gate(provider.name, settings.base_url or provider.base_url)
+    retry = RetryPolicy(gate=gate, stats=stats)
+    tls = ssl.create_default_context(cafile=certifi.where()) if client is None else None
+
+    @asynccontextmanager
+    async def session() -> AsyncIterator[LLM]:
+        if client is not None:
+            yield _llm(settings, client, retry)
+            return
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, verify=tls) as own:
+            yield _llm(settings, own, retry)
+
+    return session
+
+
+def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -> LLM:
+    return PROVIDERS[settings.provider].llm(
+        client,
+        api_key=settings.api_key,
+        model=settings.model,
+        base_url=settings.base_url,
+        retry=retry,
+        openai_api=settings.openai_api,
+    )

@@ -1,0 +1,130 @@
+"""The MCP tools' builder: `mcp_tool_server`, the one assembly of every configured server
+for the agent, a sweep worker's episodes and MCP-Ghost alike, from settings resolved once."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
+from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.builders.settings import RunOptions, chosen_servers
+from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.server_config import AnyServerConfig, MCPConfig, by_transport
+from zork_mcp.domain.settings import MCPSettings, ServerStart
+from zork_mcp.ports.telemetry import Telemetry
+
+
+@dataclass(frozen=True)
+class ToolServerSettings:
+    """What one assembly of MCP servers is built from: which servers, how their processes
+    start (decided once, for the fork server and the tools), and how long they may take."""
+
+    servers: Mapping[str, AnyServerConfig]
+    plan: StartPlan
+    startup_timeout: float
+    background_spare: bool = False
+    stderr_path: Path | None = None
+    stderr_log_bytes: int = STDERR_LOG_BYTES
+
+
+def start_plan(
+    servers: Mapping[str, AnyServerConfig], server_start: ServerStart, *, patient: bool = False
+) -> StartPlan:
+    """`patient`: for a process that starts many runs at once (a sweep worker), starts wait
+    for the shared fork server, once, rather than all spawn."""
+    stdio, _ = by_transport(servers)
+    return replace(plan_starts(stdio, os.environ, server_start), patient=patient)
+
+
+def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
+    """How the run's stdio servers start (None with MCP off)."""
+    if config is None:
+        return None
+    return start_plan(chosen_servers(config, settings), settings.server_start)
+
+
+def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
+    """The run's start plan in a process that plays many episodes at once (a sweep worker)."""
+    if config is None:
+        return None
+    return start_plan(chosen_servers(config, settings), settings.server_start, patient=True)
+
+
+def run_tool_settings(
+    options: RunOptions, settings: MCPSettings, config: MCPConfig | None, plan: StartPlan | None
+) -> ToolServerSettings | None:
+    """The agent's servers, or None with MCP off; their stderr goes to the episode's folder."""
+    if config is None or plan is None:
+        return None
+    return ToolServerSettings(
+        chosen_servers(config, settings),
+        plan,
+        startup_timeout=settings.server_startup_timeout_seconds,
+        background_spare=settings.background_spare,
+        stderr_path=options.episode_dir / "mcp_servers.stderr.log",
+        stderr_log_bytes=settings.stderr_log_bytes,
+    )
+
+
+@contextmanager
+def agent_tool_server(
+    settings: ToolServerSettings | None, forks: ForkServerOwner, telemetry: Telemetry
+) -> Iterator[McpToolServer | None]:
+    """The agent's tool server (None with MCP off): its spares started ahead, a lost fork
+    server an event of the episode, and every process ended with the run."""
+    if settings is None:
+        yield None
+        return
+    server = mcp_tool_server(settings, forks, warn=lambda text: telemetry.emit(_lost(text)))
+    server.warm_up()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _lost(text: str) -> Event:
+    return Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
+
+
+@contextmanager
+def run_fork_servers() -> Iterator[ForkServerOwner]:
+    """The owner of one run's fork server (made only if the run forks a server), ended with
+    the run."""
+    owner = ForkServerOwner.for_run()
+    try:
+        yield owner
+    finally:
+        owner.close()
+
+
+def mcp_tool_server(
+    settings: ToolServerSettings, forks: ForkServerOwner, warn: Callable[[str], object]
+) -> McpToolServer:
+    """Every stdio server started as the start plan says (forked from the fork server
+    `forks` gives), every HTTP server, one session over them all."""
+    stdio, http = by_transport(settings.servers)
+    groups: list[ServerGroup] = []
+    if stdio:
+        groups.append(
+            McpStdioToolServer(
+                stdio,
+                settings.plan,
+                forks,
+                startup_timeout_seconds=settings.startup_timeout,
+                background_spare=settings.background_spare,
+                stderr_path=settings.stderr_path,
+                stderr_log_bytes=settings.stderr_log_bytes,
+                warn=warn,
+            )
+        )
+    if http:
+        groups.append(McpHttpToolServer(http, startup_timeout_seconds=settings.startup_timeout))
+    return McpToolServer(groups, order=list(settings.servers))

@@ -1,0 +1,92 @@
+"""What one run is asked to do (the command line, resolved into one object), and the settings
+its pyproject and MCP config add, each read once here for every builder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.server_config import (
+    AnyServerConfig,
+    MCPConfig,
+    missing_config_error,
+    parse_mcp_config,
+    with_tool_filters,
+)
+from zork_mcp.domain.settings import MCPSettings, parse_end_at_first_death, parse_mcp_settings
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    provider: str = DEFAULT_PROVIDER
+    model: str | None = None
+    base_url: str | None = None
+    openai_api: OpenAIApi | None = None  # None: the registry's choice for the model
+    game: str | None = None
+    max_turns: int = 100
+    config: Path = Path("pyproject.toml")
+    mcp_config: Path | None = None
+    mcp: bool | None = None  # None: as the pyproject says
+    mcp_servers: tuple[str, ...] | None = None  # None: as the pyproject says (default all)
+    log_dir: Path = Path("logs")
+    seed: int = 12
+    episode_id: str = "episode"
+    plain: bool = False
+    allow_quit_restart: bool = False
+    end_at_first_death: bool | None = None  # None: as the pyproject says (default: play on)
+    resume: bool = False  # continue the episode from its last checkpoint
+    fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
+
+    @property
+    def model_name(self) -> str:
+        return self.model or PROVIDERS[self.provider].default_model
+
+    @property
+    def episode_dir(self) -> Path:
+        return self.log_dir / self.episode_id
+
+
+def load_settings(options: RunOptions) -> MCPSettings:
+    text = pyproject_text(options)
+    settings = parse_mcp_settings(text, source=str(options.config)) if text else MCPSettings()
+    if options.mcp is not None:
+        settings = settings.model_copy(update={"enabled": options.mcp})
+    if options.mcp_servers is not None:
+        settings = settings.model_copy(update={"servers": options.mcp_servers})
+    return settings
+
+
+def mcp_config(options: RunOptions, settings: MCPSettings) -> MCPConfig | None:
+    """The MCP config the run uses, or None with MCP off."""
+    if not settings.enabled:
+        return None
+    path = options.mcp_config or (options.config.parent / settings.config_file)
+    if not path.is_file():
+        raise missing_config_error(str(path))
+    return parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnyServerConfig]:
+    """The servers the run uses, each with the tool filter [tool.zorkgpt.mcp] adds to its own."""
+    chosen = config.chosen(settings.servers, source="[tool.zorkgpt.mcp] servers (or --mcp-servers)")
+    filters = {name: table.as_filter() for name, table in settings.tool_filters.items()}
+    return with_tool_filters(chosen, filters, source="[tool.zorkgpt.mcp.tool_filters]")
+
+
+def end_at_first_death(options: RunOptions, pyproject_text: str | None) -> bool:
+    """--end-at-first-death, else `end_at_first_death` in [tool.zorkgpt], else play on."""
+    if options.end_at_first_death is not None:
+        return options.end_at_first_death
+    if pyproject_text is None:
+        return False
+    return parse_end_at_first_death(pyproject_text, source=str(options.config))
+
+
+def pyproject_text(options: RunOptions) -> str | None:
+    if options.config.is_file():
+        return options.config.read_text(encoding="utf-8")
+    if options.config != RunOptions.config:
+        raise ConfigurationError(f"The config file {options.config} does not exist.")
+    return None

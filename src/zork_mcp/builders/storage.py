@@ -1,0 +1,27 @@
+"""The stores' builders: an episode's checkpoints and events log, a sweep's results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.adapters.telemetry.jsonl import read_events
+from zork_mcp.domain.events import LoggedEvent
+from zork_mcp.ports.checkpoints import Checkpoints
+from zork_mcp.ports.result_store import ResultStore
+
+
+def checkpoints(directory: Path) -> Checkpoints:
+    """The checkpoints of the episode whose log folder this is."""
+    return FileCheckpoints(directory)
+
+
+def episode_events(directory: Path) -> list[LoggedEvent]:
+    """An episode folder's events log, read by the adapter that writes it."""
+    return read_events(directory)
+
+
+def results_store(path: Path, *, existing: bool = False) -> ResultStore:
+    """A sweep's results; `existing=True` refuses a path with no results yet."""
+    return SqliteResultStore.existing(path) if existing else SqliteResultStore(path)

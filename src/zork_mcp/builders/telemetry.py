@@ -1,0 +1,98 @@
+"""The Telemetry port's builder: an episode's events log or an MCP-Ghost call's logger, beside
+the tracing back-ends the environment asks for (Langfuse, OTLP), from settings resolved once."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
+from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
+from zork_mcp.adapters.telemetry.logger import LoggingTelemetry
+from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
+from zork_mcp.builders.llm import LLMSettings
+from zork_mcp.builders.providers import PROVIDERS
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.tracing import tracing_backends
+from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.ports.telemetry import Telemetry
+
+
+@dataclass(frozen=True)
+class EpisodeLog:
+    """An episode's events.jsonl (and its logs) in the episode's folder."""
+
+    directory: Path
+    episode_id: str
+
+
+@dataclass(frozen=True)
+class CallLog:
+    """One call's records on a logger; its trace is one root span, opened with `input`."""
+
+    logger: logging.Logger
+    input: Any = None
+
+
+@dataclass(frozen=True)
+class TelemetrySettings:
+    """Whose telemetry this is (the identity its traces carry) and where it is kept locally."""
+
+    identity: RunIdentity
+    local: EpisodeLog | CallLog
+
+
+def episode_telemetry(options: RunOptions, settings: MCPSettings) -> TelemetrySettings:
+    """The CLI's (and a sweep episode's): the episode's folder, its provider, model and seed."""
+    mcp = "off"
+    if settings.enabled:
+        mcp = (options.mcp_config or Path(settings.config_file)).name
+    identity = RunIdentity(
+        options.provider, options.model_name, options.episode_id, mcp, options.seed
+    )
+    return TelemetrySettings(identity, EpisodeLog(options.episode_dir, options.episode_id))
+
+
+def call_telemetry(
+    logger: logging.Logger, llm: LLMSettings, servers: Iterable[str], prompt: Any
+) -> TelemetrySettings:
+    """One mcp_ghost() call's: its logger, its provider and model, its servers."""
+    model = llm.model or PROVIDERS[llm.provider].default_model
+    identity = RunIdentity(llm.provider, model, mcp_config=",".join(servers), name="mcp-ghost")
+    return TelemetrySettings(identity, CallLog(logger, prompt))
+
+
+@contextmanager
+def telemetry(settings: TelemetrySettings) -> Iterator[Telemetry]:
+    """The local log, plus Langfuse and/or OTLP when the environment asks; everything the
+    back-ends hold is sent, and the local log closed, when this exits."""
+    with _local(settings.local) as local, tracing_backends(settings.identity) as backends:
+        if not backends:
+            yield local
+            return
+        traced = FanoutTelemetry(local, *backends)
+        with _root_span(settings, traced):
+            yield traced
+
+
+@contextmanager
+def _local(where: EpisodeLog | CallLog) -> Iterator[Telemetry]:
+    if isinstance(where, CallLog):
+        yield LoggingTelemetry(where.logger)
+        return
+    log = JsonlTelemetry(where.directory, where.episode_id)
+    try:
+        yield log
+    finally:
+        log.close()
+
+
+def _root_span(settings: TelemetrySettings, telemetry: Telemetry) -> Any:
+    """A call is one trace under one span; an episode's turns are its spans, with no root."""
+    if isinstance(settings.local, CallLog):
+        return telemetry.span(settings.identity.name, input=settings.local.input)
+    return nullcontext()
