@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -80,11 +80,11 @@ class Orchestrator:
         try:
             observation = self._play(observation)
         except KeyboardInterrupt:
-            self.summary.end_reason = "interrupted"
+            self.summary.end_reason = EndReason.INTERRUPTED
         except GameHaltedError as error:
-            self._end_on_error("emulator_halted", error)
+            self._end_on_error(EndReason.EMULATOR_HALTED, error)
         except GameEmulatorLostError as error:
-            self._end_on_error("emulator_lost", error)
+            self._end_on_error(EndReason.EMULATOR_LOST, error)
         except BaseException as error:
             self._end_on_error(_end_reason_of(error), error)
             raise
@@ -102,10 +102,10 @@ class Orchestrator:
     def _play(self, observation: GameObservation) -> GameObservation:
         while not observation.game_over:
             if self.summary.turns >= self._max_turns:
-                self.summary.end_reason = "turn_limit"
+                self.summary.end_reason = EndReason.TURN_LIMIT
                 return observation
             observation = self._turn(observation)
-        self.summary.end_reason = "game_over"
+        self.summary.end_reason = EndReason.GAME_OVER
         return observation
 
     def _turn(self, observation: GameObservation) -> GameObservation:
@@ -138,7 +138,7 @@ class Orchestrator:
         observation = self._game.restore_state(saved.game_state)
         self._objective = saved.objective
         self._recent.extend(saved.recent)
-        self.summary = replace(saved.summary, end_reason="running", error=None)
+        self.summary = replace(saved.summary, end_reason=EndReason.RUNNING, error=None)
         self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {saved.turn}", turn=saved.turn)
         return observation
 
@@ -182,7 +182,7 @@ class Orchestrator:
     def _inventory(self) -> str:
         return " ".join(self._game.peek("inventory").text.split()) or "unknown"
 
-    def _end_on_error(self, reason: str, error: BaseException) -> None:
+    def _end_on_error(self, reason: EndReason, error: BaseException) -> None:
         self.summary.end_reason = reason
         self.summary.error = f"{type(error).__name__}: {error}"
 
@@ -223,15 +223,15 @@ def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
         "completion_tokens": summary.usage.completion_tokens,
         "cached_tokens": summary.usage.cached_tokens,
         "cost_usd": summary.usage.cost_usd,
-        "end_reason": summary.end_reason,
+        "end_reason": str(summary.end_reason),
         "error": summary.error,
         "seconds": round(summary.seconds, 3),
     }
 
 
-def _end_reason_of(error: BaseException) -> str:
+def _end_reason_of(error: BaseException) -> EndReason:
     if isinstance(error, MCPServerStartupError):
-        return "mcp_startup_failed"
+        return EndReason.MCP_STARTUP_FAILED
     if isinstance(error, LLMError):
-        return "llm_error"
-    return "error"
+        return EndReason.LLM_ERROR
+    return EndReason.ERROR

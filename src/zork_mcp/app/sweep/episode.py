@@ -15,7 +15,7 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.container import PROCESS, Container
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import TurnReport
-from zork_mcp.domain.episode import EpisodeSummary
+from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
@@ -91,7 +91,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
         _shutdown(container)
     summary = orchestrator.summary if orchestrator is not None else None
     error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
-    if summary is not None and summary.end_reason == "interrupted":
+    if summary is not None and summary.end_reason is EndReason.INTERRUPTED:
         raise EpisodeInterrupted(task.spec.key)
     return _record(task, options, summary, recorder, error, container.llm_stats())
 
@@ -149,7 +149,7 @@ def _record(
             "score": summary.score,
             "moves": summary.moves,
             "turns": summary.turns,
-            "end_reason": "error" if summary.end_reason == "running" else summary.end_reason,
+            "end_reason": summary.end_reason.as_finished(),
             "prompt_tokens": summary.usage.prompt_tokens,
             "completion_tokens": summary.usage.completion_tokens,
             "cached_tokens": summary.usage.cached_tokens,
@@ -161,5 +161,5 @@ def _record(
             "seconds": round(summary.seconds, 3),
         }
     else:
-        fields["end_reason"] = "error"
+        fields["end_reason"] = EndReason.ERROR
     return task.spec.record(**fields)
