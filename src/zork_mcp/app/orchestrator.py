@@ -10,6 +10,7 @@ from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
+from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -71,12 +72,8 @@ class Orchestrator:
     def run(self) -> EpisodeSummary:
         started = self._clock()
         observation = self._restore() if self._resume else self._game.reset()
-        self._emit(
-            EventType.EPISODE_START,
-            f"Episode {self.summary.episode_id} started",
-            mcp_enabled=self._agent.tool_server is not None,
-            max_turns=self._max_turns,
-        )
+        started_with = EpisodeStarted(self._agent.tool_server is not None, self._max_turns)
+        self._report(started_with, f"Episode {self.summary.episode_id} started")
         try:
             observation = self._play(observation)
         except KeyboardInterrupt:
@@ -90,12 +87,11 @@ class Orchestrator:
             raise
         finally:
             self.summary.seconds += self._clock() - started
-            self._emit(
-                EventType.EPISODE_END,
+            self._report(
+                EpisodeEnded.of(self.summary),
                 f"Episode ended ({self.summary.end_reason}): score "
                 f"{self.summary.score} in {self.summary.moves} moves",
-                level=Level.ERROR if self.summary.error else Level.INFO,
-                **_summary_fields(self.summary),
+                Level.ERROR if self.summary.error else Level.INFO,
             )
         return self.summary
 
@@ -151,15 +147,14 @@ class Orchestrator:
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
         summary.usage = summary.usage + usage
-        self._emit(
-            EventType.TURN_COMPLETE,
-            f"Agent action: {action}",
+        completed = TurnCompleted(
+            facts,
             action=action,
             reasoning=reasoning,
             observation=after.text[:OBSERVATION_CHARS],
             iterations=outcome.iterations if outcome else 0,
-            **facts.fields(),
         )
+        self._report(completed, f"Agent action: {action}")
         disabled = self._agent.connection.is_disabled
         return TurnReport(action, after, usage, facts, disabled)
 
@@ -191,6 +186,9 @@ class Orchestrator:
     ) -> None:
         self._telemetry.emit(Event(kind, message, level, fields))
 
+    def _report(self, payload: EpisodeFact, message: str, level: Level = Level.INFO) -> None:
+        self._telemetry.emit(Event.of(payload, message, level))
+
 
 def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -> TurnFacts:
     """The turn's facts from what the game answered and how the agent decided."""
@@ -210,23 +208,6 @@ def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -
         tool_errors=sum(1 for call in chain if call.result.is_error),
         tools=tool_uses((call.tool_name, 1, int(call.result.is_error)) for call in chain),
     )
-
-
-def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
-    return {
-        "turns": summary.turns,
-        "score": summary.score,
-        "moves": summary.moves,
-        "room": summary.room,
-        "tool_calls": summary.tool_calls,
-        "prompt_tokens": summary.usage.prompt_tokens,
-        "completion_tokens": summary.usage.completion_tokens,
-        "cached_tokens": summary.usage.cached_tokens,
-        "cost_usd": summary.usage.cost_usd,
-        "end_reason": str(summary.end_reason),
-        "error": summary.error,
-        "seconds": round(summary.seconds, 3),
-    }
 
 
 def _end_reason_of(error: BaseException) -> EndReason:
