@@ -6,6 +6,7 @@ still reads."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,6 +18,8 @@ from zork_mcp.adapters.game.fake import FakeGameEnv
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_events
 from zork_mcp.app.orchestrator import Orchestrator, TurnReport
+from zork_mcp.app.show import episode_lines
+from zork_mcp.app.sweep.episode import played_turns
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.errors import ConfigurationError
@@ -103,20 +106,30 @@ def test_a_field_a_reader_renames_is_an_attribute_error():
         ended["end_reason"]  # type: ignore[index]
 
 
-def test_the_orchestrator_writes_its_start_turns_and_end_as_their_payloads(tmp_path):
-    telemetry = JsonlTelemetry(tmp_path, "e")
-    reports: list[TurnReport] = []
+class Reports:
+    def __init__(self) -> None:
+        self.turns: list[TurnReport] = []
 
-    class Reports:
-        def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
-            reports.append(report)
+    def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
+        self.turns.append(report)
 
+
+def play(folder: Path, progress: Reports) -> EpisodeSummary:
+    """An episode of the fake game won in three turns, logged to `folder`."""
+    telemetry = JsonlTelemetry(folder, "e")
     llm = ScriptedLLM(
         [action_reply("north", "a path"), action_reply("east"), action_reply("take egg")]
     )
     summary = Orchestrator(game=FakeGameEnv(), agent=agent_for(llm), telemetry=telemetry,
-                           episode_id="e", max_turns=10, progress=Reports()).run()  # fmt: skip
+                           episode_id="e", max_turns=10, progress=progress).run()  # fmt: skip
     telemetry.close()
+    return summary
+
+
+def test_the_orchestrator_writes_its_start_turns_and_end_as_their_payloads(tmp_path):
+    progress = Reports()
+    summary = play(tmp_path, progress)
+    reports = progress.turns
     start, *turns, end = (e.payload for e in read_events(tmp_path) if e.payload is not None)
     assert start == EpisodeStarted(mcp_enabled=False, max_turns=10)
     assert all(isinstance(turn, TurnCompleted) for turn in turns)
@@ -169,3 +182,13 @@ def test_an_episode_event_without_its_payload_is_refused_with_where(tmp_path, li
     kind = line["event_type"]
     with pytest.raises(ConfigurationError, match=rf"events\.jsonl:2 does not hold the {kind}"):
         read_events(tmp_path)
+
+
+def test_show_and_a_resumed_sweep_episode_read_the_payloads_the_orchestrator_wrote(tmp_path):
+    progress = Reports()
+    play(tmp_path, progress)
+    lines = list(episode_lines(read_events(tmp_path)))
+    assert lines[0] == "Episode e (MCP off, 10 turns max)"
+    assert "    thinking: a path" in lines and "    > take egg" in lines
+    assert lines[-1] == "Ended (game_over): score 10 in 3 moves, 3 turns, 0 tool calls"
+    assert played_turns(tmp_path, 2) == [report.facts for report in progress.turns[:2]]

@@ -1,5 +1,5 @@
 """Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log,
-and the one reader of events.jsonl (`show`, and the trajectory of a resumed episode).
+and the one reader of events.jsonl (`show`, the HTML report, a resumed episode).
 
 The human log follows the specification's examples, e.g.
 `[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.

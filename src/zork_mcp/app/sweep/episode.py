@@ -16,8 +16,8 @@ from zork_mcp.app.container import PROCESS, Container
 from zork_mcp.app.options import RunOptions
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode_facts import TurnCompleted
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
@@ -108,8 +108,9 @@ def played_turns(directory: Path, through: int) -> list[TurnFacts]:
     """The trajectory up to a checkpoint, from the episode's events log."""
     points = {}
     for event in bootstrap.episode_events(directory):
-        if event.type == EventType.TURN_COMPLETE and event["turn"] <= through:
-            points[event["turn"]] = TurnFacts.from_fields(event.fields)
+        played = event.payload
+        if isinstance(played, TurnCompleted) and played.facts.turn <= through:
+            points[played.facts.turn] = played.facts
     return [points[turn] for turn in sorted(points)]
 
 
