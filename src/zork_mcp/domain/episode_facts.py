@@ -14,6 +14,8 @@ from zork_mcp.domain.turn_facts import TurnFacts
 
 @dataclass(frozen=True)
 class EpisodeStarted:
+    """Whether the agent has MCP tools, and the turn limit it plays to."""
+
     mcp_enabled: bool
     max_turns: int
 

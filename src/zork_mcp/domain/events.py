@@ -96,8 +96,8 @@ TYPE_OF = {payload: kind for kind, payload in PAYLOADS.items()}
 class LoggedEvent:
     """One line of an episode's events log, read back: its type (None for a span's line, or a
     type this version does not know), every field it was written with, and, for the
-    episode's own events, its typed payload (a line that does not hold one: KeyError,
-    TypeError or ValueError when it is read)."""
+    episode's own events, its typed payload (a line of one of those types that does not
+    hold its payload: KeyError, TypeError or ValueError where the LoggedEvent is made)."""
 
     type: EventType | None
     fields: Mapping[str, Any]
