@@ -19,6 +19,7 @@ from pathlib import Path
 
 from benchmarks.support import print_table
 from zork_mcp.app.sweep.html_report import write_html
+from zork_mcp.domain.episode_facts import EpisodeStarted, TurnCompleted
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
 
@@ -28,7 +29,8 @@ ROOMS = ["West of House", "North of House", "Forest Path", "Clearing", "Forest",
 def episode(index: int, turns: int, logs: Path) -> EpisodeRecord:
     mcp = ("on", "off")[index % 2]
     facts = []
-    lines = [{"event_type": "episode_start", "level": "info", "max_turns": turns}]
+    started = EpisodeStarted(mcp_enabled=mcp == "on", max_turns=turns)
+    lines = [{"event_type": "episode_start", "level": "info", **started.fields()}]
     for turn in range(1, turns + 1):
         thinks = mcp == "on" and turn % 4 == 0
         tools = (ToolUse("reasoning.sequentialthinking", 1),) if thinks else ()
@@ -42,8 +44,8 @@ def episode(index: int, turns: int, logs: Path) -> EpisodeRecord:
             lines.append({"event_type": "mcp_tool_result", "level": "info", "tool_name": use.tool,
                           "is_error": False, "result_type": "str", "result_length": 400,
                           "duration_ms": 20.0, "result_preview": "y" * 400})  # fmt: skip
-        lines.append({"event_type": "turn_complete", "level": "info", "action": "north",
-                      "reasoning": "The path leads north. " * 10, **fact.fields()})  # fmt: skip
+        told = TurnCompleted(fact, "north", "The path leads north. " * 10, "", len(tools) + 1)
+        lines.append({"event_type": "turn_complete", "level": "info", **told.fields()})
     folder = logs / f"bench-{index}"
     folder.mkdir(parents=True)
     (folder / "events.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))

@@ -1,14 +1,14 @@
 import shutil
-from pathlib import Path
 
 import pytest
 
 from tests.contract.checkpoints_contract import CheckpointsContract
+from tests.support.paths import CHECKPOINT_BEFORE_ISSUE_28
 from zork_mcp.adapters.storage.checkpoint_file import CHECKPOINT_FILE, FileCheckpoints
 from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.errors import ConfigurationError
 
-BEFORE_ISSUE_28 = Path(__file__).parents[1] / "data" / "checkpoint_before_issue_28.pickle"
+BEFORE_ISSUE_28 = CHECKPOINT_BEFORE_ISSUE_28
 
 
 class TestCheckpointFile(CheckpointsContract):

@@ -1,10 +1,9 @@
-"""Where the tests find the project and their server scripts."""
+"""Where the tests find the project, their server scripts and their data."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
 FAULT_SERVER = ROOT / "tests" / "support" / "fault_server.py"
+CHECKPOINT_BEFORE_ISSUE_28 = ROOT / "tests" / "data" / "checkpoint_before_issue_28.pickle"

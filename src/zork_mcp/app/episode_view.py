@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.events import EventType, LoggedEvent
 from zork_mcp.domain.turn_facts import TurnFacts
 
@@ -51,9 +51,10 @@ class TurnView:
 
 @dataclass
 class EpisodeView:
-    start: dict[str, Any] = field(default_factory=dict)
+    start: EpisodeStarted | None = None
     turns: list[TurnView] = field(default_factory=list)
-    end: dict[str, Any] = field(default_factory=dict)
+    end: EpisodeEnded | None = None
+    episode_id: str | None = None  # as its start event was logged
 
 
 def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
@@ -61,29 +62,30 @@ def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
     tools: list[ToolView] = []
     notices: list[str] = []
     for event in events:
-        if event.type == EventType.EPISODE_START:
-            view.start = dict(event.fields)
+        payload = event.payload
+        if isinstance(payload, EpisodeStarted):
+            view.start, view.episode_id = payload, event.get("episode_id")
         elif event.type in TOOL_EVENTS:
             _tool_event(event, tools)
-        elif event.type == EventType.TURN_COMPLETE:
-            view.turns.append(_turn(event, view.turns, tools, notices))
+        elif isinstance(payload, TurnCompleted):
+            view.turns.append(_turn(payload, view.turns, tools, notices))
             tools, notices = [], []
-        elif event.type == EventType.EPISODE_END:
-            view.end = dict(event.fields)
+        elif isinstance(payload, EpisodeEnded):
+            view.end = payload
         elif event.get("level") in NOTICE_LEVELS and event.get("message"):
             notices.append(str(event.get("message")))
     return view
 
 
 def _turn(
-    event: LoggedEvent, earlier: list[TurnView], tools: list[ToolView], notices: list[str]
+    turn: TurnCompleted, earlier: list[TurnView], tools: list[ToolView], notices: list[str]
 ) -> TurnView:
     return TurnView(
-        facts=TurnFacts.from_fields(event.fields),
+        facts=turn.facts,
         before=earlier[-1].facts if earlier else None,
-        action=str(event.get("action") or ""),
-        reasoning=str(event.get("reasoning") or ""),
-        observation=str(event.get("observation") or ""),
+        action=turn.action,
+        reasoning=turn.reasoning,
+        observation=turn.observation,
         tools=tools,
         notices=notices,
     )

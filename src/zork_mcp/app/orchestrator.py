@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
+from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -71,41 +72,36 @@ class Orchestrator:
     def run(self) -> EpisodeSummary:
         started = self._clock()
         observation = self._restore() if self._resume else self._game.reset()
-        self._emit(
-            EventType.EPISODE_START,
-            f"Episode {self.summary.episode_id} started",
-            mcp_enabled=self._agent.tool_server is not None,
-            max_turns=self._max_turns,
-        )
+        started_with = EpisodeStarted(self._agent.tool_server is not None, self._max_turns)
+        self._report(started_with, f"Episode {self.summary.episode_id} started")
         try:
             observation = self._play(observation)
         except KeyboardInterrupt:
-            self.summary.end_reason = "interrupted"
+            self.summary.end_reason = EndReason.INTERRUPTED
         except GameHaltedError as error:
-            self._end_on_error("emulator_halted", error)
+            self._end_on_error(EndReason.EMULATOR_HALTED, error)
         except GameEmulatorLostError as error:
-            self._end_on_error("emulator_lost", error)
+            self._end_on_error(EndReason.EMULATOR_LOST, error)
         except BaseException as error:
             self._end_on_error(_end_reason_of(error), error)
             raise
         finally:
             self.summary.seconds += self._clock() - started
-            self._emit(
-                EventType.EPISODE_END,
+            self._report(
+                EpisodeEnded.of(self.summary),
                 f"Episode ended ({self.summary.end_reason}): score "
                 f"{self.summary.score} in {self.summary.moves} moves",
-                level=Level.ERROR if self.summary.error else Level.INFO,
-                **_summary_fields(self.summary),
+                Level.ERROR if self.summary.error else Level.INFO,
             )
         return self.summary
 
     def _play(self, observation: GameObservation) -> GameObservation:
         while not observation.game_over:
             if self.summary.turns >= self._max_turns:
-                self.summary.end_reason = "turn_limit"
+                self.summary.end_reason = EndReason.TURN_LIMIT
                 return observation
             observation = self._turn(observation)
-        self.summary.end_reason = "game_over"
+        self.summary.end_reason = EndReason.GAME_OVER
         return observation
 
     def _turn(self, observation: GameObservation) -> GameObservation:
@@ -138,7 +134,7 @@ class Orchestrator:
         observation = self._game.restore_state(saved.game_state)
         self._objective = saved.objective
         self._recent.extend(saved.recent)
-        self.summary = replace(saved.summary, end_reason="running", error=None)
+        self.summary = replace(saved.summary, end_reason=EndReason.RUNNING, error=None)
         self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {saved.turn}", turn=saved.turn)
         return observation
 
@@ -151,15 +147,14 @@ class Orchestrator:
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
         summary.usage = summary.usage + usage
-        self._emit(
-            EventType.TURN_COMPLETE,
-            f"Agent action: {action}",
+        completed = TurnCompleted(
+            facts,
             action=action,
             reasoning=reasoning,
             observation=after.text[:OBSERVATION_CHARS],
             iterations=outcome.iterations if outcome else 0,
-            **facts.fields(),
         )
+        self._report(completed, f"Agent action: {action}")
         disabled = self._agent.connection.is_disabled
         return TurnReport(action, after, usage, facts, disabled)
 
@@ -182,7 +177,7 @@ class Orchestrator:
     def _inventory(self) -> str:
         return " ".join(self._game.peek("inventory").text.split()) or "unknown"
 
-    def _end_on_error(self, reason: str, error: BaseException) -> None:
+    def _end_on_error(self, reason: EndReason, error: BaseException) -> None:
         self.summary.end_reason = reason
         self.summary.error = f"{type(error).__name__}: {error}"
 
@@ -190,6 +185,9 @@ class Orchestrator:
         self, kind: EventType, message: str, *, level: Level = Level.INFO, **fields: object
     ) -> None:
         self._telemetry.emit(Event(kind, message, level, fields))
+
+    def _report(self, payload: EpisodeFact, message: str, level: Level = Level.INFO) -> None:
+        self._telemetry.emit(Event.of(payload, message, level))
 
 
 def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -> TurnFacts:
@@ -212,26 +210,9 @@ def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -
     )
 
 
-def _summary_fields(summary: EpisodeSummary) -> dict[str, object]:
-    return {
-        "turns": summary.turns,
-        "score": summary.score,
-        "moves": summary.moves,
-        "room": summary.room,
-        "tool_calls": summary.tool_calls,
-        "prompt_tokens": summary.usage.prompt_tokens,
-        "completion_tokens": summary.usage.completion_tokens,
-        "cached_tokens": summary.usage.cached_tokens,
-        "cost_usd": summary.usage.cost_usd,
-        "end_reason": summary.end_reason,
-        "error": summary.error,
-        "seconds": round(summary.seconds, 3),
-    }
-
-
-def _end_reason_of(error: BaseException) -> str:
+def _end_reason_of(error: BaseException) -> EndReason:
     if isinstance(error, MCPServerStartupError):
-        return "mcp_startup_failed"
+        return EndReason.MCP_STARTUP_FAILED
     if isinstance(error, LLMError):
-        return "llm_error"
-    return "error"
+        return EndReason.LLM_ERROR
+    return EndReason.ERROR

@@ -42,18 +42,17 @@ def main(argv: Sequence[str]) -> int:
 
 def episode_lines(events: Sequence[LoggedEvent]) -> Iterator[str]:
     view = episode_view(events)
-    if view.start:
-        mcp = "on" if view.start.get("mcp_enabled") else "off"
-        limit = view.start.get("max_turns")
-        yield f"Episode {view.start.get('episode_id')} (MCP {mcp}, {limit} turns max)"
+    if view.start is not None:
+        mcp = "on" if view.start.mcp_enabled else "off"
+        limit = view.start.max_turns
+        yield f"Episode {view.episode_id} (MCP {mcp}, {limit} turns max)"
     for turn in view.turns:
         yield from _turn_lines(turn)
-    if view.end:
+    if view.end is not None:
         end = view.end
         yield (
-            f"Ended ({end.get('end_reason')}): score {end.get('score')} in "
-            f"{end.get('moves')} moves, {end.get('turns')} turns, "
-            f"{end.get('tool_calls')} tool calls"
+            f"Ended ({end.end_reason}): score {end.score} in {end.moves} moves, "
+            f"{end.turns} turns, {end.tool_calls} tool calls"
         )
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+
 
 class EventType(StrEnum):
     """Every event's type: the one home of the names events.jsonl, the logs and the traces
@@ -75,14 +77,36 @@ class Event:
             self, "type", EventType(self.type)
         )  # a name not in EventType: ValueError
 
+    @classmethod
+    def of(cls, payload: EpisodeFact, message: str, level: Level = Level.INFO) -> Event:
+        """An episode's own event: its type is its payload's, its fields the payload's."""
+        return cls(TYPE_OF[type(payload)], message, level, payload.fields())
+
+
+# The episode's own events and the payload each carries, written and read as these types.
+PAYLOADS: dict[EventType, type[EpisodeFact]] = {
+    EventType.EPISODE_START: EpisodeStarted,
+    EventType.TURN_COMPLETE: TurnCompleted,
+    EventType.EPISODE_END: EpisodeEnded,
+}
+TYPE_OF = {payload: kind for kind, payload in PAYLOADS.items()}
+
 
 @dataclass(frozen=True)
 class LoggedEvent:
     """One line of an episode's events log, read back: its type (None for a span's line, or a
-    type this version does not know) and every field it was written with."""
+    type this version does not know), every field it was written with, and, for the
+    episode's own events, its typed payload (a line of one of those types that does not
+    hold its payload: KeyError, TypeError or ValueError where the LoggedEvent is made)."""
 
     type: EventType | None
     fields: Mapping[str, Any]
+    payload: EpisodeFact | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        kind = PAYLOADS.get(self.type) if self.type is not None else None
+        if kind is not None:
+            object.__setattr__(self, "payload", kind.from_fields(self.fields))
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)

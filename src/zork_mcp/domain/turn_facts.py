@@ -1,8 +1,8 @@
 """What one turn of an episode came to: the facts a sweep stores for each turn.
 
-The orchestrator writes them into the turn's `turn_complete` event, so the episode's log
-holds them; a sweep stores them in its `turns` table, and a resumed episode reads the turns
-it had played back from its log (`from_fields`).
+The orchestrator writes them into the turn's `turn_complete` event (in its `TurnCompleted`
+payload), so the episode's log holds them; a sweep stores them in its `turns` table, and a
+resumed episode reads the turns it had played back from its log.
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.episode_facts import episode_facts
 from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_events
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.events import PAYLOADS, TYPE_OF, Event, EventType, Level, LoggedEvent
 
 
 def test_an_event_of_a_type_not_in_the_enum_is_refused_where_it_is_made():
@@ -24,10 +25,16 @@ fields = st.dictionaries(
     st.none() | st.integers() | st.text() | st.lists(st.text(), max_size=3),
     max_size=4,
 )
+# The episode's own events carry their payload's fields; any other event, any fields.
+events = st.tuples(
+    st.sampled_from([kind for kind in EventType if kind not in PAYLOADS]), st.text(), fields
+) | st.builds(
+    lambda fact, text: (TYPE_OF[type(fact)], text, fact.fields()), episode_facts, st.text()
+)
 
 
 @given(
-    written=st.lists(st.tuples(st.sampled_from(EventType), st.text(), fields), max_size=8),
+    written=st.lists(events, max_size=8),
     span_at=st.integers(0, 8),
 )
 def test_every_event_written_reads_back_with_its_type_and_fields(
@@ -51,13 +58,14 @@ def test_every_event_written_reads_back_with_its_type_and_fields(
 def test_a_folder_without_events_or_with_a_broken_line_is_refused_with_where(tmp_path):
     with pytest.raises(ConfigurationError, match=r"No events\.jsonl in"):
         read_events(tmp_path)
-    (tmp_path / EVENTS_FILE).write_text('{"event_type": "episode_start"}\nnot json\n')
+    start = '{"event_type": "episode_start", "mcp_enabled": true, "max_turns": 5}'
+    (tmp_path / EVENTS_FILE).write_text(f"{start}\nnot json\n")
     with pytest.raises(ConfigurationError, match=r"events\.jsonl:2 is not a JSON event"):
         read_events(tmp_path)
 
 
 def test_a_logged_event_gives_a_missing_field_as_the_default_or_a_key_error():
-    event = LoggedEvent(EventType.TURN_COMPLETE, {"turn": 3, "note": None})
+    event = LoggedEvent(EventType.MCP_TOOL_RESULT, {"turn": 3, "note": None})
     assert (event.get("turn"), event.get("note", "x"), event.get("score", 0)) == (3, None, 0)
     assert event.get("score") is None and event["turn"] == 3
     with pytest.raises(KeyError):

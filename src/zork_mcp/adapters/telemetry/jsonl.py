@@ -1,5 +1,5 @@
 """Telemetry to files: one JSON object per event (events.jsonl) and a human-readable log,
-and the one reader of events.jsonl (`show`, and the trajectory of a resumed episode).
+and the one reader of events.jsonl (`show`, the HTML report, a resumed episode).
 
 The human log follows the specification's examples, e.g.
 `[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
@@ -124,22 +124,31 @@ class JsonlTelemetry:
 
 
 def read_events(directory: Path) -> list[LoggedEvent]:
-    """The events of an episode folder's events.jsonl, in order; refused with where and why
-    if there is none or a line is not JSON."""
+    """The events of an episode folder's events.jsonl, in order, the episode's own with their
+    typed payloads; refused with where and why if there is none, or a line is not JSON or
+    not the payload its type carries."""
     path = directory / EVENTS_FILE
     if not path.is_file():
         raise ConfigurationError(
             f"No {EVENTS_FILE} in {directory}: pass an episode's log folder "
             f"(e.g. logs/<episode-id>, or eval/logs/<sweep>-<key> for a sweep's episode)."
         )
-    events = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ConfigurationError(f"{path}:{number} is not a JSON event ({e}).") from e
-        events.append(LoggedEvent(_type(record.get(TYPE_KEY)), record))
-    return events
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [_event(line, f"{path}:{number}") for number, line in enumerate(lines, 1)]
+
+
+def _event(line: str, where: str) -> LoggedEvent:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ConfigurationError(f"{where} is not a JSON event ({e}).") from e
+    try:
+        return LoggedEvent(_type(record.get(TYPE_KEY)), record)
+    except (KeyError, TypeError, ValueError) as e:  # an episode event without its payload
+        raise ConfigurationError(
+            f"{where} does not hold the {record.get(TYPE_KEY)} event zork-mcp writes "
+            f"({type(e).__name__}: {e})."
+        ) from e
 
 
 def _type(name: object) -> EventType | None:

@@ -16,9 +16,9 @@ from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.builders.process import PROCESS
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.episode import EpisodeSummary
+from zork_mcp.domain.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode_facts import TurnCompleted
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.events import EventType
 from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
@@ -92,7 +92,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
         _shutdown(container)
     summary = orchestrator.summary if orchestrator is not None else None
     error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
-    if summary is not None and summary.end_reason == "interrupted":
+    if summary is not None and summary.end_reason is EndReason.INTERRUPTED:
         raise EpisodeInterrupted(task.spec.key)
     return _record(task, options, summary, recorder, error, container.llm_stats())
 
@@ -109,8 +109,9 @@ def played_turns(directory: Path, through: int) -> list[TurnFacts]:
     """The trajectory up to a checkpoint, from the episode's events log."""
     points = {}
     for event in bootstrap.episode_events(directory):
-        if event.type == EventType.TURN_COMPLETE and event["turn"] <= through:
-            points[event["turn"]] = TurnFacts.from_fields(event.fields)
+        played = event.payload
+        if isinstance(played, TurnCompleted) and played.facts.turn <= through:
+            points[played.facts.turn] = played.facts
     return [points[turn] for turn in sorted(points)]
 
 
@@ -150,7 +151,7 @@ def _record(
             "score": summary.score,
             "moves": summary.moves,
             "turns": summary.turns,
-            "end_reason": "error" if summary.end_reason == "running" else summary.end_reason,
+            "end_reason": summary.end_reason.as_finished(),
             "prompt_tokens": summary.usage.prompt_tokens,
             "completion_tokens": summary.usage.completion_tokens,
             "cached_tokens": summary.usage.cached_tokens,
@@ -162,5 +163,5 @@ def _record(
             "seconds": round(summary.seconds, 3),
         }
     else:
-        fields["end_reason"] = "error"
+        fields["end_reason"] = EndReason.ERROR
     return task.spec.record(**fields)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from zork_mcp.domain.episode import EndReason
 from zork_mcp.domain.turn_facts import TurnFacts
 
 MAX_SCORE = 350  # Zork I's
@@ -24,7 +25,7 @@ class EpisodeRecord:
     score: int = 0
     moves: int = 0
     turns: int = 0
-    end_reason: str = ""
+    end_reason: EndReason | str = ""  # a stored row gives its string back ("" if none was given)
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0

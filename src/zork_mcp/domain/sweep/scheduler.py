@@ -10,6 +10,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
+from zork_mcp.domain.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
@@ -148,7 +149,7 @@ def still_to_play(
         elif not record.failed and record.max_turns is not None:
             if record.max_turns > task.spec.max_turns:
                 raise _cut_short(task, record.max_turns)
-            if record.max_turns < task.spec.max_turns and record.end_reason == "turn_limit":
+            if record.max_turns < task.spec.max_turns and record.end_reason == EndReason.TURN_LIMIT:
                 pending.append(replace(task, resume=True, extends=record.max_turns))
     return pending
 
@@ -164,6 +165,6 @@ def _cut_short(task: EpisodeTask, played: int) -> ConfigurationError:
 def crashed(task: EpisodeTask, error: BaseException) -> EpisodeRecord:
     return task.spec.record(
         status="failed",
-        end_reason="error",
+        end_reason=EndReason.ERROR,
         error=f"worker failed: {type(error).__name__}: {error}",
     )
