@@ -15,6 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
+from zork_mcp.adapters.posix.process_table import group_running
 
 STDIN_GRACE_SECONDS = 2.0
 KILL_GRACE_SECONDS = 2.0
@@ -76,15 +77,25 @@ def _end_process(process: ServerProcess) -> None:
 
 
 def end_group(group: int) -> None:
-    """Every process left in the group the server led: SIGTERM, then SIGKILL for what stays."""
-    if not signal_group(group, signal.SIGTERM):
+    """Every process left in the group the server led: SIGTERM, then SIGKILL for what stays,
+    and then wait until none runs: a killed process ends only once it is scheduled again,
+    which on a busy machine can be after `close` would otherwise have returned (a zombie has
+    ended; only its exit status waits for whoever is its parent now)."""
+    if not signal_group(group, signal.SIGTERM) or _gone_within(group, KILL_GRACE_SECONDS):
         return
+    signal_group(group, signal.SIGKILL)
     deadline = time.monotonic() + KILL_GRACE_SECONDS
+    while group_running(group) and time.monotonic() < deadline:
+        time.sleep(GROUP_POLL_SECONDS)
+
+
+def _gone_within(group: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not signal_group(group, 0):
-            return
+            return True
         time.sleep(GROUP_POLL_SECONDS)
-    signal_group(group, signal.SIGKILL)
+    return False
 
 
 def signal_group(group: int, sig: int) -> bool:
