@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -74,18 +75,34 @@ def no_real_providers(monkeypatch):
 
 
 GAME_FOLDERS = "zork_mcp_game_*"
-_game_folders_before: set[Path] = set()
+SESSION_TEMP = pytest.StashKey[Path]()
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _game_folders_before.update(Path(tempfile.gettempdir()).glob(GAME_FOLDERS))
+def pytest_configure(config: pytest.Config) -> None:
+    """Each test session has a temp folder of its own, given to every process it starts
+    (TMPDIR): what is left there is this session's, so a sweep or a second test session on
+    the same machine never fails this one's leftover checks, nor this one theirs. Its name is
+    short: sockets made under it must fit in AF_UNIX's 108 bytes."""
+    folder = tempfile.mkdtemp(prefix="zt")
+    config.stash[SESSION_TEMP] = Path(folder)
+    os.environ["TMPDIR"] = tempfile.tempdir = folder
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Every game process removes its private folder, whatever ended it: a folder left in
-    the temp directory by this run fails the run (issue 25: nothing left behind)."""
-    left = sorted(set(Path(tempfile.gettempdir()).glob(GAME_FOLDERS)) - _game_folders_before)
+    this session's temp folder fails the run (issue 25: nothing left behind). The session's
+    folder goes with the session."""
+    folder = session.config.stash.get(SESSION_TEMP, None)
+    if folder is None:
+        return
+    left = sorted(folder.glob(GAME_FOLDERS))
     if left:
         names = ", ".join(path.name for path in left)
         print(f"\nFAILED: game folders outlived the tests that made them: {names}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(SESSION_TEMP, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     try:
         summary = container.orchestrator().run()
     except ZorkMcpError as error:
-        console.print(f"[bold red]error:[/] {error}", highlight=False)
+        console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
         return 2
     finally:
         container.shutdown_resources()
