@@ -73,3 +73,10 @@ def test_a_stand_in_lexicon_shares_data_between_the_words_given_the_same_data():
     lexicon = GameLexicon.from_words(["northeast", ("quit", b"\x01"), ("q", b"\x01")])
     assert lexicon.entries[lexicon.key("q")] == lexicon.entries[lexicon.key("quit")]
     assert lexicon.entry("northeastern") == lexicon.key("northeast")
+
+
+def test_typed_text_is_encoded_in_lower_case_and_beyond_zscii_as_a_question_mark():
+    """An interpreter types a character with no ZSCII code as '?' (S 3.8), which A2 holds."""
+    assert encode_word("NoRTH") == encode_word("north")
+    assert encode_word("\u0400") == encode_word("?") == encode_word("?", 6)
+    assert encode_word("\u03df") != encode_word("?")  # 991: still a ten-bit code
