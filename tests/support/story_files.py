@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from hypothesis import strategies as st
+
 HEADER_SIZE = 64  # S 11.1: the header is the first 64 bytes
 GLOBALS = 240  # S 6.2: the globals table holds 240 words, variables 16 to 255
 A0 = "abcdefghijklmnopqrstuvwxyz"  # Z-characters 6..31 of alphabet A0 (S 3.5.3)
@@ -229,3 +231,31 @@ def read_for(version: int, text: int, parse: int) -> bytes:
     if version <= 4:
         return read(large(text), large(parse))
     return read(large(text), large(parse), store=0)
+
+
+def _is_escape(char: str) -> bool:
+    return char.lower() == char and char not in A0 + A2
+
+
+def _beyond_zscii(char: str) -> bool:
+    lowered = char.lower()
+    return len(lowered) == 1 and ord(lowered) >= 1024 and not 0xD800 <= ord(lowered) < 0xE000
+
+
+# The characters a typed word can hold, by how the interpreter encodes each (S 3.2.3, 3.4,
+# 3.7): A0 letters, upper case ones (typed, read in lower case), A2 punctuation, ten-bit
+# ZSCII escapes, and characters with no ZSCII code, which the interpreter types as '?'.
+CHARACTER_CLASSES: dict[str, st.SearchStrategy[str]] = {
+    "A0": st.sampled_from(A0),
+    "A1": st.sampled_from(A0.upper()),
+    "A2": st.sampled_from(A2[2:]),
+    "escape": st.characters(min_codepoint=32, max_codepoint=1023).filter(_is_escape),
+    "beyond ZSCII": st.characters(min_codepoint=1024, max_codepoint=0xFFFF).filter(_beyond_zscii),
+}
+
+
+def as_read(char: str) -> str:
+    """The ZSCII character the interpreter reads for a typed one: in lower case (S 15
+    `read`), '?' when it has no ZSCII code."""
+    lowered = char.lower()
+    return lowered if ord(lowered) < 1024 else "?"
