@@ -7,15 +7,15 @@ from hypothesis import strategies as st
 from tests.support.story_files import CHARACTER_CLASSES, as_read, dictionary_zchars, pack, story
 from zork_mcp.domain.story_file import decode_start, encode_word, read_lexicon
 
-classes = st.sampled_from(sorted(CHARACTER_CLASSES))
+characters = st.sampled_from(sorted(CHARACTER_CLASSES)).flatmap(
+    lambda name: st.sampled_from(CHARACTER_CLASSES[name])
+)
 
 
 @st.composite
 def words(draw: st.DrawFn) -> str:
     """A word starting with a character of any class, followed by characters of any."""
-    first = draw(classes.flatmap(CHARACTER_CLASSES.__getitem__))
-    rest = draw(st.lists(classes.flatmap(CHARACTER_CLASSES.__getitem__), max_size=10))
-    return first + "".join(rest)
+    return draw(characters) + "".join(draw(st.lists(characters, max_size=10)))
 
 
 @given(words(), st.sampled_from([3, 4, 5, 8]))

@@ -25,10 +25,14 @@ NAMED = {"save": Refused.FILES, "restore": Refused.FILES, "script": Refused.FILE
          "restart": Refused.GAME_ENDING}  # fmt: skip
 
 
+WORD_CHARACTERS = {  # a word holds neither a space nor a separator
+    name: [char for char in chars if char != " " and char not in SEPARATORS]
+    for name, chars in CHARACTER_CLASSES.items()
+}
+
+
 def _characters(*names: str) -> st.SearchStrategy[str]:
-    return st.one_of(*(CHARACTER_CLASSES[name] for name in names)).filter(
-        lambda char: char != " " and char not in SEPARATORS
-    )
+    return st.sampled_from(names).flatmap(lambda name: st.sampled_from(WORD_CHARACTERS[name]))
 
 
 compiled = _characters("A0", "A2", "escape")  # a dictionary holds no upper case, S 3.7

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hypothesis import strategies as st
-
 HEADER_SIZE = 64  # S 11.1: the header is the first 64 bytes
 GLOBALS = 240  # S 6.2: the globals table holds 240 words, variables 16 to 255
 A0 = "abcdefghijklmnopqrstuvwxyz"  # Z-characters 6..31 of alphabet A0 (S 3.5.3)
@@ -233,25 +231,22 @@ def read_for(version: int, text: int, parse: int) -> bytes:
     return read(large(text), large(parse), store=0)
 
 
-def _is_escape(char: str) -> bool:
-    return char.lower() == char and char not in A0 + A2
-
-
-def _beyond_zscii(char: str) -> bool:
-    lowered = char.lower()
-    return len(lowered) == 1 and ord(lowered) >= 1024 and not 0xD800 <= ord(lowered) < 0xE000
+def _read_alike(char: str) -> bool:
+    return len(char.lower()) == 1 and not 0xD800 <= ord(char.lower()) < 0xE000
 
 
 # The characters a typed word can hold, by how the interpreter encodes each (S 3.2.3, 3.4,
 # 3.7): A0 letters, upper case ones (typed, read in lower case), A2 punctuation, ten-bit
 # ZSCII escapes, and characters with no ZSCII code, which the interpreter types as '?'.
-CHARACTER_CLASSES: dict[str, st.SearchStrategy[str]] = {
-    "A0": st.sampled_from(A0),
-    "A1": st.sampled_from(A0.upper()),
-    "A2": st.sampled_from(A2[2:]),
-    "escape": st.characters(min_codepoint=32, max_codepoint=1023).filter(_is_escape),
-    "beyond ZSCII": st.characters(min_codepoint=1024, max_codepoint=0xFFFF).filter(_beyond_zscii),
-}
+CHARACTER_CLASSES: dict[str, list[str]] = {
+    "A0": list(A0),
+    "A1": list(A0.upper()),
+    "A2": list(A2[2:]),
+    "escape": [chr(code) for code in range(32, 1024)
+               if chr(code).lower() == chr(code) and chr(code) not in A0 + A2],
+    "beyond ZSCII": [chr(code) for code in range(1024, 0x10000)
+                     if _read_alike(chr(code)) and ord(chr(code).lower()) >= 1024],
+}  # fmt: skip
 
 
 def as_read(char: str) -> str:
