@@ -119,12 +119,12 @@ def decode_start(key: bytes) -> str:
 
 
 def _zchars(char: str) -> list[int]:
+    char = char if ord(char) < 1024 else "?"  # no ZSCII code: the interpreter reads '?'
     if "a" <= char <= "z":
         return [ord(char) - ord("a") + 6]
     if char in _A2:
         return [5, _A2.index(char) + 8]
-    code = ord(char) if ord(char) < 1024 else ord("?")
-    return [5, 6, code >> 5, code & 0x1F]
+    return [5, 6, ord(char) >> 5, ord(char) & 0x1F]
 
 
 def _word(story: bytes, address: int) -> int:

@@ -1,14 +1,15 @@
 """A model's command becomes one safe line for the Z-machine, judged on the words the game
 will read (Zork I's own dictionary, separators and buffer), and the agent hears what changed."""
 
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.paths import ROOT
+from tests.support.story_files import Word, story
 from zork_mcp.adapters.game.jericho import find_game_file, load_lexicon
 from zork_mcp.domain.game_command import CommandRules, CommandVerdict, notice_text, safe_command
+from zork_mcp.domain.story_file import read_lexicon
 
 ZORK = load_lexicon(find_game_file(base=ROOT))
 RULES = CommandRules.for_game(ZORK)
@@ -147,3 +148,106 @@ def test_the_notice_goes_before_the_game_text():
     verdict = safe_command("north\x07", RULES)
     assert notice_text(verdict, "North of House") == f"[{verdict.notice}]\nNorth of House"
     assert notice_text(safe_command("north", RULES), "North of House") == "North of House"
+
+
+# Synthetic story files (tests/support/story_files.py): the rule on the words a game of any
+# version reads, its own dictionary, synonyms, debugging words and buffer.
+
+REFUSED_VERBS = ["save", "restore", "script", "unscript", "quit", "restart"]
+
+
+def rules_for(version: int, words, *, letters: int = 40, **options) -> CommandRules:
+    lexicon = read_lexicon(story(version, words, letters=letters))
+    return CommandRules.for_game(lexicon, **options)
+
+
+@pytest.mark.parametrize("version", [3, 4, 5, 8])
+def test_the_refused_verbs_are_refused_even_where_the_dictionary_lacks_them(version):
+    rules = rules_for(version, ["north", "take", "lamp"])
+    assert all(safe_command(verb, rules).refused for verb in REFUSED_VERBS)
+    assert not safe_command("take lamp", rules).refused
+    allowing = rules_for(version, ["north"], allow_quit_restart=True)
+    played = [verb for verb in REFUSED_VERBS if not safe_command(verb, allowing).refused]
+    assert played == ["quit", "restart"]
+
+
+@pytest.mark.parametrize(("version", "refused"), [(3, True), (4, False), (5, False), (8, False)])
+def test_a_verb_is_refused_at_the_resolution_of_the_games_version(version, refused):
+    """Six Z-characters in versions 1-3, nine later (S 3.7): 'restarting' is 'restar' in
+    a version 3 game, and a word of its own, unknown, from version 4."""
+    rules = rules_for(version, ["restart", "unscript", "inventory"])
+    assert safe_command("restarting", rules).refused == refused
+    assert safe_command("unscripted", rules).refused == refused
+    assert safe_command("restartin", rules).refused == refused
+
+
+def test_a_synonym_is_refused_by_its_data_and_the_notice_names_its_verb():
+    quit_data, other = b"\x01\x00\x00", b"\x02\x00\x00"
+    rules = rules_for(5, [Word("quit", quit_data), Word("bye", quit_data), Word("byebye", other)])
+    assert safe_command("bye", rules).notice == (
+        "The command 'quit' is not available (the game reads 'bye' as 'quit'): the episode "
+        "decides when the game ends. Play on with a game command."
+    )
+    assert safe_command("Quit", rules).notice == (
+        "The command 'quit' is not available: the episode decides when the game ends. "
+        "Play on with a game command."
+    )
+    assert safe_command("byebye", rules) == CommandVerdict("byebye")
+
+
+@pytest.mark.parametrize(
+    ("word", "refused"),
+    [("#record", True), ("$verify", True), ("#", True), ("#a", True), ("$", True),
+     ("@home", False), ("%x", False), ("0record", False), ("record", False)],
+)  # fmt: skip
+def test_a_dictionary_word_starting_with_a_hash_or_a_dollar_is_the_interpreters(word, refused):
+    rules = rules_for(5, [word, "record"])
+    assert safe_command(word.upper(), rules).refused == refused
+    assert not safe_command("#unknown", rules).refused, "a word the game does not know"
+
+
+def test_an_interpreters_word_is_refused_by_its_own_name():
+    rules = rules_for(3, ["#record", "#comm"])
+    assert safe_command("#RECORD foo", rules).notice == (
+        "The command '#record' is not available: it is the interpreter's debugging command, "
+        "not the game's (it opens files). Play on with a game command."
+    )
+    assert "The command '#command' is not available:" in safe_command("#command", rules).notice
+
+
+def test_a_file_verb_is_refused_with_the_reason_the_agent_reads():
+    assert safe_command("unscri", rules_for(3, ["unscript"])).notice == (
+        "The command 'unscript' is not available (the game reads 'unscri' as 'unscript'): "
+        "this game is never saved to or loaded from files, nor transcribed. "
+        "Play on with a game command."
+    )
+
+
+def test_a_command_that_fills_the_buffer_is_typed_whole_and_a_longer_one_is_cut_at_a_word():
+    rules = rules_for(5, ["take", "lamp"], letters=20)
+    assert safe_command("take lamp take lampx", rules) == CommandVerdict("take lamp take lampx")
+    assert safe_command("take lamp take lamp x", rules) == CommandVerdict(
+        "take lamp take lamp",
+        "Your command was cut to 20 characters, the game's input limit: 'take lamp take lamp'.",
+    )
+    assert safe_command("x" * 25, rules).command == "x" * 20, "one long word is cut in it"
+
+
+def test_every_change_is_told_in_one_notice_in_the_order_it_was_made():
+    rules = rules_for(5, ["north"], letters=20)
+    assert safe_command("north\x07\nsouth", rules).notice == (
+        "Only the first line of your command was used. Your command was changed to printable "
+        "ASCII: 'north' (the game reads letters, digits and punctuation other than backslash "
+        "only)."
+    )
+    assert safe_command("\x00\x01", rules) == CommandVerdict(
+        "",
+        "Your command was changed to printable ASCII: '' (the game reads letters, digits and "
+        "punctuation other than backslash only). Nothing of your command was left to type.",
+    )
+
+
+def test_a_notice_without_game_text_is_the_notice_alone():
+    verdict = CommandVerdict("north", "Only the first line of your command was used.")
+    assert notice_text(verdict, "") == "[Only the first line of your command was used.]"
+    assert notice_text(CommandVerdict("north"), "") == ""

@@ -40,3 +40,17 @@ def test_a_provider_request_body_is_what_httpx_would_send_unless_it_cannot_be():
         request_body(body) == json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     )
     assert json.loads(request_body({"content": "\ud800quit"})) == {"content": "\ufffdquit"}
+
+
+def test_text_is_encodable_unless_it_holds_a_lone_surrogate():
+    assert is_encodable("café \u2028 \U0001f600") and is_encodable("")
+    assert not is_encodable("\ud800") and not is_encodable("quit\udfff")
+
+
+def test_json_values_keep_their_shape_keys_and_items_each_made_encodable():
+    value = {"k\ud800": ["x\udc00", 1, None, {"n": "ok"}], "t": ("a", 2.5), "b": True}
+    assert encodable_json(value) == {
+        "k\ufffd": ["x\ufffd", 1, None, {"n": "ok"}],
+        "t": ["a", 2.5],
+        "b": True,
+    }
