@@ -109,7 +109,8 @@ def test_tokens_are_estimated_at_four_characters_each():
 
 @pytest.mark.parametrize(("tokens", "recent"), [(0, 2), (100, 0)])
 def test_a_budget_that_cannot_work_is_refused(tokens, recent):
-    with pytest.raises(ValueError, match="max_tokens >= 1 and keep_recent_steps >= 1"):
+    message = "^a context budget needs max_tokens >= 1 and keep_recent_steps >= 1$"
+    with pytest.raises(ValueError, match=message):
         ContextBudget(tokens, recent)
 
 
@@ -143,3 +144,122 @@ async def test_a_long_turn_is_sent_condensed_with_an_event_and_its_history_kept_
     assert all(f"{CRITICAL_MARK} page {p} matters" in summary for p in range(pages - 2))
     assert events[-1].fields["critical_kept"] == pages - 2
     assert last[-1] == outcome.messages[-2], "the latest tool result is sent whole"
+
+
+def _call(call_id: str, name: str, arguments: str) -> dict:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _old_steps_and_two_recent() -> list[dict]:
+    long_arguments = '{"text":   "' + "a b " * 30 + '"}'
+    return [
+        system_message("s"),
+        user_message("u"),
+        {
+            "role": "assistant",
+            "content": "I will look.\n  critical: the troll guards the bridge  ",
+            "tool_calls": [_call("c1", "map.look", long_arguments), _call("c2", "map.lost", "{}")],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "A cellar.\n\tDark.   " + "x" * 120},
+        {"role": "tool", "tool_call_id": "c2", "content": "CRITICAL: a tool's text"},
+        {"role": "assistant", "content": "Thinking\n about   it.\nCRITICAL: lamp is lit"},
+        {"role": "user", "content": "CRITICAL: a prompt's text"},
+        {"role": "assistant", "content": None},
+        {"role": "assistant", "content": "recent one"},
+        {"role": "assistant", "content": "recent two"},
+    ]
+
+
+def test_the_summary_lists_each_old_call_with_its_result_and_each_old_saying_in_one_line():
+    messages = _old_steps_and_two_recent()
+    compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=2))
+    assert compaction is not None
+    summary = compaction.messages[2]
+    assert summary == {"role": "user", "content": summary["content"]}
+    flat_arguments = '{"text": "' + "a b " * 30 + '"}'  # whitespace runs become one space
+    flat_result = "A cellar. Dark. " + "x" * 120
+    assert summary["content"].splitlines() == [
+        "Summary of 3 earlier step(s), condensed to stay within the context budget:",
+        f"- map.look({flat_arguments[:77]}...) -> {flat_result[:97]}...",
+        "- map.lost({}) -> CRITICAL: a tool's text",
+        "- said: Thinking about it. CRITICAL: lamp is lit",
+        "Marked critical earlier:",
+        "critical: the troll guards the bridge",
+        "CRITICAL: lamp is lit",
+    ]
+    assert compaction.messages[3:] == tuple(messages[-2:])
+    assert (compaction.steps_condensed, compaction.critical_kept) == (3, 2)
+    assert compaction.tokens_before == estimate_tokens(messages)
+
+
+def test_a_call_without_a_result_says_so_and_a_summary_without_critical_lines_ends_there():
+    messages = [
+        user_message("u"),
+        {"role": "assistant", "content": None, "tool_calls": [_call("c9", "a.x", "{}")]},
+        {"role": "assistant", "content": "recent"},
+    ]
+    compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=1))
+    assert compaction is not None
+    assert compaction.messages[1]["content"] == (
+        "Summary of 1 earlier step(s), condensed to stay within the context budget:\n"
+        "- a.x({}) -> (no result)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [("y" * 100, "y" * 100), ("y" * 101, "y" * 97 + "..."), ("  one\n two  ", "one two")],
+)
+def test_a_said_line_keeps_a_hundred_characters_on_one_line(text, shown):
+    messages = [
+        user_message("u"),
+        {"role": "assistant", "content": text},
+        {"role": "assistant", "content": "recent"},
+    ]
+    compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=1))
+    assert compaction is not None
+    assert compaction.messages[1]["content"].splitlines()[1] == f"- said: {shown}"
+
+
+def test_critical_lines_are_the_llms_own_in_any_case_and_stripped():
+    messages = [
+        {"role": "assistant", "content": "x\n   Critical: keep me  \nnot CRITICAL: inline"},
+        {"role": "assistant", "content": None, "tool_calls": []},
+        {"role": "tool", "tool_call_id": "c", "content": "CRITICAL: from a tool"},
+        {"role": "user", "content": "CRITICAL: from a prompt"},
+        {"role": "assistant", "content": "CRITICAL:"},
+    ]
+    assert critical_lines(messages) == ["Critical: keep me", "CRITICAL:"]
+
+
+def test_at_exactly_the_budget_nothing_is_condensed_and_one_token_over_it_is():
+    messages = _old_steps_and_two_recent()
+    tokens = estimate_tokens(messages)
+    assert compact(messages, ContextBudget(max_tokens=tokens)) is None
+    assert compact(messages, ContextBudget(max_tokens=tokens - 1)) is not None
+
+
+def test_with_no_more_steps_than_kept_recent_nothing_is_condensed():
+    messages = _old_steps_and_two_recent()
+    assert compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=5)) is None
+    assert compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=4)) is not None
+
+
+def test_tokens_count_characters_not_escapes_and_round_up():
+    accented = {"role": "user", "content": "é" * 397}
+    assert estimate_tokens([accented]) == 107, "428 characters, not 2,400 escaped ones"
+    assert estimate_tokens([{"role": "user", "content": "é" * 398}]) == 108
+    assert estimate_tokens([]) == 0
+    assert estimate_tokens([{"role": "user", "content": 1.5j}]) == 9, "anything else as text"
+
+
+def test_the_smallest_budget_is_one_token_and_one_recent_step():
+    assert ContextBudget(1, 1) == ContextBudget(max_tokens=1, keep_recent_steps=1)
+
+
+def test_a_conversation_may_start_without_opening_prompts_or_with_a_tool_result():
+    first = {"role": "assistant", "content": "go"}
+    stray = {"role": "tool", "tool_call_id": "c0", "content": "late"}
+    assert split_steps([first, stray]) == ((), [(first, stray)])
+    assert split_steps([stray, first]) == ((), [(stray,), (first,)])
+    assert split_steps([]) == ((), [])
