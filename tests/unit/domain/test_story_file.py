@@ -410,3 +410,11 @@ def test_each_word_of_a_stand_in_lexicon_has_data_of_its_own_unless_given():
     lexicon = GameLexicon.from_words(["north", "south", "east", ("quit", b"\x01"), ("q", b"\x01")])
     data = [lexicon.entries[lexicon.key(word)] for word in ["north", "south", "east", "quit"]]
     assert len(set(data)) == 4 and data[-1] == b"\x01"
+
+
+def test_a_word_without_data_is_no_synonym_of_a_word_given_data():
+    """The data numbered for a word must not be one given to another: 'south' was 00 00 01,
+    the data given to 'quit' here, and so was read as quit."""
+    lexicon = GameLexicon.from_words(["north", "south", ("quit", b"\x00\x00\x01"), "east"])
+    data = [lexicon.entries[lexicon.key(word)] for word in ["north", "south", "quit", "east"]]
+    assert len(set(data)) == 4
