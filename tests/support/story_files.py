@@ -1,5 +1,5 @@
-"""Synthetic Z-machine story files, a few hundred bytes each, written as a compiler would
-write them by the Z-Machine Standard 1.1 (S n.n below names the section of each field):
+"""Synthetic Z-machine story files of under a kilobyte or so (480 bytes are the globals table),
+written as a compiler would by the Z-Machine Standard 1.1 (S n.n names each field's section):
 a header, the global variables, text buffers, a dictionary and code made of `read`
 instructions. What no reader of commands looks at (the object table, abbreviations, which
 S 3.7 forbids in dictionary words) is left out, and its header word is 0."""
