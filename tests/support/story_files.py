@@ -1,5 +1,5 @@
-"""Synthetic Z-machine story files, a few hundred bytes each, written as a compiler would
-write them by the Z-Machine Standard 1.1 (S n.n below names the section of each field):
+"""Synthetic Z-machine story files of under a kilobyte or so (480 bytes are the globals table),
+written as a compiler would by the Z-Machine Standard 1.1 (S n.n names each field's section):
 a header, the global variables, text buffers, a dictionary and code made of `read`
 instructions. What no reader of commands looks at (the object table, abbreviations, which
 S 3.7 forbids in dictionary words) is left out, and its header word is 0."""
@@ -81,13 +81,13 @@ def types_byte(*kinds: int) -> int:
     return padded[0] << 6 | padded[1] << 4 | padded[2] << 2 | padded[3]
 
 
-def read(*operands: Operand, store: int | None = None) -> bytes:
+def read(version: int, *operands: Operand) -> bytes:
     """A `read` instruction (S 15): `sread text parse` in versions 1-3, `sread text parse
-    time routine` in 4, `aread text parse time routine -> (result)` from 5, whose store
-    byte (S 4.6) follows the operands when `store` is given."""
+    time routine` in 4, `aread text parse time routine -> (result)` from 5, whose result
+    is stored on the stack (store byte 0, S 4.6) after the operands."""
+    kinds = types_byte(*(operand.kind for operand in operands))
     body = b"".join(operand.encoded() for operand in operands)
-    tail = b"" if store is None else bytes([store])
-    return bytes([READ, types_byte(*(operand.kind for operand in operands))]) + body + tail
+    return bytes([READ, kinds]) + body + (b"" if version <= 4 else b"\x00")
 
 
 def raw_read(types: int, operands: bytes = b"") -> bytes:
@@ -224,11 +224,8 @@ def story(
 
 
 def read_for(version: int, text: int, parse: int) -> bytes:
-    """The usual `read` of a version: text and parse buffers, and in v5+ a result stored
-    on the stack (S 15, S 4.6)."""
-    if version <= 4:
-        return read(large(text), large(parse))
-    return read(large(text), large(parse), store=0)
+    """The usual `read` of a version: a text and a parse buffer (S 15)."""
+    return read(version, large(text), large(parse))
 
 
 def _read_alike(char: str) -> bool:

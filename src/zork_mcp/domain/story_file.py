@@ -10,6 +10,7 @@ a command can be checked on the words the game will see.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -66,10 +67,13 @@ class GameLexicon:
         input_limit: int = 119,
     ) -> GameLexicon:
         """A dictionary built from words (each its own data unless given), for stand-in games."""
-        entries: dict[bytes, bytes] = {}
-        for number, item in enumerate(words):
-            word, data = item if isinstance(item, tuple) else (item, number.to_bytes(3, "big"))
-            entries[encode_word(word, 6 if version <= 3 else 9)] = data
+        items = [item if isinstance(item, tuple) else (item, None) for item in words]
+        given = {data for _, data in items if data is not None}
+        own = (data for n in itertools.count() if (data := n.to_bytes(3, "big")) not in given)
+        entries = {
+            encode_word(word, 6 if version <= 3 else 9): next(own) if data is None else data
+            for word, data in items
+        }
         return cls(version, frozenset(separators), entries, input_limit)
 
 

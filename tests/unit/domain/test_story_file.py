@@ -210,6 +210,9 @@ def test_a_dictionary_that_runs_past_the_end_of_the_file_is_a_truncated_story():
             "corrupt. Download it again."
         )
         assert isinstance(raised.value.__cause__, IndexError)
+    with pytest.raises(ConfigurationError) as raised:
+        read_lexicon(whole[: end - 1])
+    assert raised.value.__cause__.args == (len(WORDS) - 1,), "the entry that runs past the end"
 
 
 @pytest.mark.parametrize(("first", "shown"), [(2, "2"), (9, "9"), (None, "missing")])
@@ -235,8 +238,9 @@ def test_every_version_from_3_to_8_is_read(version):
     assert read_lexicon(bytes([version]) + base[1:]).version == version
 
 
-@pytest.mark.parametrize(("version", "byte0", "letters"), [(3, 41, 40), (4, 41, 40), (5, 40, 40),
-                                                           (8, 40, 40)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("version", "byte0", "letters"), [(3, 41, 40), (4, 41, 40), (5, 40, 40), (8, 40, 40)]
+)
 def test_a_text_buffer_holds_its_first_byte_less_one_letters_before_version_5(
     version, byte0, letters
 ):
@@ -249,10 +253,10 @@ def test_a_text_buffer_holds_its_first_byte_less_one_letters_before_version_5(
 def test_the_limit_is_the_fewest_letters_any_read_accepts_and_the_interpreters_line():
     builder = StoryBuilder(5)
     short, long = builder.text_buffer(30), builder.text_buffer(50)
-    builder.instructions(read(large(long)), read(large(short)), read(large(long)))
+    builder.instructions(read(5, large(long)), read(5, large(short)), read(5, large(long)))
     assert limit_of(builder) == 30
     huge = StoryBuilder(5)
-    huge.instructions(read(large(huge.text_buffer(250))))
+    huge.instructions(read(5, large(huge.text_buffer(250))))
     assert limit_of(huge) == 198  # Jericho's own line is shorter than the game's buffer
 
 
@@ -284,7 +288,7 @@ def decoy_story(version: int, operands) -> StoryBuilder:
 def with_global(number):
     def operands(builder, decoy, parse):
         builder.global_variable(number, decoy)
-        return read(variable(number), large(parse), store=0)
+        return read(5, variable(number), large(parse))
 
     return operands
 
@@ -292,13 +296,13 @@ def with_global(number):
 @pytest.mark.parametrize(
     ("operands", "counted"),
     [
-        (lambda b, decoy, parse: read(large(decoy), large(parse), store=0), True),
+        (lambda b, decoy, parse: read(5, large(decoy), large(parse)), True),
         (with_global(16), True),
         (with_global(100), True),
         (with_global(255), True),
-        (lambda b, decoy, parse: read(small(decoy), large(parse), store=0), False),
-        (lambda b, decoy, parse: read(variable(0), large(parse), store=0), False),
-        (lambda b, decoy, parse: read(variable(15), large(parse), store=0), False),
+        (lambda b, decoy, parse: read(5, small(decoy), large(parse)), False),
+        (lambda b, decoy, parse: read(5, variable(0), large(parse)), False),
+        (lambda b, decoy, parse: read(5, variable(15), large(parse)), False),
     ],
     ids=["large", "global 16", "global 100", "global 255", "small", "stack", "local 15"],
 )
@@ -308,19 +312,24 @@ def test_a_text_buffer_is_read_from_a_constant_or_a_globals_initial_value(operan
     assert limit_of(decoy_story(5, operands)) == (20 if counted else 50)
 
 
-def test_a_local_is_no_global_even_where_the_bytes_before_the_globals_hold_an_address():
+def test_a_local_or_the_stack_is_skipped_even_where_the_word_before_the_globals_is_a_buffer():
+    """Variables 0 (the stack) and 1-15 (locals) have no value in the file (S 4.2.2): a read
+    of one is skipped, and the reads after it still count."""
     builder = StoryBuilder(5)
     decoy = builder.text_buffer(20)
     normal = builder.text_buffer(50)
     builder.table(decoy.to_bytes(2, "big"))  # the word just before the globals table
-    builder.instructions(read(large(normal)), read(variable(15)), read(variable(0)))
+    builder.instructions(
+        read(5, variable(15)), read(5, large(normal)), read(5, variable(15)),
+        read(5, variable(0)), read(5, small(decoy)),
+    )  # fmt: skip
     assert limit_of(builder) == 50
 
 
-def kinds_read(*kinds: int):
+def kinds_read(version: int, *kinds: int):
     def operands(builder, decoy, parse):
-        values = [decoy, parse, 0, 0]
-        return read(*(Operand(kind, value) for kind, value in zip(kinds, values, strict=False)))
+        values = [decoy, parse, 0, 0][: len(kinds)]
+        return read(version, *map(Operand, kinds, values))
 
     return operands
 
@@ -335,7 +344,7 @@ def kinds_read(*kinds: int):
 def test_a_read_has_as_many_operands_as_its_version_takes(version, count, counted):
     """S 15: `sread text parse` (v1-3), `sread text parse time routine` (v4: time and
     routine are optional), `aread text parse time routine` (v5+: only text is needed)."""
-    builder = decoy_story(version, kinds_read(*[LARGE] * count))
+    builder = decoy_story(version, kinds_read(version, *[LARGE] * count))
     assert limit_of(builder) == (20 if counted else 50)
 
 
@@ -355,12 +364,12 @@ def test_a_read_with_an_operand_after_an_omitted_one_is_no_instruction(version, 
 
 def test_only_the_code_is_read_for_instructions_from_its_first_byte_to_its_last():
     in_data = decoy_story(5, lambda b, decoy, parse: b"")
-    in_data.table(read(large(HEADER_SIZE), store=0))
+    in_data.table(read(5, large(HEADER_SIZE)))
     assert limit_of(in_data) == 50, "read-like bytes in dynamic memory are data"
     first = StoryBuilder(5)
-    first.instructions(read(large(first.text_buffer(20))))
+    first.instructions(read(5, large(first.text_buffer(20))))
     assert limit_of(first) == 20  # the initial PC is the first byte of high memory
-    last = decoy_story(5, lambda b, decoy, parse: read(variable(16), store=0))
+    last = decoy_story(5, lambda b, decoy, parse: read(5, variable(16)))
     last.global_variable(16, HEADER_SIZE)
     last_read = last.build(end_code=False)
     assert last_read[-4:] == bytes([0xE4, types_byte(VARIABLE), 16, 0])
@@ -376,7 +385,7 @@ def test_only_the_code_is_read_for_instructions_from_its_first_byte_to_its_last(
 )
 def test_a_buffer_outside_dynamic_memory_after_the_header_is_no_text_buffer(address):
     """S 15 `read` writes the text buffer, and only dynamic memory can be written (S 1.1)."""
-    assert limit_of(decoy_story(5, lambda b, decoy, parse: read(large(address(b))))) == 50
+    assert limit_of(decoy_story(5, lambda b, decoy, parse: read(5, large(address(b))))) == 50
 
 
 @pytest.mark.parametrize("version", [3, 4, 5, 8])
@@ -387,10 +396,11 @@ def test_a_stand_in_lexicon_has_the_keys_a_story_of_its_version_has(version):
 
 
 def test_a_stand_in_lexicon_reads_commands_as_zork_i_unless_told_otherwise():
-    lexicon = GameLexicon.from_words(["north"])
-    assert (lexicon.version, lexicon.separators, lexicon.input_limit) == (
-        ZORK.version, ZORK.separators, ZORK.input_limit
-    )  # fmt: skip
+    lexicon = GameLexicon.from_words(["north", "q"])
+    settings = (lexicon.version, lexicon.separators, lexicon.input_limit)
+    assert settings == (ZORK.version, ZORK.separators, ZORK.input_limit)
+    shape = {(len(key), len(data)) for key, data in lexicon.entries.items()}
+    assert shape == {(len(key), len(data)) for key, data in ZORK.entries.items()} == {(4, 3)}
     later = GameLexicon.from_words(["inventory"], version=5, separators=";", input_limit=80)
     assert (later.separators, later.input_limit) == (frozenset(";"), 80)
     assert later.words("take all;drop it.") == ["take", "all", ";", "drop", "it."]
@@ -400,3 +410,11 @@ def test_each_word_of_a_stand_in_lexicon_has_data_of_its_own_unless_given():
     lexicon = GameLexicon.from_words(["north", "south", "east", ("quit", b"\x01"), ("q", b"\x01")])
     data = [lexicon.entries[lexicon.key(word)] for word in ["north", "south", "east", "quit"]]
     assert len(set(data)) == 4 and data[-1] == b"\x01"
+
+
+def test_a_word_without_data_is_no_synonym_of_a_word_given_data():
+    """The data numbered for a word must not be one given to another: 'south' was 00 00 01,
+    the data given to 'quit' here, and so was read as quit."""
+    lexicon = GameLexicon.from_words(["north", "south", ("quit", b"\x00\x00\x01"), "east"])
+    data = [lexicon.entries[lexicon.key(word)] for word in ["north", "south", "quit", "east"]]
+    assert len(set(data)) == 4
