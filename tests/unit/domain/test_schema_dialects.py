@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -164,3 +165,72 @@ def test_a_recursive_schema_is_cut_where_it_meets_itself():
     while "child" in reduced.get("properties", {}):
         reduced, depth = reduced["properties"]["child"], depth + 1
     assert depth == 1 and reduced == {}
+
+
+def test_each_option_of_an_any_of_is_reduced_and_required_names_stay_beside_it():
+    schema = {
+        "$defs": {"Count": {"type": "integer", "exclusiveMinimum": 0}},
+        "type": "object",
+        "properties": {
+            "size": {"anyOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/Count"}, True]},
+            "name": {"type": "string"},
+        },
+        "required": ["size", "name"],
+    }
+    assert gemini_schema(schema) == {
+        "type": "object",
+        "properties": {
+            "size": {"anyOf": [{"type": "string", "nullable": True}, {"type": "integer"}, {}]},
+            "name": {"type": "string"},
+        },
+        "required": ["size", "name"],
+    }
+
+
+def test_required_keeps_only_the_names_of_properties_that_are_there():
+    assert gemini_schema({"required": ["a"]}) == {"required": []}
+    assert gemini_schema({"required": "a", "properties": {"a": {}}}) == {
+        "required": [],
+        "properties": {"a": {}},
+    }
+    assert gemini_schema({"properties": {"a": {}}, "required": ["a", "b", 3]}) == {
+        "properties": {"a": {}},
+        "required": ["a"],
+    }
+
+
+def test_const_narrows_an_enum_whichever_comes_first_and_an_enum_that_is_no_list_is_dropped():
+    assert gemini_schema({"const": "a", "enum": ["a", "b"]}) == {"enum": ["a"]}
+    assert gemini_schema({"enum": ["a", "b"], "const": "a"}) == {"enum": ["a"]}
+    assert gemini_schema({"enum": "ab"}) == {}
+
+
+def test_a_reference_to_a_reference_is_followed_to_the_end():
+    schema = {
+        "$defs": {
+            "Alias": {"$ref": "#/$defs/Name", "description": "a name"},
+            "Name": {"type": "string"},
+        },
+        "$ref": "#/$defs/Alias",
+    }
+    assert gemini_schema(schema) == {"type": "string", "description": "a name"}
+
+
+def test_a_reference_that_names_nothing_leaves_the_rest_of_the_node():
+    assert gemini_schema({"$ref": "nowhere", "type": "integer"}) == {"type": "integer"}
+    assert gemini_schema({"$ref": "#/$defs/Missing"}) == {}
+
+
+@pytest.mark.parametrize(
+    ("kinds", "reduced"),
+    [
+        (["null"], {"type": "string", "nullable": True}),
+        (["integer"], {"type": "integer"}),
+        (["null", "number", "string"], {"type": "number", "nullable": True}),
+        ([], {"type": "string"}),
+    ],
+)
+def test_a_list_of_types_becomes_its_first_non_null_type_nullable_if_null_was_listed(
+    kinds, reduced
+):
+    assert gemini_schema({"type": kinds}) == reduced

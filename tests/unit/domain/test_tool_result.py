@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,3 +114,53 @@ def test_a_preview_is_what_a_person_reads_cut_saying_how_much_was_left():
     assert ToolCallResult.success({"a": [1]}).preview(100) == '{\n "a": [\n  1\n ]\n}'
     assert ToolCallResult.failure("s.t: refused", "ignored").preview(100) == "s.t: refused"
     assert ToolCallResult.success("x" * 30).preview(10) == "x" * 10 + "\n[20 more characters]"
+
+
+def test_a_preview_at_its_limit_is_whole_keeps_accents_and_shows_a_missing_message_as_empty():
+    assert ToolCallResult.success("x" * 10).preview(10) == "x" * 10
+    assert ToolCallResult.success({"é": "ü"}).preview(100) == '{\n "é": "ü"\n}'
+    assert ToolCallResult(is_error=True).preview(10) == ""
+
+
+def test_a_result_whose_json_is_exactly_the_limit_is_kept_as_it_is():
+    result = ToolCallResult.success("x" * 1000)
+    assert len(result.to_json()) == 1015
+    assert result.bounded(1015) is result
+
+
+def test_a_text_result_is_cut_as_text_not_as_its_json_string():
+    bounded = ToolCallResult.success("ab" * 1000).bounded(200)
+    assert bounded.content.startswith("abab")
+    assert bounded.content.endswith(" of 2000 characters shown]")
+
+
+@pytest.mark.parametrize(
+    ("limit", "kept"),
+    [
+        (100, 37),  # 37 characters make the JSON exactly 100 long
+        (96, 31),  # 96 → 84 → 74 → 65 → 57 → 50 → 44 → 39 → 35 → 31: an eighth at a time
+        (70, 8),  # below 16 characters the cut goes one at a time
+    ],
+)
+def test_a_long_text_is_cut_back_an_eighth_at_a_time_until_its_json_fits(limit, kept):
+    bounded = ToolCallResult.success("x" * 1000).bounded(limit)
+    assert bounded.content == "x" * kept + f"\n[truncated: first {kept} of 1000 characters shown]"
+    assert len(bounded.to_json()) <= limit
+
+
+def test_when_not_even_the_note_fits_nothing_of_the_text_is_kept_and_the_note_says_so():
+    bounded = ToolCallResult.success("x" * 1000).bounded(10)
+    assert bounded.content == "\n[truncated: first 0 of 1000 characters shown]"
+
+
+def test_sets_come_out_sorted_by_their_text_the_same_in_every_process():
+    assert jsonable(frozenset({9, 10, 100})) == [10, 100, 9]
+    assert jsonable({"pear", "apple", "fig"}) == ["apple", "fig", "pear"]
+
+
+def test_a_text_key_stays_the_text_it_is_even_when_its_str_says_otherwise():
+    class Label(str):
+        def __str__(self) -> str:
+            return f"Label({super().__str__()})"
+
+    assert ToolCallResult.success({Label("lamp"): 1}).to_json() == '{"content": {"lamp": 1}}'
