@@ -76,6 +76,7 @@ def no_real_providers(monkeypatch):
 
 GAME_FOLDERS = "zork_mcp_game_*"
 SESSION_TEMP = pytest.StashKey[Path]()
+OUTER_TEMP = pytest.StashKey[tuple[str | None, str | None]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -85,6 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
     short: sockets made under it must fit in AF_UNIX's 108 bytes."""
     folder = tempfile.mkdtemp(prefix="zt")
     config.stash[SESSION_TEMP] = Path(folder)
+    config.stash[OUTER_TEMP] = (os.environ.get("TMPDIR"), tempfile.tempdir)
     os.environ["TMPDIR"] = tempfile.tempdir = folder
 
 
@@ -103,6 +105,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session's folder goes, and the process's temp folder is what it was: a runner
+    that starts sessions one after another in one process (mutmut) gets a live one."""
     folder = config.stash.get(SESSION_TEMP, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
+        environ_tmpdir, tempfile.tempdir = config.stash[OUTER_TEMP]
+        if environ_tmpdir is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = environ_tmpdir

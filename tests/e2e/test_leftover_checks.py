@@ -65,3 +65,35 @@ def test_a_game_folder_another_run_makes_meanwhile_does_not_fail_this_session(tm
 def test_the_session_gives_its_processes_its_own_temp_folder():
     assert os.environ["TMPDIR"] == tempfile.gettempdir()
     assert Path(tempfile.gettempdir()).name.startswith("zt")
+
+
+SESSIONS_ONE_AFTER_ANOTHER = """
+import os
+import sys
+import tempfile
+
+import pytest
+
+before = (os.environ.get("TMPDIR"), tempfile.gettempdir())
+codes = [pytest.main(["-q", "-p", "tests.conftest", "-p", "no:cacheprovider", "--rootdir",
+                      sys.argv[2], sys.argv[1]]) for _ in range(2)]
+after = (os.environ.get("TMPDIR"), tempfile.gettempdir())
+print("codes", [int(code) for code in codes], "temp kept", before == after)
+"""
+MAKES_A_TEMP_FILE = """
+import tempfile
+
+def test_makes_a_temp_file():
+    with tempfile.TemporaryFile() as file:
+        file.write(b"x")
+"""
+
+
+def test_sessions_one_after_another_in_one_process_each_get_a_live_temp_folder(tmp_path):
+    """mutmut runs pytest in its own process again and again: a session must leave the
+    process's temp folder as it found it, not pointing at the folder it removed."""
+    test_file = tmp_path / "test_temp_file.py"
+    test_file.write_text(MAKES_A_TEMP_FILE)
+    command = [sys.executable, "-c", SESSIONS_ONE_AFTER_ANOTHER, str(test_file), str(tmp_path)]
+    ran = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "codes [0, 0] temp kept True" in ran.stdout, ran.stdout + ran.stderr
