@@ -26,6 +26,7 @@ class EventType(StrEnum):
     MCP_TOOL_SKIPPED = "mcp_tool_skipped"
     MCP_TOOL_REJECTED = "mcp_tool_rejected"
     MCP_TOOLS_LEFT_OUT = "mcp_tools_left_out"
+    MCP_SERVER_PROTOCOL = "mcp_server_protocol"
     MCP_SESSION_BROKEN = "mcp_session_broken"
     MCP_SESSION_COMPLETE = "mcp_session_complete"
     MCP_CONNECT_RETRY = "mcp_connect_retry"

@@ -22,6 +22,7 @@ from zork_mcp.domain.events import (
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, ToolCall
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.span_facts import LLMAnswered, LLMCalled, ToolAnswered, ToolCalled
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_offer import LeftOut
@@ -62,6 +63,17 @@ class LoopReport:
                 server=rejection.server,
                 tool=rejection.tool,
                 reason=rejection.reason,
+            )
+
+    def protocols_spoken(self, protocols: Sequence[ServerProtocol]) -> None:
+        for protocol in protocols:
+            self._emit(
+                EventType.MCP_SERVER_PROTOCOL,
+                f"MCP server '{protocol.server}' is spoken to in MCP {protocol.version} "
+                f"({protocol.era} era)",
+                server=protocol.server,
+                version=protocol.version,
+                era=str(protocol.era),
             )
 
     def tools_left_out(self, left_out: Sequence[LeftOut]) -> None:

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.protocol_era import checked_pin
 from zork_mcp.domain.tool_offer import ToolFilter
 from zork_mcp.domain.tool_schema import SERVER_SEPARATOR
 from zork_mcp.domain.validation import describe_validation_error
@@ -46,7 +47,19 @@ class ToolChoice(BaseModel):
         )
 
 
-class MCPServerConfig(ToolChoice):
+class ServerEntry(ToolChoice):
+    """What every server's entry may say besides how to reach it: which tools to offer, and
+    the protocol version to speak (`"protocol"`; by default the newest the server supports)."""
+
+    protocol: str | None = None
+
+    @field_validator("protocol")
+    @classmethod
+    def _known_version(cls, protocol: str | None) -> str | None:
+        return None if protocol is None else checked_pin(protocol)
+
+
+class MCPServerConfig(ServerEntry):
     """How to launch one MCP server over stdio."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
@@ -63,7 +76,7 @@ HTTP_TYPES = ("http", "streamable-http", "streamable_http", "streamableHttp")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-class MCPHttpServerConfig(ToolChoice):
+class MCPHttpServerConfig(ServerEntry):
     """A remote MCP server spoken to over Streamable HTTP. Header values may hold secrets:
     they never appear in a repr, a log or an error, only header and variable names do."""
 

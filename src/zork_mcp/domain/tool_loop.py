@@ -83,6 +83,7 @@ class ToolLoop(Generic[A]):
         self._state = LoopState()
         self._report = LoopReport(telemetry, turn, limits, self._known, self._state)
         notices = notices if notices is not None else ToolNotices()
+        self._report.protocols_spoken(notices.unsaid(session.protocols if session else ()))
         self._report.tools_rejected(notices.unsaid(session.rejected if session else ()))
         self._report.tools_left_out(notices.unsaid(offer.left_out))
 

@@ -4,6 +4,7 @@ from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
@@ -18,6 +19,11 @@ class ToolSession(Protocol):
     @property
     def rejected(self) -> Sequence[ToolRejection]:
         """The tools the servers listed that cannot be offered, each with its reason."""
+        ...
+
+    @property
+    def protocols(self) -> Sequence[ServerProtocol]:
+        """The protocol version each connected server is spoken to in, in server order."""
         ...
 
     async def call_tool(
@@ -41,7 +47,7 @@ class ToolServer(Protocol):
     def open_session(
         self, servers: Collection[str] | None = None
     ) -> AbstractAsyncContextManager[ToolSession]:
-        """Connect (spawn, initialize, list tools) to `servers` (default: all) on enter;
+        """Connect (spawn, settle the era, list tools) to `servers` (default: all) on enter;
         disconnect and reap on exit.
 
         Raises MCPServerStartupError from enter when any of them cannot be reached, after
