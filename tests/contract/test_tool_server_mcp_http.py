@@ -24,8 +24,15 @@ HTTP = ("--transport", "http", "--port", "{port}")
 TOOL = "sequentialthinking"
 
 
-def http_tool_server(name: str, url: str) -> McpHttpToolServer:
-    return McpHttpToolServer({name: MCPHttpServerConfig(url=url)}, startup_timeout_seconds=10)
+def http_tool_server(name: str, url: str, protocol: str | None = None) -> McpHttpToolServer:
+    config = MCPHttpServerConfig(url=url, protocol=protocol)
+    return McpHttpToolServer({name: config}, startup_timeout_seconds=10)
+
+
+@pytest.fixture(params=[None, "2025-11-25"], ids=["newest-era", "handshake-pinned"])
+def protocol(request):
+    """Our servers speak both eras: unpinned, the client speaks the stateless one."""
+    return request.param
 
 
 def nobody_listening() -> str:
@@ -47,8 +54,8 @@ def game_url(zork_game):
 
 class TestOurReasoningServerOverHttp(ToolServerContract):
     @pytest.fixture
-    def subject(self, reasoning_url):
-        server = http_tool_server("reasoning", reasoning_url)
+    def subject(self, reasoning_url, protocol):
+        server = http_tool_server("reasoning", reasoning_url, protocol)
         broken = http_tool_server("reasoning", nobody_listening())
         return ToolServerSubject(
             server, "reasoning", thought_probe("reasoning.sequentialthinking"), broken_server=broken
@@ -57,8 +64,8 @@ class TestOurReasoningServerOverHttp(ToolServerContract):
 
 class TestOurGameServerOverHttp(ToolServerContract):
     @pytest.fixture
-    def subject(self, game_url):
-        server = http_tool_server("game", game_url)
+    def subject(self, game_url, protocol):
+        server = http_tool_server("game", game_url, protocol)
         return ToolServerSubject(server, "game", look_probe, failing_tool="game.play_action")
 
 
@@ -66,10 +73,10 @@ class TestFaultServerOverHttp(ToolServerContract):
     """A fresh server per test: the crash tool kills it."""
 
     @pytest.fixture
-    def subject(self):
+    def subject(self, protocol):
         with http_server([str(FAULT_SERVER), "http", "{port}"]) as served:
             yield ToolServerSubject(
-                http_tool_server("faults", served.url),
+                http_tool_server("faults", served.url, protocol),
                 "faults",
                 echo_probe("faults.echo"),
                 "faults.fail",
@@ -79,9 +86,17 @@ class TestFaultServerOverHttp(ToolServerContract):
             )
 
 
-async def test_parallel_sessions_never_share_thought_history(reasoning_url):
+@pytest.mark.parametrize(
+    ("pin", "histories"),
+    [
+        ("2025-11-25", ([1, 2, 3, 4], [1, 2, 3])),  # each MCP session its own history
+        (None, ([1, 1, 1, 1], [1, 1, 1])),  # stateless: each request stands alone
+    ],
+    ids=["handshake-pinned", "newest-era"],
+)
+async def test_parallel_sessions_never_share_thought_history(reasoning_url, pin, histories):
     """One long-lived HTTP reasoning server, two agents at once (issue 16)."""
-    server = http_tool_server("reasoning", reasoning_url)
+    server = http_tool_server("reasoning", reasoning_url, pin)
     tool, arguments, _ = thought_probe("reasoning.sequentialthinking")("x")
 
     async def think(rounds: int) -> list[int]:
@@ -94,7 +109,7 @@ async def test_parallel_sessions_never_share_thought_history(reasoning_url):
             return lengths
 
     first, second = await asyncio.gather(think(4), think(3))
-    assert (first, second) == ([1, 2, 3, 4], [1, 2, 3])
+    assert (first, second) == histories
 
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "auto"])

@@ -1,8 +1,14 @@
 """A minimal MCP stdio server in plain JSON-RPC, fast to start (it does not import mcp).
 
-It appends every method it receives to the file named by RAW_MCP_LOG, serves the tools
-listed as JSON in RAW_MCP_TOOLS plus `environ` (its environment as JSON) and `pid`, and
-answers any other tool with its arguments. It exits when stdin closes.
+It appends every method it receives to the file named by RAW_MCP_LOG (as "<pid> <method>",
+with " +meta" where the request carries the 2026-07-28 version and client capabilities in
+`_meta`), serves the tools listed as JSON in RAW_MCP_TOOLS plus `environ` (its environment
+as JSON) and `pid`, and answers any other tool with its arguments. It exits when stdin closes.
+
+RAW_MCP_ERAS says which eras it speaks: "handshake" (the default: `server/discover` is an
+unknown method), "modern" (2026-07-28 only), or "both". A modern-only server answers
+`initialize` with -32022 naming its versions, and refuses a request whose `_meta` lacks the
+protocol version with -32020, as the 2026-07-28 specification has it.
 """
 
 import json
@@ -19,11 +25,42 @@ BUILTIN = [
 ]
 
 
-def log(method: str) -> None:
+ERAS = os.environ.get("RAW_MCP_ERAS", "handshake")
+MODERN = "2026-07-28"
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+
+def log(message: dict) -> None:
     path = os.environ.get("RAW_MCP_LOG")
     if path:
+        stamped = " +meta" if stamped_modern(message) else ""
         with open(path, "a", encoding="utf-8") as file:
-            file.write(method + "\n")
+            file.write(f"{os.getpid()} {message.get('method', '<response>')}{stamped}\n")
+
+
+def stamped_modern(message: dict) -> bool:
+    meta = (message.get("params") or {}).get("_meta") or {}
+    return meta.get(VERSION_KEY) == MODERN and isinstance(meta.get(CAPABILITIES_KEY), dict)
+
+
+def error(message: dict, code: int, text: str, data: object = None) -> dict:
+    body = {"code": code, "message": text, **({"data": data} if data is not None else {})}
+    return {"jsonrpc": "2.0", "id": message["id"], "error": body}
+
+
+def era_refusal(message: dict) -> dict | None:
+    """What a server of these eras says to a request it cannot take, or None."""
+    method = message.get("method", "")
+    if method == "server/discover" and ERAS == "handshake":
+        return error(message, -32601, method)
+    if method == "initialize" and ERAS == "modern":
+        requested = message["params"]["protocolVersion"]
+        data = {"supported": [MODERN], "requested": requested}
+        return error(message, -32022, "Unsupported protocol version", data)
+    if ERAS == "modern" and method != "initialize" and not stamped_modern(message):
+        return error(message, -32020, "Missing protocol version in _meta")
+    return None
 
 
 def call(params: dict) -> dict:
@@ -41,7 +78,12 @@ def answer(message: dict) -> dict | None:
     method = message.get("method", "")
     if "id" not in message:
         return None
-    if method == "initialize":
+    refusal = era_refusal(message)
+    if refusal is not None:
+        return refusal
+    if method == "server/discover":
+        result = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}}
+    elif method == "initialize":
         version = message["params"]["protocolVersion"]
         result = {
             "protocolVersion": version,
@@ -55,7 +97,7 @@ def answer(message: dict) -> dict | None:
     elif method == "ping":
         result = {}
     else:
-        return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": method}}
+        return error(message, -32601, method)
     return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
 
@@ -64,7 +106,7 @@ def main() -> None:
         if not line.strip():
             continue
         message = json.loads(line)
-        log(message.get("method", "<response>"))
+        log(message)
         reply = answer(message)
         if reply is not None:
             sys.stdout.write(json.dumps(reply) + "\n")

@@ -23,14 +23,20 @@ def raw_server(
     env: Mapping[str, str] | None = None,
     system_env: Mapping[str, str] | None = None,
     background_spare: bool = False,
+    eras: str = "handshake",
+    protocol: str | None = None,
 ) -> McpStdioToolServer:
-    configured = dict(env or {})
+    """`eras`: which the server speaks ("handshake", "modern" or "both"); `protocol`: the
+    config entry's pin."""
+    configured = {"RAW_MCP_ERAS": eras, **(env or {})}
     if log is not None:
         configured["RAW_MCP_LOG"] = str(log)
     if tools:
         listed = [{"name": name, **tool} for name, tool in tools.items()]
         configured["RAW_MCP_TOOLS"] = json.dumps(listed)
-    config = MCPServerConfig(command=sys.executable, args=(str(RAW_SERVER),), env=configured)
+    config = MCPServerConfig(
+        command=sys.executable, args=(str(RAW_SERVER),), env=configured, protocol=protocol
+    )
     return stdio_tool_server(
         {"raw": config}, system_env=system_env, background_spare=background_spare
     )

@@ -23,6 +23,7 @@ from jsonschema.protocols import Validator
 from mcp import ClientSession
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.inbound import MCP_NAME_HEADER, encode_header_value
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
 from zork_mcp import __version__
 
@@ -37,6 +38,23 @@ class ZorkClientSession(ClientSession):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("client_info", CLIENT_INFO)
         super().__init__(*args, **kwargs)
+
+    async def initialize_at(self, version: str) -> types.InitializeResult:
+        """The handshake proposing `version` (the SDK's `initialize` proposes its newest)."""
+        if version == LATEST_HANDSHAKE_VERSION:
+            return await self.initialize()
+        params = types.InitializeRequestParams(
+            protocol_version=version,
+            capabilities=self._build_capabilities(version),
+            client_info=self._client_info,
+        )
+        request = types.InitializeRequest(params=params)
+        result = await self.send_request(request, types.InitializeResult)
+        if result.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            raise RuntimeError(f"the server answered protocol version {result.protocol_version}")
+        self.adopt(result)
+        await self.send_notification(types.InitializedNotification())
+        return result
 
     async def send_unvalidated(
         self, request: types.ClientRequest, timeout_seconds: float | None = None

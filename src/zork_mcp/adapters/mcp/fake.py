@@ -23,6 +23,7 @@ from zork_mcp.domain.errors import (
     MCPSessionBrokenError,
     MCPToolTimeoutError,
 )
+from zork_mcp.domain.protocol_era import LATEST_VERSION, ServerProtocol
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
@@ -69,6 +70,7 @@ class FakeToolServer:
     tools: Mapping[str, ToolFunction] = field(default_factory=dict)
     descriptions: Mapping[str, str] = field(default_factory=dict)
     schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # overrides schema_of
+    protocol_version: str = LATEST_VERSION  # what it is said to be spoken to in
     connect_failures: int = 0
     connect_attempts: int = 0
     sessions_opened: int = 0
@@ -125,6 +127,7 @@ class FakeServerSession:
         self._server = server
         self._functions = dict(server.tools)  # listed once, at connect, as a real server's
         self.name = server.name
+        self.protocol = ServerProtocol(server.name, server.protocol_version)
         self.tools: Sequence[ToolSpec] = server.specs()
         self.tool_names = frozenset(self._functions)
         self._broken: str | None = None

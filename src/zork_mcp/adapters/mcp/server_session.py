@@ -13,6 +13,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 from mcp.shared.message import SessionMessage
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
+from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.listing import Listing, list_tools
 from zork_mcp.adapters.mcp.results import CallAnswer, read_answer, to_result, wraps_result
 from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, REQUEST_TIMEOUT, UNREADABLE
@@ -22,6 +23,7 @@ from zork_mcp.domain.errors import (
     MCPToolTimeoutError,
     ZorkMcpError,
 )
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.text_encoding import encodable_json
 from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -32,8 +34,11 @@ MESSAGE_CHARS = 500  # of a server's error message, in what the LLM reads
 class ServerSession:
     """A connected server's tools and calls; once broken it stays broken."""
 
-    def __init__(self, name: str, session: ZorkClientSession, listing: Listing) -> None:
-        self.name = name
+    def __init__(
+        self, protocol: ServerProtocol, session: ZorkClientSession, listing: Listing
+    ) -> None:
+        self.name = protocol.server
+        self.protocol = protocol
         self._session = session
         self.tools = listing.specs
         self.rejected = listing.rejected
@@ -96,9 +101,11 @@ async def server_session(
     name: str,
     read: MemoryObjectReceiveStream[Any],
     write: MemoryObjectSendStream[SessionMessage],
+    eras: Eras,
     tool_filter: ToolFilter = ALLOW_ALL,
 ) -> AsyncIterator[ServerSession]:
-    """initialize, then list_tools (property 8), over a transport's SDK streams."""
+    """The era settled (initialize, or discover), then list_tools (property 8), over a
+    transport's SDK streams."""
     async with ZorkClientSession(read, write) as session:
-        await session.initialize()
-        yield ServerSession(name, session, await list_tools(session, name, tool_filter))
+        protocol = await eras.speak(name, session)
+        yield ServerSession(protocol, session, await list_tools(session, name, tool_filter))

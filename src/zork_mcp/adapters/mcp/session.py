@@ -6,6 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from zork_mcp.domain.errors import MCPToolCallError
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
@@ -25,6 +26,9 @@ class ConnectedServer(Protocol):
     def rejected(self) -> Sequence[ToolRejection]: ...
 
     @property
+    def protocol(self) -> ServerProtocol: ...
+
+    @property
     def tool_names(self) -> Collection[str]: ...
 
     async def call(
@@ -41,6 +45,7 @@ class McpSession:
         self._servers = {server.name: server for server in servers}
         self._tools = [spec for server in servers for spec in server.tools]
         self._rejected = [rejection for server in servers for rejection in server.rejected]
+        self._protocols = [server.protocol for server in servers]
 
     @property
     def tools(self) -> Sequence[ToolSpec]:
@@ -49,6 +54,10 @@ class McpSession:
     @property
     def rejected(self) -> Sequence[ToolRejection]:
         return self._rejected
+
+    @property
+    def protocols(self) -> Sequence[ServerProtocol]:
+        return self._protocols
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout_seconds: float

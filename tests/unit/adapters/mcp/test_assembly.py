@@ -14,6 +14,7 @@ import pytest
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
 from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig, by_transport
 from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.domain.tool_schema import ToolSpec
@@ -29,6 +30,10 @@ class EchoSession:
 
     tool_names = frozenset({"say"})
     rejected = ()
+
+    @property
+    def protocol(self) -> ServerProtocol:
+        return ServerProtocol(self.name, "2026-07-28")
 
     async def call(self, tool: str, arguments: dict[str, Any], timeout: float) -> ToolCallResult:
         return ToolCallResult.success(f"{self.name}: {arguments['text']}")

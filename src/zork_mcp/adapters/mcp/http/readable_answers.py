@@ -14,7 +14,9 @@ import json
 from collections.abc import AsyncIterator
 
 import httpx2
+import mcp.types as types
 
+from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED
 from zork_mcp.adapters.mcp.wire import RequestId, sdk_readable
 
 _FRAMING = frozenset({"content-length", "content-encoding", "transfer-encoding"})
@@ -27,8 +29,18 @@ class ReadableAnswers(httpx2.AsyncBaseTransport):
         self._inner = inner
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = await self._inner.handle_async_request(request)
         request_id = _request_id(request)
+        try:
+            return await self._readable(request, request_id)
+        except (httpx2.RemoteProtocolError, httpx2.ReadError) as error:
+            if request_id is None:
+                raise
+            return _unanswered(request, request_id, error)
+
+    async def _readable(
+        self, request: httpx2.Request, request_id: RequestId | None
+    ) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
         if request_id is None or response.status_code != 200:
             return response
         content_type = response.headers.get("content-type", "").lower()
@@ -41,6 +53,19 @@ class ReadableAnswers(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+def _unanswered(
+    request: httpx2.Request, request_id: RequestId, error: httpx2.TransportError
+) -> httpx2.Response:
+    reason = f"the server closed the connection without answering ({type(error).__name__})"
+    closed = types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=CONNECTION_CLOSED, message=reason)
+    )
+    body = closed.model_dump_json(by_alias=True, exclude_none=True).encode()
+    return httpx2.Response(
+        200, headers={"content-type": "application/json"}, content=body, request=request
+    )
 
 
 def _answer(

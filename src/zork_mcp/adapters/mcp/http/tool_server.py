@@ -1,7 +1,8 @@
 """The ToolServer port over remote MCP servers speaking Streamable HTTP (issue 16).
 
 Every session is a fresh MCP session per server (requirement 3 as stdio keeps it): connect,
-initialize, list tools, then calls; closing it ends the session on the server (DELETE).
+settle the era (`era.py`), list tools, then calls. In the handshake era closing it ends the
+session on the server (DELETE); in the stateless era there is no session to end.
 Header values go into requests only: never into logs, events or error text.
 """
 
@@ -25,6 +26,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
+from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
 from zork_mcp.adapters.mcp.http.readable_answers import ReadableAnswers
 from zork_mcp.adapters.mcp.listing import list_tools
@@ -49,7 +51,7 @@ class HttpServerSession(ServerSession):
     """A ServerSession whose HTTP failures (5xx, a lost session, 401/403) mean what they say."""
 
     def __init__(self, remote: _Remote, watch: StatusWatch, *args: Any) -> None:
-        super().__init__(remote.name, *args)
+        super().__init__(*args)
         self._remote = remote
         self._watch = watch
 
@@ -79,6 +81,7 @@ class McpHttpToolServer:
             for name, config in servers.items()
         ]
         self._startup_timeout = startup_timeout_seconds
+        self._eras = Eras({name: config.protocol for name, config in servers.items()})
 
     @property
     def server_names(self) -> tuple[str, ...]:
@@ -102,8 +105,9 @@ class McpHttpToolServer:
         watch = StatusWatch()
         try:
             async with asyncio.timeout(self._startup_timeout):
-                return await stack.enter_async_context(_handshake(remote, watch))
+                return await stack.enter_async_context(_connection(remote, watch, self._eras))
         except Exception as error:
+            self._eras.forget(remote.name)
             raise _startup_error(remote, watch, root_cause(error), self._startup_timeout) from None
 
     def warm_up(self) -> None:
@@ -120,8 +124,11 @@ class McpHttpToolServer:
 
 
 @asynccontextmanager
-async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[ServerSession]:
-    """initialize, then list_tools (property 8); the body's errors pass through unwrapped."""
+async def _connection(
+    remote: _Remote, watch: StatusWatch, eras: Eras
+) -> AsyncIterator[ServerSession]:
+    """The era settled (initialize, or discover), then list_tools (property 8); the body's
+    errors pass through unwrapped."""
     client = httpx2.AsyncClient(
         headers=dict(remote.headers),
         timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
@@ -138,9 +145,9 @@ async def _handshake(remote: _Remote, watch: StatusWatch) -> AsyncIterator[Serve
             ) as (read, write),
             ZorkClientSession(read, write) as session,
         ):
-            await session.initialize()
+            protocol = await eras.speak(remote.name, session)
             listing = await list_tools(session, remote.name, remote.config.tool_filter)
-            yield HttpServerSession(remote, watch, session, listing)
+            yield HttpServerSession(remote, watch, protocol, session, listing)
     except BaseExceptionGroup as group:
         raise root_cause(group) from None
 

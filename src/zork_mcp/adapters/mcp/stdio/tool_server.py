@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
+from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
@@ -29,7 +30,6 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
-from zork_mcp.domain.tool_offer import ToolFilter
 
 
 class McpStdioToolServer:
@@ -62,6 +62,7 @@ class McpStdioToolServer:
         forking = None
         if fork_server is not None:
             forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
+        self._eras = Eras({name: config.protocol for name, config in servers.items()})
         self._supplies = [
             ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forking)
             for name, config in servers.items()
@@ -127,6 +128,7 @@ class McpStdioToolServer:
         connected = Connected()
         for supply, result in zip(supplies, results, strict=True):
             if isinstance(result, Exception):
+                self._eras.forget(supply.name)
                 cause = root_cause(result)
                 connected.failures.append(supply.startup_error(cause, self._startup_timeout))
             else:
@@ -146,7 +148,7 @@ class McpStdioToolServer:
         async with AsyncExitStack() as inner:
             async with asyncio.timeout(self._startup_timeout):
                 server = await inner.enter_async_context(
-                    _handshake(supply.name, process, self._stderr, supply.tool_filter)
+                    _handshake(supply, process, self._stderr, self._eras)
                 )
             yield server
 
@@ -228,13 +230,13 @@ def _shut_down(
 
 @asynccontextmanager
 async def _handshake(
-    name: str, process: ServerProcess, log: StderrLog, tool_filter: ToolFilter
+    supply: ProcessSupply, process: ServerProcess, log: StderrLog, eras: Eras
 ) -> AsyncIterator[ServerSession]:
     """The body's errors pass through unwrapped."""
     try:
         async with (
             pipe_streams(process, log) as (read, write),
-            server_session(name, read, write, tool_filter) as server,
+            server_session(supply.name, read, write, eras, supply.tool_filter) as server,
         ):
             yield server
     except BaseExceptionGroup as group:
