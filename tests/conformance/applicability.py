@@ -73,29 +73,8 @@ NOT_APPLICABLE: Mapping[str, Mapping[str, str]] = {
 }
 
 # Applicable scenarios that fail today, keyed by (leg, revision); each test is a strict xfail,
-# so one that starts to pass fails until its entry here is removed.
-ERA_2025_ONLY = (
-    "our client speaks only the 2025-11-25 lifecycle (initialize); 2026-07-28 needs "
-    "server/discover and per-request _meta (issue 38: the client is learning it)"
-)
-KNOWN_FAILURES: Mapping[tuple[str, str], Mapping[str, str]] = {
-    ("client", "2025-11-25"): {
-        "sse-retry": "the priming event of a tool call's SSE stream (an id, a retry and an "
-        "empty data line, SEP-1699) reads as a broken answer ('not JSON') in "
-        "adapters/mcp/http/readable_answers.py, so the call fails instead of reconnecting",
-    },
-    ("client", "2026-07-28"): {
-        scenario: ERA_2025_ONLY
-        for scenario in (
-            "tools_call",
-            "request-metadata",
-            "http-standard-headers",
-            "http-custom-headers",
-            "http-invalid-tool-headers",
-            "json-schema-2020-12-preservation",
-        )
-    },
-}
+# so one that starts to pass fails until its entry here is removed. None today.
+KNOWN_FAILURES: Mapping[tuple[str, str], Mapping[str, str]] = {}
 
 
 def not_applicable(leg: str, scenario: str) -> str | None:

@@ -109,6 +109,8 @@ class _ReadableEvents(httpx2.AsyncByteStream):
         if not data or any(b"\r" in line.rstrip(b"\r\n") for line in event):
             return b"".join(event)  # no data, or a lone CR: the SDK reads it as it is
         joined = b"\n".join(line[5:].removeprefix(b" ").rstrip(b"\r\n") for line in data)
+        if not joined:
+            return b"".join(event)  # a priming event (SEP-1699): an id to resume from, no answer
         readable = sdk_readable(joined, self._request_id)
         if readable is joined:
             return b"".join(event)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.adapters.mcp.http.readable_answers import EVENT_LIMIT, ReadableAnswers
 from zork_mcp.adapters.mcp.http.tool_server import proxy_for
-from zork_mcp.adapters.mcp.sdk_errors import UNREADABLE
+from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, UNREADABLE
 from zork_mcp.adapters.mcp.wire import SDK_DEPTH, TOO_DEEP, read_message, sdk_readable
 
 REQUEST = {"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}}
@@ -133,6 +133,28 @@ async def test_an_sse_event_too_deep_or_unreadable_is_rewritten_however_it_is_sp
     assert isinstance(progress, types.JSONRPCNotification)
     assert tools.result["tools"][0] == {"name": "t0", "inputSchema": {"type": "object"}}
     assert "its result is a string" in error.error.message
+
+
+@given(cuts=st.lists(st.integers(min_value=0), max_size=8))
+async def test_a_priming_event_with_empty_data_passes_as_it_came(cuts):
+    """SEP-1699: a server opens a call's stream with an id and a retry, its data empty."""
+    answer = b'{"jsonrpc": "2.0", "id": 7, "result": {"content": []}}'
+    body = b"id: 1\r\nretry: 500\r\ndata: \r\n\r\n" + sse(answer)
+    assert await through(body, "text/event-stream", cuts) == body
+
+
+async def test_a_request_the_server_took_and_never_answered_is_answered_connection_closed():
+    def hang_up(request: httpx2.Request) -> httpx2.Response:
+        raise httpx2.RemoteProtocolError("Server disconnected without sending a response.")
+
+    transport = ReadableAnswers(httpx2.MockTransport(hang_up))
+    async with httpx2.AsyncClient(transport=transport) as client:
+        response = await client.post("http://127.0.0.1:1/mcp", json=REQUEST)
+        error = sdk_reads(await response.aread())
+        assert (error.id, error.error.code) == (7, CONNECTION_CLOSED)
+        assert "closed the connection without answering" in error.error.message
+        with pytest.raises(httpx2.RemoteProtocolError):  # not a request: nothing to answer
+            await client.post("http://127.0.0.1:1/mcp", json={"jsonrpc": "2.0", "method": "x"})
 
 
 async def test_a_json_body_is_rewritten_and_its_framing_headers_dropped():
