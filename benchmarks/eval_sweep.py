@@ -8,7 +8,10 @@ With an instant LLM (the default) the same episodes are also played back to back
 process, which gives the runner's overhead. With `--llm-latency S` every answer takes S
 seconds, and the sweep's wall time is set against the ideal: the LLM time of its longest
 episode. Either way the whole process tree is sampled: its peak process count and peak
-PSS (the sum of `Pss` in /proc/<pid>/smaps_rollup).
+PSS (the sum of `Pss` in /proc/<pid>/smaps_rollup). MCP on runs in both MCP eras, one after
+the other: the handshake (the config pins 2025-11-25) and the stateless era the client
+speaks by default (2026-07-28); "CPU ms/turn" is the whole tree's CPU (this process, the
+workers, the game and MCP server processes, all reaped by the end) per turn played.
 
     python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 16]
         [--workers 2] [--llm-latency 0] [--modes on,off]
@@ -49,11 +52,15 @@ except ImportError:  # a tree from before issue 28
     from zork_mcp.app.sweep.sweep import ModelSpec  # type: ignore[no-redef]
 
 
-def project(directory: Path) -> Path:
+ERAS = {"handshake": "2025-11-25", "stateless": None}
+
+
+def project(directory: Path, protocol: str | None = None) -> Path:
     server = {
         "command": "python",
         "args": ["-m", "zork_mcp.servers.reasoning"],
         "env": {"DISABLE_THOUGHT_LOGGING": "true"},
+        **({"protocol": protocol} if protocol else {}),
     }
     (directory / "mcp_config.json").write_text(json.dumps({"mcpServers": {"reasoning": server}}))
     pyproject = directory / "pyproject.toml"
@@ -61,25 +68,40 @@ def project(directory: Path) -> Path:
     return pyproject
 
 
-def episodes(url: str, args: argparse.Namespace, directory: Path, mode: str) -> list[EpisodeTask]:
+def episodes(
+    url: str, args: argparse.Namespace, directory: Path, mode: str, protocol: str | None
+) -> list[EpisodeTask]:
     model = ModelSpec("local", "p1-q1", f"{url}/v1")
     sweep = Sweep("bench", (model,), (mode,), (), args.episodes // len(args.modes), args.turns)
-    config = project(directory)
+    config = project(directory, protocol)
     return [
         EpisodeTask(spec, directory / "logs", config, str(args.game))
         for spec in sweep.episodes_to_play()
     ]
 
 
-def pooled(tasks: list[EpisodeTask], args: argparse.Namespace, directory: Path) -> float:
-    """The sweep runner: worker start-up, scheduling and the store included; the report not."""
+def pooled(
+    tasks: list[EpisodeTask], args: argparse.Namespace, directory: Path
+) -> tuple[float, float]:
+    """The sweep runner's wall seconds and the whole tree's CPU seconds: worker start-up,
+    scheduling and the store included; the report not."""
     store = SqliteResultStore(directory / "pool.sqlite")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), tree_cpu()
     state = Scheduler(backend(args), store, args.parallel, {}).run(tasks)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, tree_cpu() - cpu
     failed = [r.error for r in state.records if r.failed]
     assert state.done == len(tasks), f"{len(failed)} episode(s) failed, e.g. {failed[:1]}"
-    return wall
+    return wall, cpu
+
+
+def tree_cpu() -> float:
+    """This process's CPU and that of every descendant reaped so far."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def turns_played(directory: Path) -> int:
+    return sum(r.turns or 0 for r in SqliteResultStore(directory / "pool.sqlite").episodes())
 
 
 def backend(args: argparse.Namespace) -> ProcessSweepBackend:
@@ -194,26 +216,29 @@ def main() -> None:
     args.game = find_game_file(args.game)
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows = []
-    for mode in args.modes:
+    runs = [(mode, era) for mode in args.modes for era in (ERAS if mode == "on" else [None])]
+    for mode, era in runs:
         with (
             tempfile.TemporaryDirectory() as name,
             WalkthroughPeer(latency=args.llm_latency).serve() as url,
         ):
             directory = Path(name)
-            tasks = episodes(url, args, directory, mode)
+            tasks = episodes(url, args, directory, mode, ERAS.get(era or ""))
             serial = 0.0 if args.llm_latency else back_to_back(tasks)
             with TreeSampler().sampling() as sampler:
-                pool = pooled(tasks, args, directory)
+                pool, cpu = pooled(tasks, args, directory)
             ideal = ideal_seconds(directory, args.llm_latency)
+            cpu_per_turn = 1000 * cpu / max(1, turns_played(directory))
             report = report_seconds(directory)
         n = len(tasks)
         if args.llm_latency:
             versus = [f"{ideal:.1f}", f"{pool / ideal:.2f}"]
         else:
             versus = [f"{serial:.1f}", f"{serial / pool:.2f}"]
-        rows.append([mode, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
-                     str(sampler.peak_processes), f"{sampler.peak_pss_mb:.0f}",
-                     f"{report:.1f}"])  # fmt: skip
+        label = f"{mode}, {era}" if era else mode
+        rows.append([label, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
+                     f"{cpu_per_turn:.1f}", str(sampler.peak_processes),
+                     f"{sampler.peak_pss_mb:.0f}", f"{report:.1f}"])  # fmt: skip
     llm = f"{args.llm_latency:g} s a call" if args.llm_latency else "instant"
     print(
         f"{args.episodes} episodes of {args.turns} turns, LLM {llm}, --parallel "
@@ -221,8 +246,8 @@ def main() -> None:
     )
     against = ["ideal s", "wall/ideal"] if args.llm_latency else ["serial s", "speed-up"]
     print_table(
-        ["MCP", "episodes", "wall s", "ep/min", *against, "peak procs", "peak PSS MB",
-         "report s"], rows,
+        ["MCP", "episodes", "wall s", "ep/min", *against, "CPU ms/turn", "peak procs",
+         "peak PSS MB", "report s"], rows,
     )  # fmt: skip
 
 

@@ -1,11 +1,15 @@
 """Per-turn MCP session overhead over loopback Streamable HTTP, beside stdio (issue 16).
 
-One turn is its own asyncio.run, as in the agent: connect, initialize, list tools, one
-`sequentialthinking` call, close (DELETE of the MCP session). HTTP talks to one long-lived
+One turn is its own asyncio.run, as in the agent: connect, settle the era, list tools, one
+`sequentialthinking` call, close. Each transport is measured in both MCP eras, their turns
+interleaved: the handshake (pinned to 2025-11-25: initialize, initialized, the event
+stream, list, call, DELETE) and the stateless era the client speaks by default (2026-07-28:
+the episode's one `server/discover`, then list and call). HTTP talks to one long-lived
 `python -m zork_mcp.servers.reasoning --transport http` on 127.0.0.1; stdio starts a fresh
 server per turn (background spare, as the app runs it, with `--gap` idle seconds between
-turns in which the spare warms up). Target: HTTP median <= 10 ms. CPU per turn: this
-process's (the client's), and for HTTP the server's (from /proc, over all measured turns).
+turns in which the spare warms up). Targets: HTTP median <= 10 ms; the stateless HTTP turn
+<= 0.6x the handshake's. CPU per turn: this process's (the client's), and for HTTP the
+server's (from /proc, around each measured turn).
 
     python -m benchmarks.http_session_overhead [--turns 50] [--gap 0.5]
 """
@@ -14,10 +18,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,17 +57,28 @@ async def one_turn(server: ToolServer) -> float:
     return time.perf_counter() - started
 
 
-def turns(server: ToolServer, count: int, gap: float) -> Turns:
-    timings, cpu = [], 0.0
+ERAS = {"handshake (2025-11-25)": "2025-11-25", "stateless (2026-07-28)": None}
+
+
+def interleaved(
+    servers: dict[str, ToolServer], count: int, gap: float, server_pid: int | None = None
+) -> dict[str, Turns]:
+    """`count` turns of each server, taking turns, so that both see the same machine."""
+    measured = {name: Turns([], 0.0, 0.0 if server_pid else None) for name in servers}
     for _ in range(count):
-        time.sleep(gap)
-        started = time.process_time()
-        timings.append(asyncio.run(one_turn(server)))
-        cpu += time.process_time() - started
-    return Turns(timings, cpu / count)
+        for name, server in servers.items():
+            time.sleep(gap)
+            turn = measured[name]
+            served = cpu_ms(server_pid) if server_pid else 0.0
+            started = time.process_time()
+            turn.seconds.append(asyncio.run(one_turn(server)))
+            turn.client_cpu += (time.process_time() - started) / count
+            if server_pid:
+                turn.server_cpu += (cpu_ms(server_pid) - served) / 1000 / count
+    return measured
 
 
-def http_turns(count: int, gap: float) -> Turns:
+def http_turns(count: int, gap: float) -> dict[str, Turns]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -70,24 +88,29 @@ def http_turns(count: int, gap: float) -> Turns:
     )
     try:
         _wait_for(port)
-        config = MCPHttpServerConfig(url=f"http://127.0.0.1:{port}/mcp")
-        server = McpHttpToolServer({"reasoning": config})
-        turns(server, 3, 0)  # warm the server's and this process's imports
-        before = cpu_ms(process.pid)
-        measured = turns(server, count, gap)
-        measured.server_cpu = (cpu_ms(process.pid) - before) / 1000 / count
-        return measured
+        url = f"http://127.0.0.1:{port}/mcp"
+        servers: dict[str, ToolServer] = {
+            name: McpHttpToolServer({"reasoning": MCPHttpServerConfig(url=url, protocol=pin)})
+            for name, pin in ERAS.items()
+        }
+        interleaved(servers, 3, 0)  # warm the server's and this process's imports
+        return interleaved(servers, count, gap, process.pid)
     finally:
         process.kill()
         process.wait()
 
 
-def stdio_turns(count: int, gap: float) -> Turns:
-    config = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"), env=ENV)
-    log = Path("/tmp/zork_mcp_bench_stderr.log")
-    with stdio_tool_server({"reasoning": config}, stderr_path=log) as server:
-        server.warm_up()
-        return turns(server, count, max(gap, 0.5))
+def stdio_turns(count: int, gap: float) -> dict[str, Turns]:
+    args = ("-m", "zork_mcp.servers.reasoning")
+    log = Path(tempfile.gettempdir()) / "zork_mcp_bench_stderr.log"
+    with contextlib.ExitStack() as stack:
+        servers: dict[str, ToolServer] = {}
+        for name, pin in ERAS.items():
+            config = MCPServerConfig(command="python", args=args, env=ENV, protocol=pin)
+            server = stack.enter_context(stdio_tool_server({"reasoning": config}, stderr_path=log))
+            server.warm_up()
+            servers[name] = server
+        return interleaved(servers, count, max(gap, 0.5))
 
 
 def _wait_for(port: int) -> None:
@@ -106,14 +129,17 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=50)
     parser.add_argument("--gap", type=float, default=0.1, help="idle seconds between turns")
     options = parser.parse_args()
-    rows = [
-        http_turns(options.turns, options.gap).row("http: connect..close"),
-        stdio_turns(options.turns, options.gap).row("stdio: spare, connect..close"),
-    ]
-    print("per-turn session: connect, initialize, list tools, one call, close")
+    http = http_turns(options.turns, options.gap)
+    stdio = stdio_turns(options.turns, options.gap)
+    rows = [turns.row(f"http, {era}") for era, turns in http.items()]
+    rows += [turns.row(f"stdio spare, {era}") for era, turns in stdio.items()]
+    print("per-turn session: connect, settle the era, list tools, one call, close")
     print("CPU ms per turn: client = this process; server = the HTTP server (stdio: server_start)")
     headers = ["mode", "turns", "median ms", "p95 ms", "max ms", "client CPU", "server CPU"]
     print_table(headers, rows)
+    for transport, measured in (("http", http), ("stdio", stdio)):
+        handshake, stateless = (statistics.median(t.seconds) for t in measured.values())
+        print(f"{transport}: stateless median / handshake median = {stateless / handshake:.2f}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,10 @@ critical path. `--llm-latency` makes each LLM answer take that long, as a real m
 does (the spare then gets ready while the model thinks); the time spent waiting for it is
 left out of the numbers, which stay the machinery's overhead. `--servers 1,3` also
 measures several reasoning servers configured together (issue 26), each called once a turn
-in one batch, forked, with and without the spare.
+in one batch, forked, with and without the spare. Every MCP-on mode is measured in both MCP
+eras: the handshake (pinned to 2025-11-25) and the stateless era the client speaks by
+default (2026-07-28: one `server/discover` an episode, then each fresh server is sent
+`tools/list` at once).
 
     python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--llm-latency 0]
         [--tool-calls 1] [--servers 1,3]
@@ -41,6 +44,7 @@ SERVER = MCPServerConfig(
     env={"DISABLE_THOUGHT_LOGGING": "true"},
 )
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+ERAS = {"handshake": "2025-11-25", "stateless": None}
 STATE = "West of House\nYou are standing in an open field west of a white house."
 
 
@@ -77,6 +81,7 @@ def measure(
     logs: Path,
     servers: int = 1,
     llm_latency: float = 0.0,
+    protocol: str | None = None,
 ) -> list[float]:
     names = server_names(servers)
     llm = ScriptedLLM(tool_calls, names, llm_latency)
@@ -88,8 +93,9 @@ def measure(
     server = None
     if mode != "off":
         spare, start = mode.split(", ")[1:]
+        config = SERVER.model_copy(update={"protocol": protocol})
         server = stdio_tool_server(
-            dict.fromkeys(names, SERVER),
+            dict.fromkeys(names, config),
             background_spare=spare == "spare",
             stderr_path=logs / "stderr.log",
             server_start=start,
@@ -134,20 +140,27 @@ def main() -> None:
         modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in ("spawn", "fork")]
         if arguments.servers:
             modes = []
-        for mode in ("off", *modes):
-            seconds = measure(
-                mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
-                llm_latency=arguments.llm_latency,
-            )  # fmt: skip
-            rows.append(timing_row(f"MCP {mode}", seconds))
+        seconds = measure(
+            "off", arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
+            llm_latency=arguments.llm_latency,
+        )  # fmt: skip
+        rows.append(timing_row("MCP off", seconds))
+        for mode in modes:
+            for era, pin in ERAS.items():
+                seconds = measure(
+                    mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
+                    llm_latency=arguments.llm_latency, protocol=pin,
+                )  # fmt: skip
+                rows.append(timing_row(f"MCP {mode}, {era}", seconds))
         for count in (int(n) for n in arguments.servers.split(",") if n):
             for spare in ("spare", "no spare"):
                 mode = f"on, {spare}, fork"
-                seconds = measure(
-                    mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
-                    count, arguments.llm_latency,
-                )  # fmt: skip
-                rows.append(timing_row(f"MCP {mode}, {count} server(s)", seconds))
+                for era, pin in ERAS.items():
+                    seconds = measure(
+                        mode, arguments.turns, arguments.gap, arguments.tool_calls,
+                        Path(directory), count, arguments.llm_latency, pin,
+                    )  # fmt: skip
+                    rows.append(timing_row(f"MCP {mode}, {count} server(s), {era}", seconds))
     llm = (
         f"{arguments.llm_latency:g} s LLM (not counted)"
         if arguments.llm_latency
