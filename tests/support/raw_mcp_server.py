@@ -6,9 +6,11 @@ with " +meta" where the request carries the 2026-07-28 version and client capabi
 as JSON) and `pid`, and answers any other tool with its arguments. It exits when stdin closes.
 
 RAW_MCP_ERAS says which eras it speaks: "handshake" (the default: `server/discover` is an
-unknown method), "modern" (2026-07-28 only), or "both". A modern-only server answers
-`initialize` with -32022 naming its versions, and refuses a request whose `_meta` lacks the
-protocol version with -32020, as the 2026-07-28 specification has it.
+unknown method), "modern" (2026-07-28 only), or "both"; "@<path>" reads that word from a
+file when the server starts (a server redeployed between turns). A modern-only server
+answers `initialize` with -32022 naming its versions, and refuses a request whose `_meta`
+lacks the protocol version with -32020, as the 2026-07-28 specification has it. A
+handshake-only server refuses any request but `initialize` and `ping` before `initialize`.
 """
 
 import json
@@ -26,6 +28,10 @@ BUILTIN = [
 
 
 ERAS = os.environ.get("RAW_MCP_ERAS", "handshake")
+if ERAS.startswith("@"):
+    with open(ERAS[1:], encoding="utf-8") as eras_file:
+        ERAS = eras_file.read().strip()
+initialized = False
 MODERN = "2026-07-28"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
@@ -60,6 +66,8 @@ def era_refusal(message: dict) -> dict | None:
         return error(message, -32022, "Unsupported protocol version", data)
     if ERAS == "modern" and method != "initialize" and not stamped_modern(message):
         return error(message, -32020, "Missing protocol version in _meta")
+    if ERAS == "handshake" and not initialized and method not in ("initialize", "ping"):
+        return error(message, -32600, "Received request before initialization was complete")
     return None
 
 
@@ -84,6 +92,8 @@ def answer(message: dict) -> dict | None:
     if method == "server/discover":
         result = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}}
     elif method == "initialize":
+        global initialized
+        initialized = True
         version = message["params"]["protocolVersion"]
         result = {
             "protocolVersion": version,

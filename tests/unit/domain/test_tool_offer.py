@@ -17,6 +17,7 @@ from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.server_config import (
     MCPServerConfig,
     parse_mcp_config,
@@ -134,6 +135,7 @@ class ListedSession:
     def __init__(self, count: int) -> None:
         self.tools = [ToolSpec("s", f"t{i}") for i in range(count)]
         self.rejected = [ToolRejection("s", "", "its name is empty")]
+        self.protocols = [ServerProtocol("s", "2026-07-28")]
 
     async def call_tool(self, name, arguments, timeout_seconds):
         raise AssertionError("not called")
@@ -158,7 +160,7 @@ class ListingServer:
         return Opened()
 
 
-def test_an_episode_says_what_it_rejected_and_left_out_once_however_many_turns():
+def test_an_episode_says_what_it_rejected_left_out_and_spoke_once_however_many_turns():
     telemetry, notices = FakeTelemetry(), ToolNotices()
     llm = ScriptedLLM([action_reply("n"), action_reply("s"), action_reply("e")])
     settings = MCPSettings(enabled=True, force_tool_support=True)
@@ -180,5 +182,9 @@ def test_an_episode_says_what_it_rejected_and_left_out_once_however_many_turns()
     types = [event.type.value for event in telemetry.events]
     assert types.count("mcp_tool_rejected") == 1
     assert types.count("mcp_tools_left_out") == 1
+    (spoken,) = [e for e in telemetry.events if e.type.value == "mcp_server_protocol"]
+    assert spoken.fields["server"] == "s" and spoken.fields["turn"] == 1
+    assert (spoken.fields["version"], spoken.fields["era"]) == ("2026-07-28", "modern")
+    assert spoken.message == "MCP server 's' is spoken to in MCP 2026-07-28 (modern era)"
     (left_out,) = [e for e in telemetry.events if e.type.value == "mcp_tools_left_out"]
     assert left_out.fields["tools"] == ["s.t128", "s.t129"]

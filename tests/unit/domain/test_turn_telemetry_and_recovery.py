@@ -97,6 +97,7 @@ class RaisingSession:
 
     tools = (ToolSpec("box", "odd"),)
     rejected = ()
+    protocols = ()
 
     async def call_tool(self, name, arguments, timeout_seconds):
         raise RuntimeError("socket reset")
