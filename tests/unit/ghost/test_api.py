@@ -15,6 +15,7 @@ import pytest
 from tests.support.fault_server import FAULT_TOOLS
 from tests.support.ghost_calls import assert_no_server_left, ghost, marker, servers
 from tests.support.llm_peers import HttpFault, peer_for
+from tests.support.raw_servers import RAW_SERVER
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.ghost import NestedEventLoopError, mcp_ghost, mcp_ghost_sync
@@ -359,3 +360,23 @@ async def test_every_server_starts_before_the_first_handshake(tmp_path):
     assert result.success and result.execution_metadata.servers_connected == 2
     starts = dict(line.split() for line in log.read_text().splitlines())
     assert abs(float(starts["second"]) - float(starts["first"])) < 3.0, starts
+
+
+@pytest.mark.parametrize("eras", ["modern", "handshake", "both"])
+async def test_a_server_of_either_era_or_both_is_connected_listed_and_called(eras, tmp_path):
+    """MCP-Ghost speaks each server's newest era, as the agent does (issue 38)."""
+    mark, log = marker(), tmp_path / "methods.log"
+    echo = {"name": "echo", "description": "says it back", "inputSchema": {"type": "object"}}
+    env = {"MARK": mark, "RAW_MCP_ERAS": eras, "RAW_MCP_LOG": str(log),
+           "RAW_MCP_TOOLS": json.dumps([echo])}  # fmt: skip
+    config = {"mcpServers": {"raw": {"command": sys.executable, "args": [str(RAW_SERVER)],
+                                     "env": env}}}  # fmt: skip
+    replies = [tool_calls_reply(("raw.echo", {"a": 1})), text_reply("ok")]
+    peer = peer_for("openai", replies, ["raw.echo"])
+    result = await ghost(peer, mark, server_config=config)
+    assert result.success and [e.result for e in result.tool_chain] == ['{"a": 1}']
+    methods = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
+    handshake = eras == "handshake"
+    assert ("initialize" in methods) == handshake
+    assert methods[-1] == ("tools/call" if handshake else "tools/call +meta")
+    assert_no_server_left(mark)
