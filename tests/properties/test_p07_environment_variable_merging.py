@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server
+from tests.support.strategies import server_eras
 from zork_mcp.domain.server_env import server_environment
 
 names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)
@@ -47,8 +48,9 @@ def test_p07_a_reference_takes_the_value_from_the_system(system, name):
 
 
 @settings(max_examples=40)
-@given(environments, st.dictionaries(names, values, max_size=5))
-def test_p07_the_spawned_process_sees_the_merged_environment(system, configured):
+@given(environments, st.dictionaries(names, values, max_size=5), server_eras)
+def test_p07_the_spawned_process_sees_the_merged_environment(system, configured, eras):
+    configured = {**configured, "RAW_MCP_ERAS": eras}  # which the server speaks: its env too
     server = raw_server(env=configured, system_env=system)
 
     async def child_environment():

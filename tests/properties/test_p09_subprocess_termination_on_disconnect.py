@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server, wait_until_gone
+from tests.support.strategies import server_eras
 
 endings = st.sampled_from(["normal", "error", "cancelled"])
 
@@ -45,16 +46,19 @@ class _nothing:
 
 
 @settings(max_examples=30)
-@given(st.lists(endings, min_size=1, max_size=4), st.booleans())
-def test_p09_subprocess_termination_on_disconnect(turn_endings, spare):
+@given(st.lists(endings, min_size=1, max_size=4), st.booleans(), server_eras)
+def test_p09_subprocess_termination_on_disconnect(turn_endings, spare, eras):
     """Property 9: Subprocess Termination on Disconnect
 
     *For any* MCP session, when the session disconnects, the associated subprocess should be
     terminated.
 
+    In both MCP eras: a stateless server's process ends with its turn as a handshake
+    server's does.
+
     Validates: Requirements 3.7
     """
-    server = raw_server(background_spare=spare)
+    server = raw_server(background_spare=spare, eras=eras)
     try:
         for ending in turn_endings:
             pid = asyncio.run(session_ending(server, ending))

@@ -5,21 +5,23 @@ from hypothesis import given, settings
 from tests.support.openai_format import assert_openai_tool
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server
-from tests.support.strategies import mcp_tool_sets
+from tests.support.strategies import mcp_tool_sets, server_eras
 from zork_mcp.domain.tool_schema import to_openai_tools
 
 
 @settings(max_examples=50)
-@given(mcp_tool_sets)
-def test_p38_openai_compatible_tool_definitions(tools):
+@given(mcp_tool_sets, server_eras)
+def test_p38_openai_compatible_tool_definitions(tools, eras):
     """Property 38: OpenAI-Compatible Tool Definitions
 
     *For any* tool schema request, the MCPManager should return a list of valid
     OpenAI-compatible tool definitions.
 
+    In both MCP eras: what a stateless server lists translates as a handshake server's does.
+
     Validates: Requirements 8.6
     """
-    server = raw_server(tools=tools)
+    server = raw_server(tools=tools, eras=eras)
 
     async def definitions():
         async with server.open_session() as session:

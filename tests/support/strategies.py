@@ -195,3 +195,7 @@ def _with_object_type(tools: dict[str, dict]) -> dict[str, dict]:
 
 # Tools as an MCP server lists them: the protocol requires inputSchema.type == "object".
 mcp_tool_sets = tool_sets().map(_with_object_type)
+
+
+# The MCP eras a server may speak: each adapter property holds whichever it meets (issue 38).
+server_eras = st.sampled_from(["handshake", "modern", "both"])

@@ -71,6 +71,14 @@ def at(iteration: int, **fields: object) -> dict:
     return {"iteration": iteration, "turn": 4, **fields}
 
 
+SPOKEN = (
+    "MCP_SERVER_PROTOCOL",
+    "MCP server 'box' is spoken to in MCP 2026-07-28 (modern era)",
+    "INFO",
+    at(0, server="box", version="2026-07-28", era="modern"),
+)
+
+
 def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
     policy = replace(AGENT_POLICY, recovery=Recovery(max_backtracks=1, breaker_threshold=1))
     telemetry = run(
@@ -78,6 +86,7 @@ def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
         policy=policy,
     )
     assert events(telemetry) == [
+        SPOKEN,
         ("MCP_ITERATION_START", "Agent tool-calling iteration 1/3", "INFO",
          at(1, max_iterations=3)),
         ("MCP_TOOL_CALL", "Agent calling tool box.fail", "INFO",
@@ -121,6 +130,7 @@ def test_a_timeout_and_a_dead_server_each_end_their_batch_then_the_answer_is_not
         "the fake server process exited"
     )
     assert events(telemetry) == [
+        SPOKEN,
         ("MCP_ITERATION_START", "Agent tool-calling iteration 1/3", "INFO",
          at(1, max_iterations=3)),
         ("MCP_TOOL_CALL", "Agent calling tool box.hang", "INFO",
@@ -160,6 +170,7 @@ def test_calls_refused_before_running_then_the_iterations_run_out_over_budget():
     )
     bad_json = "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
     assert events(telemetry) == [
+        SPOKEN,
         ("MCP_ITERATION_START", "Agent tool-calling iteration 1/2", "INFO",
          at(1, max_iterations=2)),
         ("MCP_TOOL_CALL", "Agent calling tool box.echo with arguments that are not valid JSON",
