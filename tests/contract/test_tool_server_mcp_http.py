@@ -58,7 +58,11 @@ class TestOurReasoningServerOverHttp(ToolServerContract):
         server = http_tool_server("reasoning", reasoning_url, protocol)
         broken = http_tool_server("reasoning", nobody_listening())
         return ToolServerSubject(
-            server, "reasoning", thought_probe("reasoning.sequentialthinking"), broken_server=broken
+            server,
+            "reasoning",
+            thought_probe("reasoning.sequentialthinking"),
+            broken_server=broken,
+            speaks=protocol or "2026-07-28",
         )
 
 

@@ -36,7 +36,11 @@ class TestOurReasoningServer(ToolServerContract):
             background_spare=False,
         )
         yield ToolServerSubject(
-            server, "reasoning", thought_probe("reasoning.sequentialthinking"), broken_server=broken
+            server,
+            "reasoning",
+            thought_probe("reasoning.sequentialthinking"),
+            broken_server=broken,
+            speaks="2026-07-28",
         )
         assert_no_processes_left(server)
         assert_no_processes_left(broken)
@@ -46,7 +50,8 @@ class TestNpmSequentialThinkingServer(ToolServerContract):
     @pytest.fixture
     def subject(self, tmp_path, sequential_thinking_js):
         server = stdio_server("thinking", "node", str(sequential_thinking_js), tmp_path=tmp_path)
-        yield ToolServerSubject(server, "thinking", thought_probe("thinking.sequentialthinking"))
+        probe = thought_probe("thinking.sequentialthinking")
+        yield ToolServerSubject(server, "thinking", probe, speaks="2025-11-25")  # handshake only
         assert_no_processes_left(server)
 
 

@@ -39,6 +39,7 @@ class ToolServerSubject:
     slow_tool: str | None = None  # takes longer than 1 s
     crash_tool: str | None = None  # the server process dies during the call
     broken_server: ToolServer | None = None  # cannot start at all
+    speaks: str | None = None  # the MCP version it is spoken to in (None: not checked)
 
 
 async def call_probe(session, subject: ToolServerSubject, tag: str) -> None:
@@ -61,6 +62,15 @@ class ToolServerContract:
                 assert spec.server == subject.server_name
                 assert spec.canonical_name == f"{subject.server_name}.{spec.name}"
                 assert spec.input_schema.get("type", "object") == "object"
+
+    async def test_every_session_names_the_version_its_server_is_spoken_to_in(self, subject):
+        for _ in range(2):  # the first finds it, the second remembers it
+            async with subject.server.open_session() as session:
+                versions = {p.server: p.version for p in session.protocols}
+                assert set(versions) == {subject.server_name}
+                if subject.speaks is not None:
+                    assert versions[subject.server_name] == subject.speaks
+                await call_probe(session, subject, "era")
 
     async def test_a_call_returns_the_tools_content(self, subject):
         async with subject.server.open_session() as session:
