@@ -21,19 +21,28 @@ pytestmark = pytest.mark.slow
 SECRET = "hdr-0c7e55a1b9f24d6e"
 
 
-def project(tmp_path: Path, url: str) -> Path:
+def project(tmp_path: Path, url: str, protocol: str | None = None) -> Path:
     servers = {
         "reasoning": {
             "type": "http",
             "url": url,
             "headers": {"Authorization": "Bearer ${ZORK_E2E_TOKEN}"},
+            **({"protocol": protocol} if protocol else {}),
         }
     }
     return write_project(tmp_path, servers, enabled=True, tool_call_timeout_seconds=20)
 
 
+@pytest.mark.parametrize(
+    ("pin", "era", "histories"),
+    [
+        (None, "modern", {1}),  # stateless: each thought stands alone
+        ("2025-11-25", "handshake", {1, 2}),  # a fresh MCP session a turn, its history empty
+    ],
+    ids=["newest-era", "handshake-pinned"],
+)
 def test_an_http_server_serves_every_turn_and_no_log_holds_the_token(
-    tmp_path, zork_game, monkeypatch
+    tmp_path, zork_game, monkeypatch, pin, era, histories
 ):
     monkeypatch.setenv("ZORK_E2E_TOKEN", SECRET)
     replies = []
@@ -47,7 +56,7 @@ def test_an_http_server_serves_every_turn_and_no_log_holds_the_token(
         code = main(
             ["--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
              "--game", str(zork_game), "--max-turns", "8", "--plain",
-             "--config", str(project(tmp_path, remote.url)),
+             "--config", str(project(tmp_path, remote.url, pin)),
              "--log-dir", str(tmp_path), "--episode-id", "e2e"]
         )  # fmt: skip
     events_text = (tmp_path / "e2e" / "events.jsonl").read_text()
@@ -61,7 +70,9 @@ def test_an_http_server_serves_every_turn_and_no_log_holds_the_token(
         for m in request["messages"]
         if m["role"] == "tool"
     ]
-    assert set(lengths) == {1, 2}, "each turn is a fresh session: its history starts empty"
+    assert set(lengths) == histories
+    (spoken,) = [event for event in events if event["event_type"] == "mcp_server_protocol"]
+    assert (spoken["server"], spoken["era"]) == ("reasoning", era)
     for path in (tmp_path / "e2e").rglob("*"):
         if path.is_file():
             assert SECRET not in path.read_text(errors="replace"), path
