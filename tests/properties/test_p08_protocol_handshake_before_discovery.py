@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.processes import assert_no_processes_left
-from tests.support.raw_servers import raw_server
+from tests.support.raw_servers import methods_by_process, raw_server
 from tests.support.strategies import mcp_tool_sets
 
 HANDSHAKE = ["initialize", "notifications/initialized", "tools/list"]
@@ -24,15 +24,6 @@ connections = st.sampled_from(
         ("modern", MODERN),
     ]
 )
-
-
-def sessions_in(log: Path) -> list[list[str]]:
-    """The methods each server process received, one list a process, in order."""
-    by_process: dict[str, list[str]] = {}
-    for line in log.read_text().splitlines():
-        pid, method = line.split(" ", 1)
-        by_process.setdefault(pid, []).append(method)
-    return list(by_process.values())
 
 
 def speaks_modern(eras: str, pin: str | None) -> bool:
@@ -71,7 +62,7 @@ def test_p08_protocol_handshake_before_discovery(tools, connection, turns):
             discovered = asyncio.run(discover())
         finally:
             assert_no_processes_left(server)
-        sessions = sessions_in(log)
+        sessions = methods_by_process(log)
     assert len(sessions) == turns, "a fresh server process every session"
     probed = pin is None
     first, *later = sessions

@@ -42,6 +42,15 @@ def raw_server(
     )
 
 
+def methods_by_process(log: Path) -> list[list[str]]:
+    """What each server process received (RAW_MCP_LOG), one list a process, in order."""
+    by_process: dict[str, list[str]] = {}
+    for line in log.read_text().splitlines():
+        pid, method = line.split(" ", 1)
+        by_process.setdefault(pid, []).append(method)
+    return list(by_process.values())
+
+
 def wait_until_gone(pid: int, seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while processes_in_groups([pid]):

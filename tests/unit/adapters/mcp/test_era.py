@@ -9,7 +9,7 @@ import mcp_types.version as sdk_versions
 import pytest
 
 from tests.support.processes import assert_no_processes_left
-from tests.support.raw_servers import raw_server
+from tests.support.raw_servers import methods_by_process, raw_server
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.protocol_era import HANDSHAKE_VERSIONS, LATEST_VERSION, MODERN_VERSIONS
 
@@ -20,14 +20,6 @@ def test_the_domain_knows_the_versions_the_sdk_speaks():
     assert HANDSHAKE_VERSIONS == sdk_versions.HANDSHAKE_PROTOCOL_VERSIONS
     assert MODERN_VERSIONS == sdk_versions.MODERN_PROTOCOL_VERSIONS
     assert LATEST_VERSION == sdk_versions.LATEST_MODERN_VERSION
-
-
-def methods_by_process(log) -> list[list[str]]:
-    by_process: dict[str, list[str]] = {}
-    for line in log.read_text().splitlines():
-        pid, method = line.split(" ", 1)
-        by_process.setdefault(pid, []).append(method)
-    return list(by_process.values())
 
 
 def test_a_server_redeployed_in_another_era_fails_one_connect_then_is_probed_afresh(tmp_path):
