@@ -29,6 +29,11 @@ class Sweep:
     provider_limits: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not self.name.strip():
+            # the store reads an empty name as "every sweep": its re-runs and report would mix them
+            raise ConfigurationError(
+                'A sweep needs a name: --name NAME, or name = "..." in its file.'
+            )
         if not self.models:
             raise ConfigurationError("A sweep needs at least one model: --model provider:model.")
         if self.episodes < 1 or self.max_turns < 1:

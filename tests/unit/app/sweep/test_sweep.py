@@ -94,3 +94,10 @@ def test_a_bad_sweep_file_says_what_to_fix(text, message):
 def test_bad_flags_say_what_to_fix(argv, message):
     with pytest.raises(ConfigurationError, match=message):
         sweep_spec(sweep_parser().parse_args(argv))
+
+
+def test_a_sweep_file_with_an_empty_name_is_refused_rather_than_mixed_with_every_sweep(tmp_path):
+    path = tmp_path / "sweep.toml"
+    path.write_text('name = ""\nmodels = ["local:m"]\n')
+    with pytest.raises(ConfigurationError, match="A sweep needs a name: --name NAME"):
+        sweep_spec(sweep_parser().parse_args(["--sweep", str(path)]))
