@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections import Counter
@@ -13,6 +15,7 @@ import pytest
 
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.domain.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
@@ -26,8 +29,9 @@ MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
 class ThreadBackend:
     """Runs each task on a thread; records how many ran at once per provider."""
 
-    def __init__(self, fail_seeds: frozenset[int] = frozenset()) -> None:
+    def __init__(self, fail_seeds: frozenset[int] = frozenset(), pause: float = 0.01) -> None:
         self._pool = ThreadPoolExecutor(8)
+        self.pause = pause
         self._lock = threading.Lock()
         self.running: Counter[str] = Counter()
         self.peak: Counter[str] = Counter()
@@ -47,7 +51,7 @@ class ThreadBackend:
             self.peak_total = max(self.peak_total, sum(self.running.values()))
             self.played.append(task.spec.key)
         try:
-            time.sleep(0.01)
+            time.sleep(self.pause_for(task))
             if self.interrupted.is_set():
                 raise EpisodeInterrupted(task.spec.key)
             if task.spec.seed in self.fail_seeds:
@@ -56,6 +60,9 @@ class ThreadBackend:
         finally:
             with self._lock:
                 self.running[provider] -= 1
+
+    def pause_for(self, task: EpisodeTask) -> float:
+        return self.pause
 
     def interrupt(self) -> None:
         self.interrupted.set()
@@ -73,8 +80,8 @@ def record_of(task: EpisodeTask) -> EpisodeRecord:
     )  # fmt: skip
 
 
-def tasks(episodes: int = 6) -> list[EpisodeTask]:
-    sweep = Sweep("s", MODELS, ("on", "off"), (), episodes, 5)
+def tasks(episodes: int = 6, models=MODELS, name: str = "s") -> list[EpisodeTask]:
+    sweep = Sweep(name, models, ("on", "off"), (), episodes, 5)
     return [EpisodeTask(e, Path("logs"), Path("pyproject.toml")) for e in sweep.episodes_to_play()]
 
 
@@ -101,6 +108,7 @@ def test_a_failing_worker_is_recorded_with_its_error_and_the_sweep_goes_on(tmp_p
     failed = [r for r in store.episodes("s") if r.failed]
     assert (state.done, state.failed) == (8, 4) and len(failed) == 4
     assert all(r.error == "worker failed: RuntimeError: worker died" for r in failed)
+    assert all(r.end_reason == EndReason.ERROR for r in failed)
 
 
 class StopAfter:
@@ -205,3 +213,143 @@ def test_an_episode_keeps_its_key_whatever_the_turn_limit():
     long = Sweep("s", MODELS, ("on",), (), 2, 20).episodes_to_play()
     assert [e.key for e in short] == [e.key for e in long]
     assert len({e.key for e in long}) == len(long)
+
+
+class Recording:
+    """An observer that keeps what it was told: each start and each finished record."""
+
+    def __init__(self) -> None:
+        self.starts: list[tuple[str, int]] = []
+        self.ends: list[tuple[str, int]] = []
+
+    def started(self, task, state) -> None:
+        self.starts.append((task.spec.key, sum(state.running.values())))
+
+    def finished(self, record, state) -> None:
+        self.ends.append((record.key, state.done + state.failed))
+
+
+def test_the_observer_hears_of_every_start_and_every_finished_record_as_it_happens(tmp_path):
+    store, seen, tasks_ = SqliteResultStore(tmp_path / "r.sqlite"), Recording(), tasks(2)
+    state = Scheduler(ThreadBackend(), store, 1, {}, seen).run(tasks_)
+    keys = [t.spec.key for t in tasks_]
+    assert seen.starts == [(key, 1) for key in keys]
+    assert seen.ends == [(key, n) for n, key in enumerate(keys, start=1)]
+    assert [r.key for r in state.records] == keys
+    assert (state.total, state.remaining) == (8, 0)
+
+
+def test_the_state_counts_every_task_and_what_is_left_after_a_rerun(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2))
+    state = Scheduler(ThreadBackend(), store, 2, {}).run(tasks(3))
+    assert (state.total, state.skipped, state.done, state.remaining) == (12, 8, 4, 0)
+
+
+def test_no_tasks_is_an_empty_sweep_and_one_task_is_played(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    backend = ThreadBackend()
+    assert Scheduler(backend, store, 2, {}).run([]).total == 0
+    [task] = tasks(1)[:1]
+    assert Scheduler(ThreadBackend(), store, 2, {}).run([task]).done == 1
+    assert [r.key for r in store.episodes("s")] == [task.spec.key]
+
+
+def test_another_sweep_in_the_same_store_plays_all_its_own_episodes(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2))
+    state = Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2, name="t"))
+    assert (state.skipped, state.done) == (0, 8)
+    assert len(store.episodes("t")) == 8
+
+
+class WaitsForLocal(ThreadBackend):
+    """An openrouter episode that ends only once a local one has started beside it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.local_started = threading.Event()
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        if task.spec.cell.model.provider == "local":
+            self.local_started.set()
+        elif not self.local_started.wait(timeout=2):
+            raise RuntimeError("no local episode ran beside me")
+        return super()._play(task)
+
+
+def test_a_provider_at_its_limit_leaves_the_free_slots_to_the_other_providers(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    state = Scheduler(WaitsForLocal(), store, 3, {"openrouter": 1}).run(tasks(1))
+    assert (state.done, state.failed) == (4, 0)
+
+
+def test_a_provider_limit_above_one_holds(tmp_path):
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), ThreadBackend(pause=0.05)
+    only_local = (ModelSpec("local", "b"),)
+    state = Scheduler(backend, store, 4, {"local": 2}).run(tasks(3, models=only_local))
+    assert state.done == 6 and backend.peak["local"] <= 2
+
+
+class FirstWaitsForTheRest(ThreadBackend):
+    """The first episode ends only once every other one has been played beside it."""
+
+    def __init__(self, tasks_: list[EpisodeTask]) -> None:
+        super().__init__()
+        self.first, self.total = tasks_[0].spec.key, len(tasks_)
+        self.all_played = threading.Event()
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        record = super()._play(task)
+        if len(self.played) == self.total:
+            self.all_played.set()
+        if task.spec.key == self.first and not self.all_played.wait(timeout=2):
+            raise RuntimeError("the other slot was not refilled in time")
+        return record
+
+
+def test_a_slot_is_refilled_as_soon_as_its_episode_ends_not_when_all_running_end(tmp_path):
+    store, tasks_ = SqliteResultStore(tmp_path / "r.sqlite"), tasks(3)
+    state = Scheduler(FirstWaitsForTheRest(tasks_), store, 2, {}).run(tasks_)
+    assert (state.done, state.failed) == (12, 0)
+
+
+class InterruptedSeeds(ThreadBackend):
+    """Episodes of the given seeds are interrupted on their own (no Ctrl-C in the sweep)."""
+
+    def __init__(self, seeds: frozenset[int]) -> None:
+        super().__init__()
+        self.seeds = seeds
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        if task.spec.seed in self.seeds:
+            raise EpisodeInterrupted(task.spec.key)
+        return super()._play(task)
+
+
+def test_an_interrupted_episode_is_counted_and_not_stored_so_a_rerun_plays_it(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    state = Scheduler(InterruptedSeeds(frozenset({13})), store, 2, {}).run(tasks(2))
+    assert (state.done, state.failed, state.interrupted) == (4, 0, 4)
+    assert len(store.episodes("s")) == 4 and len(state.records) == 4
+
+
+class SecondCtrlC(ThreadBackend):
+    """After the first episode, the others take a while; a second Ctrl-C comes while the
+    sweep waits for them to stop, and they end with their record anyway."""
+
+    def pause_for(self, task: EpisodeTask) -> float:
+        return 0.01 if task.spec.index == 0 and task.spec.cell == tasks()[0].spec.cell else 0.5
+
+    def interrupt(self) -> None:
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+
+def test_a_second_ctrl_c_while_stopping_still_stores_the_episodes_that_end(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        state = Scheduler(SecondCtrlC(), store, 2, {}, StopAfter(1)).run(tasks())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert state.stopped and (state.done, len(store.episodes("s"))) == (2, 2)
