@@ -39,3 +39,9 @@ def test_a_checkpoint_written_before_end_reasons_were_an_enum_reads_one(tmp_path
     shutil.copy(BEFORE_ISSUE_28, tmp_path / CHECKPOINT_FILE)
     summary = FileCheckpoints(tmp_path).load().summary
     assert summary.end_reason is EndReason.RUNNING and summary.turns == 2
+
+
+def test_a_checkpoint_written_before_summaries_held_an_end_reason_reads_as_running():
+    summary = EpisodeSummary.__new__(EpisodeSummary)
+    summary.__setstate__({"episode_id": "e", "turns": 3, "score": 5})  # what unpickling does
+    assert (summary.end_reason, summary.turns) == (EndReason.RUNNING, 3)

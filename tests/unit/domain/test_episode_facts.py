@@ -24,6 +24,7 @@ from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import TYPE_OF, Event
+from zork_mcp.domain.messages import Usage
 from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
 
 
@@ -192,3 +193,18 @@ def test_show_and_a_resumed_sweep_episode_read_the_payloads_the_orchestrator_wro
     assert "    thinking: a path" in lines and "    > take egg" in lines
     assert lines[-1] == "Ended (game_over): score 10 in 3 moves, 3 turns, 0 tool calls"
     assert played_turns(tmp_path, 2) == [report.facts for report in progress.turns[:2]]
+
+
+def test_an_episode_end_carries_the_summarys_totals_and_its_time_to_the_millisecond():
+    usage = Usage(prompt_tokens=1200, completion_tokens=340, cached_tokens=800, cost_usd=0.0042)
+    summary = EpisodeSummary("e", turns=7, score=35, moves=9, room="Kitchen", tool_calls=4,
+                             usage=usage, end_reason=EndReason.ERROR, seconds=12.34567,
+                             error="the model stopped answering")  # fmt: skip
+    end = EpisodeEnded.of(summary)
+    assert end.fields() == {
+        "turns": 7, "score": 35, "moves": 9, "room": "Kitchen", "tool_calls": 4,
+        "prompt_tokens": 1200, "completion_tokens": 340, "cached_tokens": 800,
+        "cost_usd": 0.0042, "end_reason": "error", "error": "the model stopped answering",
+        "seconds": 12.346,
+    }  # fmt: skip
+    assert type(end.fields()["end_reason"]) is str  # plain JSON, not the enum
