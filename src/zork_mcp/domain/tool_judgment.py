@@ -150,6 +150,8 @@ def kind_of(value: object) -> str:
     names = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
     return names.get(type(value), type(value).__name__)
 
 

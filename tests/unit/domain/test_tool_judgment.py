@@ -112,6 +112,7 @@ def test_judging_never_raises_and_says_why_in_one_line(entry):
         ("tool", "the listing entry is a string, not an object"),
         ({"name": "", "inputSchema": {}}, "its name is empty"),
         ({"name": None, "inputSchema": {}}, "its name is null, not a string"),
+        ({"name": {"en": "t"}, "inputSchema": {}}, "its name is an object, not a string"),
         ({"name": "x" * 1001, "inputSchema": {}}, "its name has 1001 characters (at most 1000)"),
         ({"name": "a\ud800", "inputSchema": {}}, "its name is not valid Unicode"),
         ({"name": "t"}, "it has no inputSchema (MCP requires an object schema)"),
