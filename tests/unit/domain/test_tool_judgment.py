@@ -110,6 +110,9 @@ def test_judging_never_raises_and_says_why_in_one_line(entry):
     ("entry", "reason"),
     [
         ("tool", "the listing entry is a string, not an object"),
+        (True, "the listing entry is a boolean, not an object"),
+        ({"name": 1.5, "inputSchema": {}}, "its name is a number, not a string"),
+        ({"name": b"t", "inputSchema": {}}, "its name is bytes, not a string"),  # in-process
         ({"name": "", "inputSchema": {}}, "its name is empty"),
         ({"name": None, "inputSchema": {}}, "its name is null, not a string"),
         ({"name": {"en": "t"}, "inputSchema": {}}, "its name is an object, not a string"),
@@ -154,6 +157,7 @@ def test_nesting_depth_stops_counting_at_its_limit():
 
 def test_a_shown_name_is_printable_and_short():
     assert shown_name("a\nb\x00" + "c" * 200) == "a\\x0ab\\x00" + "c" * 70 + "..."
+    assert shown_name("n" * 80) == "n" * 80  # at the limit: whole
     assert shown_name(42) == ""
     assert shown_name("\ud800") == "\\ud800"
 
