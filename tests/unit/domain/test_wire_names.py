@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -121,3 +123,26 @@ def test_a_name_of_exactly_the_limit_stays_readable():
     name = "s." + "t" * 61  # 64 characters once the dot becomes "__"
     wire = WireNameMap([name], OPENAI_RULE).to_wire(name)
     assert wire == "s__" + "t" * 61 and len(wire) == 64
+
+
+LONG = "srv.tool_" + "x" * 70  # too long for OpenAI: its wire name is cut and hashed
+
+
+def hashed_as(canonical: str, digits: int) -> str:
+    """The documented form: the readable name cut, `_`, the first hex digits of its SHA-256."""
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:digits]
+    return f"{readable_wire_name(canonical, OPENAI_RULE)[: 64 - digits - 1]}_{digest}"
+
+
+def test_a_hash_that_collides_with_a_listed_name_is_lengthened_until_unique():
+    taken = hashed_as(LONG, 8)  # another server lists a tool named as LONG's first hash
+    names = WireNameMap([LONG, taken])
+    assert (names.to_wire(LONG), names.to_wire(taken)) == (hashed_as(LONG, 12), taken)
+    assert names.to_canonical(hashed_as(LONG, 12)) == LONG
+
+
+def test_the_longest_hash_that_fits_is_tried_before_giving_up():
+    taken = [hashed_as(LONG, digits) for digits in range(8, 56, 4)]
+    assert WireNameMap([LONG, *taken]).to_wire(LONG) == hashed_as(LONG, 56)
+    with pytest.raises(ValueError, match=r"^cannot give unique openai wire names to \["):
+        WireNameMap([LONG, *taken, hashed_as(LONG, 56)])
