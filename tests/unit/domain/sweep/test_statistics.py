@@ -133,7 +133,7 @@ def test_the_curve_keeps_each_episodes_last_score_and_counts_an_empty_one_as_zer
 
 
 def test_the_curve_uses_the_seed_it_is_given_for_every_turn():
-    trajectories = [[0, 5, 10], [2, 9, 30], [1, 1, 4], [0, 12, 12]]
+    trajectories = [[0, score, score + other] for score, other in zip(SPREAD, OTHER, strict=False)]
     for seed in (7, 8):
         curve = mean_curve(trajectories, seed=seed)
         assert curve == [mean_ci(turn, seed=seed) for turn in zip(*trajectories, strict=True)]
