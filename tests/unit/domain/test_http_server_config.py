@@ -82,3 +82,14 @@ def test_no_header_value_reaches_a_repr_or_an_advice(secret):
     advice = server.header_sources()
     assert secret not in advice
     assert "Authorization header" in advice and "X-Key header (from $KEY)" in advice
+
+
+def test_a_server_entry_that_is_not_an_object_is_read_as_a_stdio_server_and_refused_so():
+    with pytest.raises(MCPConfigError) as caught:
+        parse({"r": "npx server"})
+    assert "mcpServers.r.stdio: Input should be a valid dictionary" in str(caught.value)
+
+
+def test_the_header_advice_lists_each_header_and_each_variable_comma_separated():
+    server = MCPHttpServerConfig(url="http://h/mcp", headers={"A": "x", "B": "${K1}-${K2}"})
+    assert server.header_sources() == "the A header, the B header (from $K1, $K2)"
