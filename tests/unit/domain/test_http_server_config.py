@@ -70,6 +70,8 @@ def test_an_unset_variable_names_server_header_and_variable():
 
 
 secrets = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=12, max_size=40)
+# a "secret" such as "include_tool" is in every repr as a field's name, not as a value
+secrets = secrets.filter(lambda s: s not in repr(MCPHttpServerConfig(url="http://h/mcp")))
 
 
 @given(secret=secrets)
