@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tests.support.episode_facts import episode_facts
 from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_events
+from zork_mcp.domain.episode_facts import EpisodeStarted
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import PAYLOADS, TYPE_OF, Event, EventType, Level, LoggedEvent
 
@@ -70,3 +71,12 @@ def test_a_logged_event_gives_a_missing_field_as_the_default_or_a_key_error():
     assert event.get("score") is None and event["turn"] == 3
     with pytest.raises(KeyError):
         event["score"]
+
+
+def test_an_episode_fact_becomes_an_event_with_its_message_and_level():
+    fact = EpisodeStarted(mcp_enabled=True, max_turns=30)
+    started = Event.of(fact, "episode e started")
+    assert (started.type, started.message, started.level) == (
+        EventType.EPISODE_START, "episode e started", Level.INFO,
+    )  # fmt: skip
+    assert Event.of(fact, "again", Level.WARNING).level is Level.WARNING
