@@ -188,3 +188,11 @@ def test_an_episode_says_what_it_rejected_left_out_and_spoke_once_however_many_t
     assert spoken.message == "MCP server 's' is spoken to in MCP 2026-07-28 (modern era)"
     (left_out,) = [e for e in telemetry.events if e.type.value == "mcp_tools_left_out"]
     assert left_out.fields["tools"] == ["s.t128", "s.t129"]
+
+
+def test_a_later_filter_picks_the_includes_only_when_it_names_some_and_excludes_add_up():
+    config = ToolFilter(include=("look*", "take"), exclude=("look_debug",))
+    run = config.merged(ToolFilter(exclude=("take",)))
+    assert [t for t in ("look", "look_debug", "take", "drop") if run.allows(t)] == ["look"]
+    narrowed = config.merged(ToolFilter(include=("drop",)))
+    assert [t for t in ("look", "take", "drop") if narrowed.allows(t)] == ["drop"]
