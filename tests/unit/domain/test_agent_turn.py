@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import pytest
 
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.mcp.fake import FakeToolServer
+from zork_mcp.adapters.mcp.fake import FakeToolServer, fake_tool_servers
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.agent_turn import decide_action
+from zork_mcp.domain.agent_turn import connect_tools, decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, EventType
@@ -165,3 +165,22 @@ async def test_the_settings_bound_a_tool_result_the_model_sees():
     )
     [result] = [m for m in llm.requests[1].messages if m["role"] == "tool"]
     assert len(result["content"]) <= 1_000
+
+
+async def test_a_disabled_server_is_not_connected_again_and_the_others_keep_their_tools():
+    def look() -> str:
+        return "a room"
+
+    def take() -> str:
+        return "taken"
+
+    good, bad = FakeToolServer("good", {"look": look}), FakeToolServer("bad", {"take": take})
+    connections = ServerConnections(
+        {"good": ConnectionTracker(), "bad": ConnectionTracker(ConnectionState.DISABLED)}
+    )
+    async with AsyncExitStack() as stack:
+        session = await connect_tools(
+            fake_tool_servers([good, bad]), connections, stack, FakeTelemetry(), turn=3
+        )
+        assert session is not None and [t.name for t in session.tools] == ["look"]
+    assert (good.connect_attempts, bad.connect_attempts) == (1, 0)
