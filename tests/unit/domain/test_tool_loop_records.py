@@ -20,6 +20,7 @@ from zork_mcp.domain.loop_records import ExitReason
 from zork_mcp.domain.messages import Usage, initial_messages
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.domain.tool_result import ToolCallResult
 from zork_mcp.ghost.run import ghost_policy
 
 TICK = 0.0123456  # seconds between two readings of the clock
@@ -137,3 +138,33 @@ def test_what_a_run_did_before_the_llm_failed_is_kept():
     assert [r.tool_name for r in partial.tool_chain] == ["box.echo"]
     assert partial.usage == Usage(10, 5)
     assert [m["role"] for m in partial.messages] == ["system", "user", "assistant", "tool"]
+
+
+class WordlessFailures:
+    """A session whose tools fail without a word (an MCP isError result with no text)."""
+
+    def __init__(self, session) -> None:
+        self.tools, self.rejected, self.protocols = session.tools, (), session.protocols
+
+    async def call_tool(self, name, arguments, timeout_seconds) -> ToolCallResult:
+        return ToolCallResult(is_error=True)
+
+
+def test_a_tool_that_failed_without_a_message_is_backtracked_from_as_failed():
+    server = FakeToolServer("box", {"fail": fail})
+    policy = replace(ghost_policy(True), recovery=Recovery(max_backtracks=1))
+
+    async def play():
+        async with server.open_session() as session:
+            loop = ToolLoop(
+                ScriptedLLM([calls("door", ("box.fail", {})), text_reply("gave up")]),
+                WordlessFailures(session),
+                LoopLimits(max_iterations=3),
+                FakeTelemetry(),
+                lambda: 0.0,
+                policy=policy,
+            )
+            return await loop.run(initial_messages("s", "u"))
+
+    (backtrack,) = asyncio.run(play()).backtracks
+    assert "Tool box.fail failed: failed." in backtrack.prompt
