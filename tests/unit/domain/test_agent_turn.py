@@ -184,3 +184,16 @@ async def test_a_disabled_server_is_not_connected_again_and_the_others_keep_thei
         )
         assert session is not None and [t.name for t in session.tools] == ["look"]
     assert (good.connect_attempts, bad.connect_attempts) == (1, 0)
+
+
+async def test_a_turn_given_no_number_is_turn_zero_and_an_empty_history_shows_nothing():
+    telemetry = FakeTelemetry()
+    await decide_action(
+        llm=ScriptedLLM([action_reply("look")]),
+        messages=[],
+        settings=MCPSettings(enabled=True),
+        telemetry=telemetry,
+        clock=time.monotonic,
+    )
+    [session] = [span for span in telemetry.spans if span.name == SESSION_SPAN]
+    assert session.input is None and session.metadata["turn"] == 0
