@@ -3,6 +3,9 @@ and an episode that failed because it was stopped is played again rather than ke
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
@@ -47,3 +50,18 @@ def test_an_episode_that_failed_after_a_stop_is_interrupted_naming_its_key():
 def test_an_episode_on_its_own_starts_its_own_servers_and_a_workers_episodes_share():
     assert EpisodeControls().shared is False
     assert RunningEpisodes().add("k").shared is True
+
+
+def test_a_worker_waits_until_its_last_episode_is_done_or_its_timeout_passes():
+    running = RunningEpisodes()
+    running.wait(None)  # none running: no wait
+    first, second = running.add("a"), running.add("b")
+    running.interrupt()
+    assert first.interrupted and second.interrupted, "a stop reaches the queued episodes too"
+    started = time.monotonic()
+    running.wait(0.05)  # still running: back after the timeout
+    assert time.monotonic() - started >= 0.05
+    running.done("a")
+    threading.Timer(0.05, running.done, ("b",)).start()
+    running.wait(10)
+    assert time.monotonic() - started < 5, "the wait ended when the last one was done"
