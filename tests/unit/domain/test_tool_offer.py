@@ -16,6 +16,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.events import Level
 from zork_mcp.domain.messages import initial_messages
 from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.server_config import (
@@ -196,3 +197,32 @@ def test_a_later_filter_picks_the_includes_only_when_it_names_some_and_excludes_
     assert [t for t in ("look", "look_debug", "take", "drop") if run.allows(t)] == ["look"]
     narrowed = config.merged(ToolFilter(include=("drop",)))
     assert [t for t in ("look", "take", "drop") if narrowed.allows(t)] == ["drop"]
+
+
+def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_and_reason():
+    telemetry = FakeTelemetry()
+    asyncio.run(
+        decide_action(
+            llm=ScriptedLLM([action_reply("n")]),
+            messages=initial_messages("s", "u"),
+            settings=MCPSettings(enabled=True, force_tool_support=True),
+            telemetry=telemetry,
+            clock=time.monotonic,
+            tool_server=ListingServer(140),
+            turn=1,
+            offer=PROVIDERS["openai"].offer_limits(),
+        )
+    )
+    (rejected,) = [e for e in telemetry.events if e.type.value == "mcp_tool_rejected"]
+    assert rejected.message == (
+        "MCP server 's' listed a tool that cannot be offered (''): its name is empty; "
+        "its other tools stay usable"
+    )
+    assert rejected.level is Level.WARNING
+    assert (rejected.fields["server"], rejected.fields["tool"]) == ("s", "")
+    assert rejected.fields["reason"] == "its name is empty"
+    (left_out,) = [e for e in telemetry.events if e.type.value == "mcp_tools_left_out"]
+    reason = "openai takes at most 128 tools in a request"
+    named = ", ".join(f"s.t{i}" for i in range(128, 138))
+    assert left_out.message == f"12 MCP tool(s) not offered to the LLM ({reason}): {named} ..."
+    assert left_out.level is Level.WARNING and left_out.fields["reason"] == reason
