@@ -12,6 +12,7 @@ from zork_mcp.domain.agent_response import (
     FALLBACK_ACTION,
     AgentResponse,
     final_answer_format,
+    normalise_action,
     parse_agent_response,
 )
 
@@ -75,3 +76,21 @@ def test_the_final_answer_schema_is_strict_and_names_every_field():
 def test_a_brace_that_is_not_json_does_not_hide_the_answer_after_it():
     text = 'I weighed {options} first. {"thinking": "t", "action": "open door"}'
     assert parse_agent_response(text).response.action == "open door"
+
+
+def test_an_empty_answer_falls_back_saying_so():
+    for text in (None, "", " \n "):
+        answer = parse_agent_response(text)
+        assert answer.error == "the LLM returned no final content"
+        assert answer.response.thinking == "Parse error: the LLM returned no final content"
+
+
+def test_an_answer_without_json_falls_back_quoting_its_first_200_characters():
+    text = "I think I will go north. " * 12  # 300 characters, no JSON object
+    answer = parse_agent_response(text)
+    assert answer.error is not None and answer.error.endswith(f"; raw: {text[:200]!r}")
+
+
+def test_an_action_of_only_blanks_and_prompt_marks_is_refused_saying_what_it_must_be():
+    with pytest.raises(ValueError, match=r"^action must be a non-empty game command$"):
+        normalise_action(" \n>  \n")
