@@ -168,3 +168,9 @@ def test_a_tool_that_failed_without_a_message_is_backtracked_from_as_failed():
 
     (backtrack,) = asyncio.run(play()).backtracks
     assert "Tool box.fail failed: failed." in backtrack.prompt
+
+
+def test_the_llm_time_of_a_run_adds_up_each_llm_calls_own_time():
+    outcome, _ = run_ghost_loop([calls("a", ("box.echo", {"text": "hi"})), text_reply("done")])
+    # each LLM call reads the clock before and after it: one tick each, two calls
+    assert outcome.llm_seconds == pytest.approx(2 * TICK)
