@@ -199,7 +199,10 @@ def test_a_later_filter_picks_the_includes_only_when_it_names_some_and_excludes_
     assert [t for t in ("look", "take", "drop") if narrowed.allows(t)] == ["drop"]
 
 
-def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_and_reason():
+@pytest.mark.parametrize(("listed", "named", "more"), [(138, 10, ""), (140, 10, " ...")])
+def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_and_reason(
+    listed, named, more
+):
     telemetry = FakeTelemetry()
     asyncio.run(
         decide_action(
@@ -208,7 +211,7 @@ def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_a
             settings=MCPSettings(enabled=True, force_tool_support=True),
             telemetry=telemetry,
             clock=time.monotonic,
-            tool_server=ListingServer(140),
+            tool_server=ListingServer(listed),
             turn=1,
             offer=PROVIDERS["openai"].offer_limits(),
         )
@@ -223,6 +226,7 @@ def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_a
     assert rejected.fields["reason"] == "its name is empty"
     (left_out,) = [e for e in telemetry.events if e.type.value == "mcp_tools_left_out"]
     reason = "openai takes at most 128 tools in a request"
-    named = ", ".join(f"s.t{i}" for i in range(128, 138))
-    assert left_out.message == f"12 MCP tool(s) not offered to the LLM ({reason}): {named} ..."
+    shown = ", ".join(f"s.t{i}" for i in range(128, 128 + named)) + more
+    said = f"{listed - 128} MCP tool(s) not offered to the LLM ({reason}): {shown}"
+    assert left_out.message == said
     assert left_out.level is Level.WARNING and left_out.fields["reason"] == reason
