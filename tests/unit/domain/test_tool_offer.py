@@ -86,6 +86,19 @@ def test_the_reason_names_the_provider_and_its_limit():
     assert offer.left_out[0] == LeftOut("s.t128", "openai takes at most 128 tools in a request")
 
 
+def test_a_tool_over_the_budget_left_is_left_out_saying_its_size_and_the_budget():
+    small, big = ToolSpec("s", "small"), ToolSpec("s", "big", "d" * 500)
+    budget = definition_chars(small) + 100
+    offer = choose_offered([small, big], OfferLimits(definition_budget_chars=budget))
+    assert offer.left_out == (
+        LeftOut(
+            "s.big",
+            f"its definition ({definition_chars(big)} characters) is over what is left of the "
+            f"{budget}-character budget for tool definitions",
+        ),
+    )
+
+
 @given(st.lists(st.sampled_from("abcdef"), max_size=20))
 def test_notices_say_each_thing_once(keys):
     notices = ToolNotices()
