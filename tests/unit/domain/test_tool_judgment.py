@@ -149,6 +149,13 @@ def test_a_long_description_is_cut_to_what_openai_takes():
     assert judged.description.endswith(" [cut]")
 
 
+def test_a_description_of_exactly_the_limit_is_kept_whole_and_a_non_text_one_is_none():
+    whole = judge_tool("srv", {"name": "t", "description": "d" * 1024, "inputSchema": {}})
+    assert isinstance(whole, ToolSpec) and whole.description == "d" * 1024
+    odd = judge_tool("srv", {"name": "t", "description": 42, "inputSchema": {}})
+    assert isinstance(odd, ToolSpec) and odd.description == ""
+
+
 def test_nesting_depth_stops_counting_at_its_limit():
     assert nesting_depth(nested(1000), 10) == 10
     assert nesting_depth({"a": [1, {"b": []}]}, 100) == 4

@@ -146,3 +146,8 @@ def test_the_longest_hash_that_fits_is_tried_before_giving_up():
     assert WireNameMap([LONG, *taken]).to_wire(LONG) == hashed_as(LONG, 56)
     with pytest.raises(ValueError, match=r"^cannot give unique openai wire names to \["):
         WireNameMap([LONG, *taken, hashed_as(LONG, 56)])
+
+
+def test_a_canonical_name_needs_a_tool_name_and_says_so():
+    with pytest.raises(ValueError, match=r"^tool name must be non-empty$"):
+        canonical_name("box", "")
