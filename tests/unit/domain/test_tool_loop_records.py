@@ -93,7 +93,8 @@ def test_every_call_asked_for_has_a_record_of_what_became_of_it():
     assert all(e.fields["turn"] == 0 for e in telemetry.events), "no turn given: turn 0"
 
 
-def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
+def backtracking_run(wrap=lambda session: session):
+    """A run whose one call to box.fail fails, backtracked from once, over `wrap(session)`."""
     server = FakeToolServer("box", {"fail": fail})
     policy = replace(ghost_policy(True), recovery=Recovery(max_backtracks=1))
 
@@ -101,7 +102,7 @@ def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
         async with server.open_session() as session:
             loop = ToolLoop(
                 ScriptedLLM([calls("door", ("box.fail", {})), text_reply("gave up")]),
-                session,
+                wrap(session),
                 LoopLimits(max_iterations=3),
                 FakeTelemetry(),
                 lambda: 0.0,
@@ -109,7 +110,11 @@ def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
             )
             return await loop.run(initial_messages("s", "u"))
 
-    outcome = asyncio.run(play())
+    return asyncio.run(play())
+
+
+def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
+    outcome = backtracking_run()
     (backtrack,) = outcome.backtracks
     roles = [(m["role"], m.get("content")) for m in outcome.messages[2:]]
     assert roles[1:] == [
@@ -151,22 +156,7 @@ class WordlessFailures:
 
 
 def test_a_tool_that_failed_without_a_message_is_backtracked_from_as_failed():
-    server = FakeToolServer("box", {"fail": fail})
-    policy = replace(ghost_policy(True), recovery=Recovery(max_backtracks=1))
-
-    async def play():
-        async with server.open_session() as session:
-            loop = ToolLoop(
-                ScriptedLLM([calls("door", ("box.fail", {})), text_reply("gave up")]),
-                WordlessFailures(session),
-                LoopLimits(max_iterations=3),
-                FakeTelemetry(),
-                lambda: 0.0,
-                policy=policy,
-            )
-            return await loop.run(initial_messages("s", "u"))
-
-    (backtrack,) = asyncio.run(play()).backtracks
+    (backtrack,) = backtracking_run(WordlessFailures).backtracks
     assert "Tool box.fail failed: failed." in backtrack.prompt
 
 
