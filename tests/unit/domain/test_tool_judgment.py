@@ -123,13 +123,47 @@ def test_judging_never_raises_and_says_why_in_one_line(entry):
         ({"name": "t", "inputSchema": {"type": "array"}}, "has type 'array'"),
         ({"name": "t", "inputSchema": {"properties": []}}, "'properties' is a list"),
         ({"name": "t", "inputSchema": {"properties": {"a": 1}}}, "holds a number where"),
-        ({"name": "t", "inputSchema": {"required": ["a", 1]}}, "'required' is not a list"),
+        (
+            {"name": "t", "inputSchema": {"required": ["a", 1]}},
+            "its inputSchema's 'required' is not a list of property names",
+        ),
         ({"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH)}, "nests over 64 levels"),
     ],
 )
 def test_each_rule_says_what_was_wrong(entry, reason):
     judged = judge_tool("srv", entry)
     assert isinstance(judged, ToolRejection) and reason in judged.reason
+
+
+BAD = {"required": 5}  # a schema the rule refuses, wherever it sits
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"properties": {"bad": BAD, "ok": True}},  # the walk meets True first, then goes on
+        {"properties": {"bad": BAD, "ok": {"type": "string"}}},
+        {"patternProperties": {"^x": BAD}},
+        {"$defs": {"d": BAD}},
+        {"definitions": {"d": BAD}},
+        {"dependentSchemas": {"a": BAD}},
+        {"items": BAD},
+        {"additionalProperties": BAD},
+        {"not": BAD},
+        {"if": BAD},
+        {"then": BAD},
+        {"else": BAD},
+        {"anyOf": [BAD, True]},
+        {"allOf": [True, BAD]},
+        {"oneOf": [BAD]},
+        {"prefixItems": [False, BAD]},
+    ],
+    ids=lambda schema: next(iter(schema)),
+)
+def test_a_bad_subschema_is_found_wherever_it_sits(schema):
+    judged = judge_tool("srv", {"name": "t", "inputSchema": schema})
+    assert isinstance(judged, ToolRejection)
+    assert judged.reason.endswith("its inputSchema's 'required' is not a list of property names")
 
 
 def test_what_is_valid_but_odd_is_kept():
