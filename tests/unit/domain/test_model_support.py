@@ -13,6 +13,8 @@ from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_cal
         "deepseek-reasoner",
         "openai/o1",
         "openai/o1-mini",
+        "openai/o1:beta",
+        "o3:beta:free",  # every variant tag after the first colon is cut off
         "o3-mini",
         "qwen/qwq-32b",
         "x-ai/grok-3-reasoning",
