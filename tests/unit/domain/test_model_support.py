@@ -14,6 +14,7 @@ from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_cal
         "openai/o1",
         "openai/o1-mini",
         "openai/o1:beta",
+        "openrouter/openai/o1",  # only the last path segment names the model
         "o3:beta:free",  # every variant tag after the first colon is cut off
         "o3-mini",
         "qwen/qwq-32b",

@@ -42,6 +42,14 @@ def nested(depth: int) -> dict[str, Any]:
     return schema
 
 
+def levels(depth: int) -> dict[str, Any]:
+    """An object schema exactly `depth` containers deep: its default is nested lists."""
+    value: list[Any] = []
+    for _ in range(depth - 2):
+        value = [value]
+    return {"type": "object", "default": value}
+
+
 names = st.one_of(tool_names, st.just(""), st.integers(), st.none(), st.text(max_size=3))
 descriptions = st.one_of(
     st.none(), st.integers(), st.text(TEXT, max_size=30), st.integers(1000, 3000).map("d".__mul__)
@@ -117,22 +125,42 @@ def test_judging_never_raises_and_says_why_in_one_line(entry):
         ({"name": None, "inputSchema": {}}, "its name is null, not a string"),
         ({"name": {"en": "t"}, "inputSchema": {}}, "its name is an object, not a string"),
         ({"name": "x" * 1001, "inputSchema": {}}, "its name has 1001 characters (at most 1000)"),
-        ({"name": "a\ud800", "inputSchema": {}}, "its name is not valid Unicode"),
+        (
+            {"name": "a\ud800", "inputSchema": {}},
+            "its name is not valid Unicode (it holds a lone surrogate)",
+        ),
         ({"name": "t"}, "it has no inputSchema (MCP requires an object schema)"),
         ({"name": "t", "inputSchema": None}, "its inputSchema is null, not an object schema"),
-        ({"name": "t", "inputSchema": {"type": "array"}}, "has type 'array'"),
-        ({"name": "t", "inputSchema": {"properties": []}}, "'properties' is a list"),
-        ({"name": "t", "inputSchema": {"properties": {"a": 1}}}, "holds a number where"),
+        ({"name": "t", "inputSchema": "{}"}, "its inputSchema is a string, not an object schema"),
+        (
+            {"name": "t", "inputSchema": {"type": "array"}},
+            "its inputSchema has type 'array'; a tool's input must be an object schema",
+        ),
+        (
+            {"name": "t", "inputSchema": {"properties": []}},
+            "its inputSchema's 'properties' is a list, not an object",
+        ),
+        (
+            {"name": "t", "inputSchema": {"properties": {"a": 1}}},
+            "its inputSchema holds a number where a schema must be",
+        ),
         (
             {"name": "t", "inputSchema": {"required": ["a", 1]}},
             "its inputSchema's 'required' is not a list of property names",
         ),
-        ({"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH)}, "nests over 64 levels"),
+        (
+            {"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH)},
+            "its inputSchema nests over 64 levels deep",
+        ),
+        (
+            {"name": "t", "inputSchema": levels(MAX_SCHEMA_DEPTH + 1)},
+            "its inputSchema nests over 64 levels deep",
+        ),
     ],
 )
 def test_each_rule_says_what_was_wrong(entry, reason):
     judged = judge_tool("srv", entry)
-    assert isinstance(judged, ToolRejection) and reason in judged.reason
+    assert isinstance(judged, ToolRejection) and judged.reason == reason
 
 
 BAD = {"required": 5}  # a schema the rule refuses, wherever it sits
@@ -169,9 +197,10 @@ def test_a_bad_subschema_is_found_wherever_it_sits(schema):
 def test_what_is_valid_but_odd_is_kept():
     for entry in (
         {"name": "with space/and.dots ünï", "inputSchema": {}},  # no type: an object schema
-        {"name": "x" * 300, "inputSchema": {"type": "object"}},
+        {"name": "x" * 1000, "inputSchema": {"type": "object"}},  # the longest name taken
         {"name": "t", "inputSchema": {"type": "object", "properties": {"a": True}}},
         {"name": "t", "inputSchema": nested(MAX_SCHEMA_DEPTH // 2 - 1)},
+        {"name": "t", "inputSchema": levels(MAX_SCHEMA_DEPTH)},  # the deepest schema taken
     ):
         assert isinstance(judge_tool("srv", entry), ToolSpec), entry
 
@@ -192,6 +221,11 @@ def test_a_description_of_exactly_the_limit_is_kept_whole_and_a_non_text_one_is_
 
 def test_nesting_depth_stops_counting_at_its_limit():
     assert nesting_depth(nested(1000), 10) == 10
+
+
+def test_nesting_depth_counts_every_branch_past_a_scalar():
+    assert nesting_depth(levels(MAX_SCHEMA_DEPTH), 1000) == MAX_SCHEMA_DEPTH
+    assert nesting_depth([[[]], 1], 10) == 3  # the scalar is met first, then the lists
     assert nesting_depth({"a": [1, {"b": []}]}, 100) == 4
     assert nesting_depth("flat", 5) == 0
 

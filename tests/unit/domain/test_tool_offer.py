@@ -99,6 +99,13 @@ def test_a_tool_over_the_budget_left_is_left_out_saying_its_size_and_the_budget(
     )
 
 
+def test_tools_that_fill_the_budget_exactly_are_all_offered():
+    tools = [ToolSpec("s", "a"), ToolSpec("s", "b", "d" * 40)]
+    budget = sum(map(definition_chars, tools))
+    offer = choose_offered(tools, OfferLimits(definition_budget_chars=budget))
+    assert offer.offered == tuple(tools) and offer.left_out == ()
+
+
 @given(st.lists(st.sampled_from("abcdef"), max_size=20))
 def test_notices_say_each_thing_once(keys):
     notices = ToolNotices()
