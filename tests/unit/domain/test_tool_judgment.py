@@ -194,6 +194,15 @@ def test_a_bad_subschema_is_found_wherever_it_sits(schema):
     assert judged.reason.endswith("its inputSchema's 'required' is not a list of property names")
 
 
+def test_a_rejection_names_its_server_and_the_tool_as_listed():
+    assert judge_tool("srv", "tool") == ToolRejection(
+        "srv", "", "the listing entry is a string, not an object"
+    )
+    rejected = judge_tool("srv", {"name": "look\n" + "x" * 100})
+    assert isinstance(rejected, ToolRejection)
+    assert (rejected.server, rejected.tool) == ("srv", "look\\x0a" + "x" * 72 + "...")
+
+
 def test_what_is_valid_but_odd_is_kept():
     for entry in (
         {"name": "with space/and.dots ünï", "inputSchema": {}},  # no type: an object schema
