@@ -28,7 +28,7 @@ def raw_server(
 ) -> McpStdioToolServer:
     """`eras`: which the server speaks ("handshake", "modern" or "both"); `protocol`: the
     config entry's pin."""
-    configured = {"RAW_MCP_ERAS": eras, **(env or {})} if eras != "handshake" else dict(env or {})
+    configured = {"RAW_MCP_ERAS": eras, **(env or {})}
     if log is not None:
         configured["RAW_MCP_LOG"] = str(log)
     if tools:
