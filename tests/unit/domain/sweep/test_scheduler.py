@@ -338,8 +338,10 @@ class SecondCtrlC(ThreadBackend):
     """After the first episode, the others take a while; a second Ctrl-C comes while the
     sweep waits for them to stop, and they end with their record anyway."""
 
+    first = tasks()[0].spec.key
+
     def pause_for(self, task: EpisodeTask) -> float:
-        return 0.01 if task.spec.index == 0 and task.spec.cell == tasks()[0].spec.cell else 0.5
+        return 0.01 if task.spec.key == self.first else 0.5
 
     def interrupt(self) -> None:
         threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
