@@ -24,7 +24,10 @@ from zork_mcp.adapters.llm.openai.responses import parse_response
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
+    CachePolicy,
+    ContextSummary,
     LLMRequest,
+    SystemMessage,
     Usage,
     assistant_tool_calls_message,
     initial_messages,
@@ -89,7 +92,22 @@ async def test_every_user_message_marked_still_gives_at_most_four_breakpoints(pr
     await _complete(peer, LLMRequest(tuple(messages)))
     assert peer.rejections == []
     marked = [text for text, cached in _text_blocks(peer.requests[0]) if cached]
-    assert marked == ["system text", *[m["content"] for m in backtracks]]
+    assert marked == ["system text", *[m.text for m in backtracks]]
+
+
+@pytest.mark.parametrize("protocol", ["openai", "anthropic"])
+async def test_the_requests_cache_policy_picks_the_breakpoints_on_the_wire(protocol):
+    summary = ContextSummary("Summary of 2 earlier step(s)")
+    messages = (*initial_messages("system text", "user text"), summary, user_message("latest"))
+    peer = peer_for(protocol, [text_reply("ok"), text_reply("ok")])
+    await _complete(peer, LLMRequest(messages))
+    await _complete(peer, LLMRequest(messages, cache=CachePolicy(kinds=(SystemMessage,))))
+    assert peer.rejections == []
+    by_default, system_only = (
+        [text for text, cached in _text_blocks(body) if cached] for body in peer.requests
+    )
+    assert by_default == ["system text", "user text", "latest"], "a summary is no breakpoint"
+    assert system_only == ["system text"]
 
 
 def _text_blocks(body: dict) -> list[tuple[str, bool]]:

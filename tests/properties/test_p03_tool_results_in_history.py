@@ -4,6 +4,7 @@ from hypothesis import given
 
 from tests.support.scripts import play, scripts
 from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.messages import ToolResultMessage
 
 
 @given(scripts)
@@ -27,9 +28,9 @@ def test_p03_tool_results_appear_in_message_history(script):
         in_history = [
             m
             for m in next_request.messages
-            if m["role"] == "tool" and m["tool_call_id"] == record.call_id
+            if isinstance(m, ToolResultMessage) and m.tool_call_id == record.call_id
         ]
         assert len(in_history) == 1
         sent = played.model.sent[record.call_id]
         arguments = json.loads(sent.argument_text(record.call_id).strip() or "{}")
-        assert json.loads(in_history[0]["content"]) == {"content": arguments}
+        assert json.loads(in_history[0].result.to_json()) == {"content": arguments}

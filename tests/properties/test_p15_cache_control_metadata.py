@@ -8,7 +8,13 @@ from tests.support.provider_exchange import exchange
 from tests.support.scripts import play, scripts
 from tests.support.strategies import TEXT
 from zork_mcp.adapters.llm.fake import text_reply
-from zork_mcp.domain.messages import LLMRequest, initial_messages, user_message
+from zork_mcp.domain.messages import (
+    LLMRequest,
+    SystemMessage,
+    UserMessage,
+    initial_messages,
+    user_message,
+)
 
 
 @given(scripts)
@@ -19,21 +25,22 @@ def test_p15_cache_control_metadata(script):
     metadata.
 
     Validates: Requirements 4.7
+
+    The metadata is the request's cache policy, which the adapters render on the wire: it
+    marks every system and user message as a breakpoint, and no other message.
     """
     for request in play(script).requests:
         for message in request.messages:
-            if message["role"] in ("system", "user"):
-                assert message["cache_control"] == {"type": "ephemeral"}
-            else:
-                assert "cache_control" not in message
+            assert request.cache.marks(message) is isinstance(message, SystemMessage | UserMessage)
 
 
 @given(st.text(TEXT), st.text(TEXT), st.none() | st.text(TEXT))
 def test_p15_every_turn_starts_with_cacheable_messages(system, state, memories):
     messages = initial_messages(system, state, memories)
-    assert [m["role"] for m in messages] == ["system", "user"]
-    assert all(m["cache_control"] == {"type": "ephemeral"} for m in messages)
-    assert messages[0]["content"] == system and messages[1]["content"].startswith(state)
+    assert [type(m) for m in messages] == [SystemMessage, UserMessage]
+    request = LLMRequest(tuple(messages))
+    assert all(request.cache.marks(m) for m in messages)
+    assert messages[0].text == system and messages[1].text.startswith(state)
 
 
 @pytest.mark.parametrize("protocol", ["openai", "anthropic"])

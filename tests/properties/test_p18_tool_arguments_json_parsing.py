@@ -10,7 +10,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.messages import ToolResultMessage, initial_messages
 from zork_mcp.domain.tool_loop import ToolLoop
 
 layouts = st.fixed_dictionaries(
@@ -41,7 +41,9 @@ def run(argument_texts: list[str]) -> tuple[list[dict], list[dict]]:
 
     outcome = asyncio.run(turn())
     answers = {
-        m["tool_call_id"]: json.loads(m["content"]) for m in outcome.messages if m["role"] == "tool"
+        m.tool_call_id: json.loads(m.result.to_json())
+        for m in outcome.messages
+        if isinstance(m, ToolResultMessage)
     }
     return received, [answers[r.call_id] for r in outcome.tool_chain]
 

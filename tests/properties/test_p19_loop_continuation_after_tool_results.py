@@ -1,6 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
+from zork_mcp.domain.messages import ToolResultMessage
 
 
 @given(scripts)
@@ -20,5 +21,7 @@ def test_p19_loop_continuation_after_tool_results(script):
         following = played.requests[index + 1].messages
         before = played.requests[index].messages
         assert following[: len(before)] == before, "the history only grows"
-        answered = [m["tool_call_id"] for m in following[len(before) + 1 :] if m["role"] == "tool"]
+        answered = [
+            m.tool_call_id for m in following[len(before) + 1 :] if isinstance(m, ToolResultMessage)
+        ]
         assert answered == [call.id for call in response.tool_calls]

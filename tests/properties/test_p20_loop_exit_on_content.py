@@ -2,6 +2,7 @@ from hypothesis import given
 
 from tests.support.scripts import play, scripts
 from zork_mcp.domain.loop_records import ExitReason
+from zork_mcp.domain.messages import AssistantText
 
 
 @given(scripts)
@@ -27,4 +28,4 @@ def test_p20_loop_exit_on_content(script):
     assert first == len(responses) - 1, "no LLM call after content"
     assert played.outcome.exit_reason is ExitReason.CONTENT
     assert played.outcome.final_content == responses[first].content
-    assert played.outcome.messages[-1] == {"role": "assistant", "content": responses[first].content}
+    assert played.outcome.messages[-1] == AssistantText(responses[first].content)

@@ -17,8 +17,8 @@ def test_p22_batch_error_handling(script):
     played = play(script)
     results = tool_results(played)
     for assistant, answers in played.batches():
-        ids = [call["id"] for call in assistant["tool_calls"]]
-        assert [m["tool_call_id"] for m in answers] == ids, "every call answered once, in order"
+        ids = [call.id for call in assistant.calls]
+        assert [m.tool_call_id for m in answers] == ids, "every call answered once, in order"
         kinds = [played.model.sent[i].kind for i in ids]
         end = next((n for n, kind in enumerate(kinds) if kind in BATCH_ENDERS), len(kinds))
         skipped = [str(results[i].get("error", "")).startswith("skipped") for i in ids]

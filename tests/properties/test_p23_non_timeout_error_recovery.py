@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from tests.support.scripts import Batch, Call, Content, Kind, Script, play
 from tests.support.strategies import good_answers, json_objects
+from zork_mcp.domain.messages import ToolResultMessage
 
 recoverable = st.sampled_from([Kind.TOOL_ERROR, Kind.BAD_JSON, Kind.NOT_OBJECT, Kind.UNKNOWN])
 batch_calls = st.lists(
@@ -30,9 +31,9 @@ def test_p23_non_timeout_error_recovery(calls, answer):
         if played.model.sent[cid].kind in (Kind.OK, Kind.TOOL_ERROR)
     ]
     answers = {
-        m["tool_call_id"]: json.loads(m["content"])
+        m.tool_call_id: json.loads(m.result.to_json())
         for m in played.outcome.messages
-        if m["role"] == "tool"
+        if isinstance(m, ToolResultMessage)
     }
     assert all("error" not in answers[cid] for cid in ok_ids)
     assert len(played.requests) == 2 and played.requests[1].tools, "the LLM is asked again"

@@ -24,11 +24,12 @@ from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.loop_records import LoopOutcome
 from zork_mcp.domain.messages import (
+    AssistantToolCalls,
     FunctionCall,
     LLMRequest,
     LLMResponse,
-    Message,
     ToolCall,
+    ToolResultMessage,
     Usage,
     initial_messages,
 )
@@ -196,13 +197,15 @@ class Played:
     def executed_markers(self) -> list[str]:
         return [call.arguments.get("marker", "") for call in self.server.calls]
 
-    def batches(self) -> list[tuple[Message, list[Message]]]:
+    def batches(self) -> list[tuple[AssistantToolCalls, list[ToolResultMessage]]]:
         """Each assistant tool-calls message with the tool messages that answer it."""
         found, messages = [], list(self.outcome.messages)
         for index, message in enumerate(messages):
-            if message["role"] == "assistant" and message.get("tool_calls"):
+            if isinstance(message, AssistantToolCalls):
                 answers = list(
-                    itertools.takewhile(lambda m: m["role"] == "tool", messages[index + 1 :])
+                    itertools.takewhile(
+                        lambda m: isinstance(m, ToolResultMessage), messages[index + 1 :]
+                    )
                 )
                 found.append((message, answers))
         return found
@@ -246,9 +249,9 @@ def play(
 def tool_results(played: Played) -> dict[str, dict[str, Any]]:
     """call id -> the decoded content of the tool message that answers it."""
     return {
-        message["tool_call_id"]: json.loads(message["content"])
+        message.tool_call_id: json.loads(message.result.to_json())
         for message in played.outcome.messages
-        if message["role"] == "tool"
+        if isinstance(message, ToolResultMessage)
     }
 
 

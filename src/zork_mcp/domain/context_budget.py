@@ -13,7 +13,16 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from zork_mcp.domain.messages import Message
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    ContextSummary,
+    Message,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+    to_openai_dict,
+)
 
 CHARS_PER_TOKEN = 4
 CRITICAL_MARK = "CRITICAL:"
@@ -42,7 +51,10 @@ class Compaction:
 
 
 def estimate_tokens(messages: Sequence[Message]) -> int:
-    characters = sum(len(json.dumps(m, ensure_ascii=False, default=str)) for m in messages)
+    """A message weighs what its OpenAI-format JSON does."""
+    characters = sum(
+        len(json.dumps(to_openai_dict(m), ensure_ascii=False, default=str)) for m in messages
+    )
     return -(-characters // CHARS_PER_TOKEN)
 
 
@@ -56,7 +68,7 @@ def compact(messages: Sequence[Message], budget: ContextBudget) -> Compaction | 
         return None
     old, recent = steps[: -budget.keep_recent_steps], steps[-budget.keep_recent_steps :]
     critical = critical_lines(m for step in old for m in step)
-    summary = {"role": "user", "content": summary_text(old, critical)}
+    summary = ContextSummary(summary_text(old, critical))
     kept = (*opening, summary, *(m for step in recent for m in step))
     return Compaction(kept, before, estimate_tokens(kept), len(old), len(critical))
 
@@ -66,11 +78,11 @@ def split_steps(
 ) -> tuple[tuple[Message, ...], list[tuple[Message, ...]]]:
     """The opening system/user prompts, then each assistant message with what follows it."""
     start = 0
-    while start < len(messages) and messages[start]["role"] in ("system", "user"):
+    while start < len(messages) and isinstance(messages[start], SystemMessage | UserMessage):
         start += 1
     steps: list[list[Message]] = []
     for message in messages[start:]:
-        if message["role"] == "assistant" or not steps:
+        if isinstance(message, AssistantText | AssistantToolCalls) or not steps:
             steps.append([])
         steps[-1].append(message)
     return tuple(messages[:start]), [tuple(step) for step in steps]
@@ -80,29 +92,45 @@ def critical_lines(messages: Iterable[Message]) -> list[str]:
     """Lines the LLM started with CRITICAL: in what it wrote (never in tool output)."""
     lines = []
     for message in messages:
-        if message["role"] == "assistant" and isinstance(message.get("content"), str):
-            lines += [
-                line.strip()
-                for line in message["content"].splitlines()
-                if line.strip().upper().startswith(CRITICAL_MARK)
-            ]
+        lines += [
+            line.strip()
+            for line in _said(message).splitlines()
+            if line.strip().upper().startswith(CRITICAL_MARK)
+        ]
     return lines
 
 
+def _said(message: Message) -> str:
+    """What the LLM wrote in a message ("" for a message it did not write)."""
+    match message:
+        case AssistantText(text):
+            return text
+        case AssistantToolCalls(preamble=preamble):
+            return preamble or ""
+        case _:
+            return ""
+
+
 def summary_text(steps: Sequence[tuple[Message, ...]], critical: Sequence[str]) -> str:
-    results = {m.get("tool_call_id"): m.get("content") for s in steps for m in s}
+    results = {
+        m.tool_call_id: m.result.to_json()
+        for step in steps
+        for m in step
+        if isinstance(m, ToolResultMessage)
+    }
     lines = [
         f"Summary of {len(steps)} earlier step(s), condensed to stay within the context budget:"
     ]
     for step in steps:
-        for call in step[0].get("tool_calls") or ():
-            outcome = _flat(results.get(call["id"]) or "(no result)")
-            lines.append(
-                f"- {call['function']['name']}({_flat(call['function']['arguments'], 80)})"
-                f" -> {outcome}"
-            )
-        if not step[0].get("tool_calls") and step[0].get("content"):
-            lines.append(f"- said: {_flat(step[0]['content'])}")
+        match step[0]:
+            case AssistantToolCalls(calls):
+                lines += [
+                    f"- {call.function.name}({_flat(call.function.arguments, 80)})"
+                    f" -> {_flat(results.get(call.id) or '(no result)')}"
+                    for call in calls
+                ]
+            case AssistantText(text) if text:
+                lines.append(f"- said: {_flat(text)}")
     if critical:
         lines += ["Marked critical earlier:", *critical]
     return "\n".join(lines)

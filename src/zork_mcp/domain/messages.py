@@ -1,20 +1,19 @@
 """The LLM exchange: requests, responses, tool calls, and the messages of a conversation.
 
-Messages are OpenAI-format dicts carrying canonical tool names; each LLM adapter renders them
-into its provider's wire format. System and user messages always carry `cache_control`
-(requirement 4.7), so every builder here adds it.
+A conversation is a sequence of typed messages carrying canonical tool names; each LLM
+adapter renders them into its provider's wire format, and `to_openai_dict` is the one place
+they become OpenAI-format dicts (MCP-Ghost's result, traces). Which messages are prompt-cache
+breakpoints is a request's `CachePolicy`, not a key of each message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from zork_mcp.domain.tool_result import ToolCallResult
 
-Message = dict[str, Any]
-CACHE_CONTROL: Mapping[str, str] = {"type": "ephemeral"}
 FINAL_ACTION_PROMPT = "Please provide your final action now without calling any more tools."
 
 
@@ -81,6 +80,63 @@ class ResponseFormat:
 
 
 @dataclass(frozen=True)
+class SystemMessage:
+    text: str
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    text: str
+
+
+@dataclass(frozen=True)
+class ContextSummary(UserMessage):
+    """Older steps condensed into one user message to fit the context budget; it stands in
+    for them in one request and is never part of the history."""
+
+
+@dataclass(frozen=True)
+class AssistantText:
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantToolCalls:
+    """The LLM's tool calls, with the text it sent beside them (`preamble`)."""
+
+    calls: tuple[ToolCall, ...]
+    preamble: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.calls:
+            raise ValueError("an AssistantToolCalls message needs at least one call")
+
+
+@dataclass(frozen=True)
+class ToolResultMessage:
+    """A tool's result answering one call; the provider gets `result.to_json()` (11.5)."""
+
+    tool_call_id: str
+    result: ToolCallResult
+
+
+Message = SystemMessage | UserMessage | AssistantText | AssistantToolCalls | ToolResultMessage
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """Which messages of a request are prompt-cache breakpoints: by default every system and
+    user message (requirement 4.7, property 15). An adapter whose provider takes fewer keeps
+    the first and the latest. A ContextSummary is not one: it is rewritten for every request,
+    so a breakpoint on it would pay for a cache write no later request reads."""
+
+    kinds: tuple[type[SystemMessage | UserMessage], ...] = (SystemMessage, UserMessage)
+
+    def marks(self, message: Message) -> bool:
+        return type(message) in self.kinds  # the exact type: a ContextSummary is a UserMessage
+
+
+@dataclass(frozen=True)
 class LLMRequest:
     """One call to an LLM. Tools and a response format are never sent together (4.6)."""
 
@@ -88,6 +144,7 @@ class LLMRequest:
     tools: tuple[Mapping[str, Any], ...] | None = None
     tool_choice: str | None = None
     response_format: ResponseFormat | None = None
+    cache: CachePolicy = field(default_factory=CachePolicy)
 
     def __post_init__(self) -> None:
         if self.tools and self.response_format is not None:
@@ -126,12 +183,12 @@ class LLMResponse:
         return cls(content, **rest)
 
 
-def system_message(text: str) -> Message:
-    return {"role": "system", "content": text, "cache_control": dict(CACHE_CONTROL)}
+def system_message(text: str) -> SystemMessage:
+    return SystemMessage(text)
 
 
-def user_message(text: str) -> Message:
-    return {"role": "user", "content": text, "cache_control": dict(CACHE_CONTROL)}
+def user_message(text: str) -> UserMessage:
+    return UserMessage(text)
 
 
 def initial_messages(
@@ -143,15 +200,42 @@ def initial_messages(
     return [system_message(system_prompt), user_message(user_text)]
 
 
-def assistant_tool_calls_message(response: LLMResponse) -> Message:
-    return {
-        "role": "assistant",
-        "content": response.preamble,
-        "tool_calls": [_history_call(call) for call in response.tool_calls or ()],
-    }
+def assistant_tool_calls_message(response: LLMResponse) -> AssistantToolCalls:
+    return AssistantToolCalls(response.tool_calls or (), response.preamble)
 
 
-def _history_call(call: ToolCall) -> dict[str, Any]:
+def assistant_content_message(content: str) -> AssistantText:
+    return AssistantText(content)
+
+
+def tool_message(tool_call_id: str, result: ToolCallResult) -> ToolResultMessage:
+    """A tool result in history; the adapters send it JSON-serialised (requirement 11.5)."""
+    return ToolResultMessage(tool_call_id, result)
+
+
+def to_openai_dict(message: Message) -> dict[str, Any]:
+    """The message as an OpenAI chat-format dict with canonical tool names: what MCP-Ghost's
+    `conversation_history` holds (spec 004), what traces show, what the context budget weighs."""
+    match message:
+        case SystemMessage(text):
+            return {"role": "system", "content": text}
+        case UserMessage(text):
+            return {"role": "user", "content": text}
+        case AssistantText(text):
+            return {"role": "assistant", "content": text}
+        case AssistantToolCalls(calls, preamble):
+            return {
+                "role": "assistant",
+                "content": preamble,
+                "tool_calls": [_openai_call(call) for call in calls],
+            }
+        case ToolResultMessage(tool_call_id, result):
+            return {"role": "tool", "tool_call_id": tool_call_id, "content": result.to_json()}
+        case _:
+            assert_never(message)
+
+
+def _openai_call(call: ToolCall) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": call.id,
         "type": call.type,
@@ -160,12 +244,3 @@ def _history_call(call: ToolCall) -> dict[str, Any]:
     if call.provider_data:
         entry["provider_data"] = dict(call.provider_data)
     return entry
-
-
-def assistant_content_message(content: str) -> Message:
-    return {"role": "assistant", "content": content}
-
-
-def tool_message(tool_call_id: str, result: ToolCallResult) -> Message:
-    """A tool result in history, JSON-serialised (requirement 11.5)."""
-    return {"role": "tool", "tool_call_id": tool_call_id, "content": result.to_json()}

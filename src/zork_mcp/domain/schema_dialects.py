@@ -45,9 +45,7 @@ def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     return _reduce(schema, definitions, frozenset())
 
 
-def _reduce(
-    node: Any, definitions: Mapping[str, Any], expanding: frozenset[str]
-) -> dict[str, Any]:
+def _reduce(node: Any, definitions: Mapping[str, Any], expanding: frozenset[str]) -> dict[str, Any]:
     if not isinstance(node, Mapping):
         return {}  # a boolean schema: anything (true), or nothing Gemini can say (false)
     node, expanding = _resolve(node, definitions, expanding)

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from zork_mcp.domain.messages import LLMRequest, LLMResponse, Message
+from dataclasses import replace
+
+from zork_mcp.domain.messages import (
+    AssistantToolCalls,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    SystemMessage,
+    UserMessage,
+)
 from zork_mcp.ports.llm import LLM
 
 
@@ -17,20 +26,18 @@ class RecentContextLLM:
         return self._inner.model
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        trimmed = recent_context(request.messages)
         return await self._inner.complete(
-            LLMRequest(trimmed, request.tools, request.tool_choice, request.response_format)
+            replace(request, messages=recent_context(request.messages))
         )
 
 
 def recent_context(messages: tuple[Message, ...]) -> tuple[Message, ...]:
     """The opening system/user messages, then everything from the last tool-calls message on."""
     opening = 0
-    while opening < len(messages) and messages[opening]["role"] in ("system", "user"):
+    while opening < len(messages) and isinstance(messages[opening], SystemMessage | UserMessage):
         opening += 1
     last_calls = max(
-        (i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")),
-        default=None,
+        (i for i, m in enumerate(messages) if isinstance(m, AssistantToolCalls)), default=None
     )
     if last_calls is None or last_calls < opening:
         return messages

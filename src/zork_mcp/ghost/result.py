@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from zork_mcp.domain.batch_policy import BatchStep, CallOutcome, next_step
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, ToolCallRecord
-from zork_mcp.domain.messages import Message, Usage
+from zork_mcp.domain.messages import Message, Usage, to_openai_dict
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made
@@ -211,15 +211,8 @@ def token_usage(usage: Usage) -> TokenUsage:
 
 
 def conversation(messages: tuple[Message, ...] | list[Message]) -> list[ConversationMessage]:
-    return [
-        ConversationMessage(
-            role=m["role"],
-            content=m.get("content"),
-            tool_calls=m.get("tool_calls"),
-            tool_call_id=m.get("tool_call_id"),
-        )
-        for m in messages
-    ]
+    """The history in the result's OpenAI message format (spec 004, "Output Structure")."""
+    return [ConversationMessage.model_validate(to_openai_dict(m)) for m in messages]
 
 
 def recovery_action(record: ToolCallRecord, backtracked: frozenset[str]) -> str:

@@ -63,7 +63,7 @@ def test_the_episode_ends_on_game_over_with_tools_and_events():
     summary = orchestrator.run()
     assert (summary.score, summary.turns, summary.end_reason) == (10, 3, "game_over")
     assert summary.tool_calls == 1 and server.open_sessions == 0
-    first_state = llm.requests[0].messages[1]["content"]
+    first_state = llm.requests[0].messages[1].text
     assert "Location: West of House" in first_state and "Inventory:" in first_state
     assert telemetry.types()[-1] == "episode_end"
 

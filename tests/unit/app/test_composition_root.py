@@ -24,6 +24,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
+from zork_mcp.domain.messages import ToolResultMessage
 
 SERVER = {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"]}
 
@@ -176,7 +177,7 @@ def test_r10_3_each_turn_of_orchestrator_run_has_one_event_loop_of_its_own(proje
     turn = iter(range(1, 100))
 
     def respond(request):
-        answered = any(m["role"] == "tool" for m in request.messages)
+        answered = any(isinstance(m, ToolResultMessage) for m in request.messages)
         number = next(turn) if not answered else loops[-1][0]
         loops.append((number, asyncio.get_running_loop()))
         return action_reply("look") if answered else tool_calls_reply(("box.note", {"text": "x"}))

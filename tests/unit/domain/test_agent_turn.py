@@ -14,7 +14,7 @@ from zork_mcp.domain.agent_turn import connect_tools, decide_action
 from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.events import SESSION_SPAN, EventType
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.messages import ToolResultMessage, initial_messages, user_message
 from zork_mcp.domain.settings import MCPSettings
 
 
@@ -133,7 +133,7 @@ async def test_a_turn_without_tools_says_it_offered_none():
 async def test_the_session_span_shows_what_the_agent_was_shown_last():
     llm, telemetry = ScriptedLLM([action_reply("look")]), FakeTelemetry()
     messages = initial_messages("sys", "state", "memories")
-    newest = {"role": "user", "content": "the newest state"}
+    newest = user_message("the newest state")
     messages.append(newest)
     await decide_action(
         llm=llm,
@@ -163,8 +163,8 @@ async def test_the_settings_bound_a_tool_result_the_model_sees():
         connection=ServerConnections({server.name: ConnectionTracker()}),
         turn=1,
     )
-    [result] = [m for m in llm.requests[1].messages if m["role"] == "tool"]
-    assert len(result["content"]) <= 1_000
+    [result] = [m for m in llm.requests[1].messages if isinstance(m, ToolResultMessage)]
+    assert len(result.result.to_json()) <= 1_000
 
 
 async def test_a_disabled_server_is_not_connected_again_and_the_others_keep_their_tools():

@@ -21,37 +21,50 @@ from zork_mcp.domain.context_budget import (
 )
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.messages import system_message, user_message
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    ContextSummary,
+    FunctionCall,
+    Message,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    system_message,
+    user_message,
+)
 from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.domain.tool_result import ToolCallResult
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
 
 
 @st.composite
-def steps(draw, number: int) -> list[dict]:
+def steps(draw, number: int) -> list[Message]:
     """An assistant message with tool calls (or words), then its results and maybe a prompt."""
-    messages: list[dict] = []
-    calls = [
-        {
-            "id": f"call_{number}_{i}",
-            "type": "function",
-            "function": {"name": draw(st.sampled_from(["a.x", "b.y"])), "arguments": draw(text)},
-        }
+    messages: list[Message] = []
+    calls = tuple(
+        ToolCall(
+            f"call_{number}_{i}", FunctionCall(draw(st.sampled_from(["a.x", "b.y"])), draw(text))
+        )
         for i in range(draw(st.integers(0, 2)))
-    ]
+    )
     words = draw(text)
     if draw(st.booleans()):
         words += f"\n{CRITICAL_MARK} {draw(text)}".rstrip()
-    asked = {"tool_calls": calls} if calls else {}
-    messages.append({"role": "assistant", "content": words, **asked})
-    messages += [{"role": "tool", "tool_call_id": c["id"], "content": draw(text)} for c in calls]
+    messages.append(AssistantToolCalls(calls, words) if calls else AssistantText(words))
+    messages += [ToolResultMessage(c.id, ToolCallResult.success(draw(text))) for c in calls]
     if draw(st.booleans()):
-        messages.append({"role": "user", "content": draw(text)})
+        messages.append(UserMessage(draw(text)))
     return messages
 
 
+def _calls(messages) -> list[ToolCall]:
+    return [c for m in messages if isinstance(m, AssistantToolCalls) for c in m.calls]
+
+
 @st.composite
-def conversations(draw) -> list[dict]:
+def conversations(draw) -> list[Message]:
     opening = [system_message(draw(text)), user_message(draw(text))]
     count = draw(st.integers(0, 8))
     return opening + [m for n in range(count) for m in draw(steps(n))]
@@ -72,27 +85,27 @@ def test_condensing_keeps_the_opening_the_recent_steps_the_pairs_and_the_critica
     recent = [m for step in all_steps[-budget.keep_recent_steps :] for m in step]
     assert sent[: len(opening)] == list(opening)
     assert sent[len(opening) + 1 :] == recent, "recent steps are kept whole"
-    summary = sent[len(opening)]["content"]
+    assert isinstance(sent[len(opening)], ContextSummary)
+    summary = sent[len(opening)].text
     old = [m for step in all_steps[: -budget.keep_recent_steps] for m in step]
     for line in critical_lines(old):
         assert line in summary.splitlines()
-    for call in (c for m in old for c in m.get("tool_calls") or ()):
-        assert call["function"]["name"] in summary
-    asked = {c["id"] for m in sent for c in m.get("tool_calls") or ()}
-    answered = [m["tool_call_id"] for m in sent if m["role"] == "tool"]
+    for call in _calls(old):
+        assert call.function.name in summary
+    asked = {c.id for c in _calls(sent)}
+    answered = [m.tool_call_id for m in sent if isinstance(m, ToolResultMessage)]
     assert sorted(answered) == sorted(asked), "every call sent has its result and vice versa"
     assert compaction.tokens_after == estimate_tokens(sent)
     assert compaction.steps_condensed == len(all_steps) - budget.keep_recent_steps
 
 
 def test_a_step_is_an_assistant_message_with_its_results_and_the_prompt_after_them():
-    call = {"id": "c1", "type": "function", "function": {"name": "a.x", "arguments": "{}"}}
     first = [
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c1", "content": "failed"},
-        {"role": "user", "content": "The previous approach failed. Try another."},
+        AssistantToolCalls((ToolCall("c1", FunctionCall("a.x", "{}")),)),
+        ToolResultMessage("c1", ToolCallResult.failure("failed")),
+        UserMessage("The previous approach failed. Try another."),
     ]
-    second = [{"role": "assistant", "content": "done"}]
+    second = [AssistantText("done")]
     opening = [system_message("s"), user_message("u")]
     assert split_steps(opening + first + second) == (tuple(opening), [tuple(first), tuple(second)])
 
@@ -103,8 +116,8 @@ def test_under_the_budget_nothing_changes():
 
 
 def test_tokens_are_estimated_at_four_characters_each():
-    message = {"role": "user", "content": "x" * 400}
-    assert estimate_tokens([message]) == -(-len(json.dumps(message)) // 4)
+    as_json = json.dumps({"role": "user", "content": "x" * 400})
+    assert estimate_tokens([user_message("x" * 400)]) == -(-len(as_json) // 4)
 
 
 @pytest.mark.parametrize(("tokens", "recent"), [(0, 2), (100, 0)])
@@ -139,34 +152,35 @@ async def test_a_long_turn_is_sent_condensed_with_an_event_and_its_history_kept_
     events = telemetry.of_type(EventType.MCP_CONTEXT_COMPACTED)
     assert events and all(e.fields["tokens_after"] < e.fields["tokens_before"] for e in events)
     last = llm.requests[-1].messages
-    summary = last[2]["content"]
+    summary = last[2].text
     assert summary.startswith("Summary of 4 earlier step(s)")
     assert all(f"{CRITICAL_MARK} page {p} matters" in summary for p in range(pages - 2))
     assert events[-1].fields["critical_kept"] == pages - 2
     assert last[-1] == outcome.messages[-2], "the latest tool result is sent whole"
 
 
-def _call(call_id: str, name: str, arguments: str) -> dict:
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+def _call(call_id: str, name: str, arguments: str) -> ToolCall:
+    return ToolCall(call_id, FunctionCall(name, arguments))
 
 
-def _old_steps_and_two_recent() -> list[dict]:
+def _result(call_id: str, content: str) -> ToolResultMessage:
+    return ToolResultMessage(call_id, ToolCallResult.success(content))
+
+
+def _old_steps_and_two_recent() -> list[Message]:
     long_arguments = '{"text":   "' + "a b " * 30 + '"}'
+    calls = (_call("c1", "map.look", long_arguments), _call("c2", "map.lost", "{}"))
     return [
         system_message("s"),
         user_message("u"),
-        {
-            "role": "assistant",
-            "content": "I will look.\n  critical: the troll guards the bridge  ",
-            "tool_calls": [_call("c1", "map.look", long_arguments), _call("c2", "map.lost", "{}")],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": "A cellar.\n\tDark.   " + "x" * 120},
-        {"role": "tool", "tool_call_id": "c2", "content": "CRITICAL: a tool's text"},
-        {"role": "assistant", "content": "Thinking\n about   it.\nCRITICAL: lamp is lit"},
-        {"role": "user", "content": "CRITICAL: a prompt's text"},
-        {"role": "assistant", "content": None},
-        {"role": "assistant", "content": "recent one"},
-        {"role": "assistant", "content": "recent two"},
+        AssistantToolCalls(calls, "I will look.\n  critical: the troll guards the bridge  "),
+        _result("c1", "A cellar.   Dark.\n" + "x" * 120),
+        _result("c2", "CRITICAL: a tool's text"),
+        AssistantText("Thinking\n about   it.\nCRITICAL: lamp is lit"),
+        UserMessage("CRITICAL: a prompt's text"),
+        AssistantText(""),
+        AssistantText("recent one"),
+        AssistantText("recent two"),
     ]
 
 
@@ -175,13 +189,13 @@ def test_the_summary_lists_each_old_call_with_its_result_and_each_old_saying_in_
     compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=2))
     assert compaction is not None
     summary = compaction.messages[2]
-    assert summary == {"role": "user", "content": summary["content"]}
+    assert summary == ContextSummary(summary.text)
     flat_arguments = '{"text": "' + "a b " * 30 + '"}'  # whitespace runs become one space
-    flat_result = "A cellar. Dark. " + "x" * 120
-    assert summary["content"].splitlines() == [
+    flat_result = '{"content": "A cellar. Dark.\\n' + "x" * 120  # the JSON the LLM was sent
+    assert summary.text.splitlines() == [
         "Summary of 3 earlier step(s), condensed to stay within the context budget:",
         f"- map.look({flat_arguments[:77]}...) -> {flat_result[:97]}...",
-        "- map.lost({}) -> CRITICAL: a tool's text",
+        """- map.lost({}) -> {"content": "CRITICAL: a tool's text"}""",
         "- said: Thinking about it. CRITICAL: lamp is lit",
         "Marked critical earlier:",
         "critical: the troll guards the bridge",
@@ -195,12 +209,12 @@ def test_the_summary_lists_each_old_call_with_its_result_and_each_old_saying_in_
 def test_a_call_without_a_result_says_so_and_a_summary_without_critical_lines_ends_there():
     messages = [
         user_message("u"),
-        {"role": "assistant", "content": None, "tool_calls": [_call("c9", "a.x", "{}")]},
-        {"role": "assistant", "content": "recent"},
+        AssistantToolCalls((_call("c9", "a.x", "{}"),)),
+        AssistantText("recent"),
     ]
     compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=1))
     assert compaction is not None
-    assert compaction.messages[1]["content"] == (
+    assert compaction.messages[1].text == (
         "Summary of 1 earlier step(s), condensed to stay within the context budget:\n"
         "- a.x({}) -> (no result)"
     )
@@ -211,23 +225,19 @@ def test_a_call_without_a_result_says_so_and_a_summary_without_critical_lines_en
     [("y" * 100, "y" * 100), ("y" * 101, "y" * 97 + "..."), ("  one\n two  ", "one two")],
 )
 def test_a_said_line_keeps_a_hundred_characters_on_one_line(text, shown):
-    messages = [
-        user_message("u"),
-        {"role": "assistant", "content": text},
-        {"role": "assistant", "content": "recent"},
-    ]
+    messages = [user_message("u"), AssistantText(text), AssistantText("recent")]
     compaction = compact(messages, ContextBudget(max_tokens=1, keep_recent_steps=1))
     assert compaction is not None
-    assert compaction.messages[1]["content"].splitlines()[1] == f"- said: {shown}"
+    assert compaction.messages[1].text.splitlines()[1] == f"- said: {shown}"
 
 
 def test_critical_lines_are_the_llms_own_in_any_case_and_stripped():
     messages = [
-        {"role": "assistant", "content": "x\n   Critical: keep me  \nnot CRITICAL: inline"},
-        {"role": "assistant", "content": None, "tool_calls": []},
-        {"role": "tool", "tool_call_id": "c", "content": "CRITICAL: from a tool"},
-        {"role": "user", "content": "CRITICAL: from a prompt"},
-        {"role": "assistant", "content": "CRITICAL:"},
+        AssistantText("x\n   Critical: keep me  \nnot CRITICAL: inline"),
+        AssistantToolCalls((_call("c", "a.x", "{}"),), preamble=None),
+        _result("c", "CRITICAL: from a tool"),
+        UserMessage("CRITICAL: from a prompt"),
+        AssistantText("CRITICAL:"),
     ]
     assert critical_lines(messages) == ["Critical: keep me", "CRITICAL:"]
 
@@ -246,11 +256,11 @@ def test_with_no_more_steps_than_kept_recent_nothing_is_condensed():
 
 
 def test_tokens_count_characters_not_escapes_and_round_up():
-    accented = {"role": "user", "content": "é" * 397}
+    accented = user_message("é" * 397)
     assert estimate_tokens([accented]) == 107, "428 characters, not 2,400 escaped ones"
-    assert estimate_tokens([{"role": "user", "content": "é" * 398}]) == 108
+    assert estimate_tokens([user_message("é" * 398)]) == 108
     assert estimate_tokens([]) == 0
-    assert estimate_tokens([{"role": "user", "content": 1.5j}]) == 9, "anything else as text"
+    assert estimate_tokens([user_message(1.5j)]) == 9, "anything else as text"
 
 
 def test_the_smallest_budget_is_one_token_and_one_recent_step():
@@ -258,8 +268,8 @@ def test_the_smallest_budget_is_one_token_and_one_recent_step():
 
 
 def test_a_conversation_may_start_without_opening_prompts_or_with_a_tool_result():
-    first = {"role": "assistant", "content": "go"}
-    stray = {"role": "tool", "tool_call_id": "c0", "content": "late"}
+    first = AssistantText("go")
+    stray = _result("c0", "late")
     assert split_steps([first, stray]) == ((), [(first, stray)])
     assert split_steps([stray, first]) == ((), [(stray,), (first,)])
     assert split_steps([]) == ((), [])

@@ -193,9 +193,9 @@ def test_calls_refused_before_running_then_the_iterations_run_out_over_budget():
         ("MCP_NO_CONTENT", "Agent exited tool loop without content after 2 iterations "
          "(max_iterations); asking for the final answer without tools", "WARNING",
          at(2, iterations=2, reason="max_iterations")),
-        ("MCP_CONTEXT_COMPACTED", "Context over budget (~496 tokens): 1 older step(s) "
-         "summarised, ~422 tokens sent", "INFO",
-         at(2, tokens_before=496, tokens_after=422, max_tokens=60, steps_condensed=1,
+        ("MCP_CONTEXT_COMPACTED", "Context over budget (~466 tokens): 1 older step(s) "
+         "summarised, ~392 tokens sent", "INFO",
+         at(2, tokens_before=466, tokens_after=392, max_tokens=60, steps_condensed=1,
             critical_kept=0)),
         ("MCP_SESSION_COMPLETE", "MCP session complete (2 iterations, 3 tool calls)", "INFO",
          at(2, iterations=2, tool_calls_count=3, tools_used=["box.echo", "box.nope"],

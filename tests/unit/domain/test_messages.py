@@ -7,38 +7,101 @@ import re
 import pytest
 
 from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    CachePolicy,
+    ContextSummary,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     ResponseFormat,
+    SystemMessage,
     ToolCall,
+    ToolResultMessage,
     Usage,
+    UserMessage,
+    assistant_content_message,
     assistant_tool_calls_message,
     initial_messages,
+    system_message,
+    to_openai_dict,
+    tool_message,
     user_message,
 )
+from zork_mcp.domain.tool_result import ToolCallResult
 
 
 def test_memories_follow_the_game_state_after_a_blank_line():
-    _, user = initial_messages("sys", "West of House", "You saw a lamp.")
-    assert user["content"] == "West of House\n\nYou saw a lamp."
-    assert initial_messages("sys", "West of House")[1]["content"] == "West of House"
+    system, user = initial_messages("sys", "West of House", "You saw a lamp.")
+    assert (system, user) == (SystemMessage("sys"), UserMessage("West of House\n\nYou saw a lamp."))
+    assert initial_messages("sys", "West of House")[1] == UserMessage("West of House")
 
 
-def test_an_assistant_tool_call_message_is_in_openai_form():
+def test_an_assistant_tool_call_message_keeps_the_calls_and_their_preamble():
     call = ToolCall("c1", FunctionCall("box.echo", '{"a": 1}'))
     message = assistant_tool_calls_message(LLMResponse.of("thinking", [call]))
-    assert message == {
-        "role": "assistant",
-        "content": "thinking",
-        "tool_calls": [
-            {
-                "id": "c1",
-                "type": "function",
-                "function": {"name": "box.echo", "arguments": '{"a": 1}'},
-            }
-        ],
-    }
+    assert message == AssistantToolCalls((call,), preamble="thinking")
+
+
+def test_a_tool_message_keeps_the_result_itself():
+    result = ToolCallResult.failure("boom", {"k": 1})
+    assert tool_message("c1", result) == ToolResultMessage("c1", result)
+    assert tool_message("c1", result).result is result
+
+
+def test_an_assistant_tool_calls_message_needs_a_call():
+    message = "^an AssistantToolCalls message needs at least one call$"
+    with pytest.raises(ValueError, match=message):
+        assistant_tool_calls_message(LLMResponse("text"))
+
+
+def test_every_message_is_an_openai_format_dict_at_the_boundary():
+    call = ToolCall("c1", FunctionCall("box.echo", '{"a": 1}'), provider_data={"sig": "s"})
+    result = ToolCallResult.success({"k": "é"})
+    messages = [
+        system_message("sys"),
+        user_message("state"),
+        ContextSummary("older steps"),
+        assistant_tool_calls_message(LLMResponse.of(None, [call])),
+        tool_message("c1", result),
+        assistant_content_message("north"),
+    ]
+    assert [to_openai_dict(m) for m in messages] == [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": "state"},
+        {"role": "user", "content": "older steps"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "box.echo", "arguments": '{"a": 1}'},
+                    "provider_data": {"sig": "s"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": result.to_json()},
+        {"role": "assistant", "content": "north"},
+    ]
+
+
+def test_the_default_cache_policy_marks_every_system_and_user_message_and_no_other():
+    """Requirement 4.7; a condensed summary, rewritten for every request, is not marked."""
+    call = ToolCall("c1", FunctionCall("box.echo", "{}"))
+    policy = LLMRequest((user_message("u"),)).cache
+    assert policy == CachePolicy()
+    marked = [SystemMessage("s"), UserMessage("u"), UserMessage("")]
+    unmarked = [
+        ContextSummary("older steps"),
+        AssistantText("a"),
+        AssistantToolCalls((call,)),
+        ToolResultMessage("c1", ToolCallResult.success("r")),
+    ]
+    assert [policy.marks(m) for m in marked] == [True] * len(marked)
+    assert [policy.marks(m) for m in unmarked] == [False] * len(unmarked)
+    assert not CachePolicy(kinds=()).marks(SystemMessage("s"))
 
 
 CALL = ToolCall("c1", FunctionCall("box.echo", "{}"))

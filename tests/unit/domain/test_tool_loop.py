@@ -17,7 +17,15 @@ from zork_mcp.domain.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIME
 from zork_mcp.domain.events import EventType
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome
-from zork_mcp.domain.messages import FINAL_ACTION_PROMPT, LLMResponse, initial_messages
+from zork_mcp.domain.messages import (
+    FINAL_ACTION_PROMPT,
+    LLMResponse,
+    SystemMessage,
+    UserMessage,
+    initial_messages,
+    to_openai_dict,
+    user_message,
+)
 from zork_mcp.domain.tool_loop import ToolLoop
 
 
@@ -66,7 +74,7 @@ async def test_tool_calls_run_through_the_session_and_results_reach_the_next_cal
     assert server.calls[0].arguments == {"thought": "open it", "step": 1}  # 5.3
     second = llm.requests[1].messages  # 5.4, 5.5
     [result] = tool_messages(second)
-    assert json.loads(result["content"]) == {"content": {"thought": "open it", "step": 1}}
+    assert json.loads(result.result.to_json()) == {"content": {"thought": "open it", "step": 1}}
     assert outcome.answer.response.action == "open mailbox"
     assert outcome.exit_reason is ExitReason.CONTENT  # 5.6
     assert len(llm.requests) == 2
@@ -92,8 +100,8 @@ async def test_bad_json_arguments_become_an_error_result_and_the_loop_goes_on():
     )
     assert [call.arguments for call in server.calls] == [think("ok")]
     first, second = tool_messages(llm.requests[1].messages)
-    assert "invalid JSON arguments" in json.loads(first["content"])["error"]
-    assert json.loads(second["content"]) == {"content": think("ok")}
+    assert "invalid JSON arguments" in json.loads(first.result.to_json())["error"]
+    assert json.loads(second.result.to_json()) == {"content": think("ok")}
     assert outcome.answer.response.action == "north"
     assert telemetry.of_type(EventType.MCP_TOOL_ERROR)
 
@@ -106,7 +114,7 @@ async def test_max_iterations_force_a_final_answer_without_tools_and_with_a_sche
     )
     assert len(server.calls) == 3
     final = llm.requests[-1]
-    assert final.messages[-1]["content"] == FINAL_ACTION_PROMPT  # 5.7
+    assert final.messages[-1] == user_message(FINAL_ACTION_PROMPT)  # 5.7
     assert final.tools is None and final.tool_choice is None  # 5.8
     assert final.response_format is not None  # 5.9
     assert final.response_format.name == "AgentResponse"
@@ -124,10 +132,9 @@ async def test_loop_calls_never_carry_response_format_and_cache_control_is_every
     )
     loop_calls, final = llm.requests[:-1], llm.requests[-1]
     assert all(r.response_format is None and r.tools for r in loop_calls)  # 4.6
-    for request in llm.requests:  # 4.7
+    for request in llm.requests:  # 4.7: the request's policy marks every system and user message
         for message in request.messages:
-            if message["role"] in ("system", "user"):
-                assert message["cache_control"] == {"type": "ephemeral"}
+            assert request.cache.marks(message) is isinstance(message, SystemMessage | UserMessage)
     assert final.response_format is not None
 
 
@@ -150,8 +157,8 @@ async def test_a_failing_call_is_reported_and_the_rest_of_its_batch_still_runs()
     )
     assert [call.name for call in server.calls] == ["box.fail", "box.think"]  # 6.3, 6.4
     failed, ok = tool_messages(llm.requests[1].messages)
-    assert "boom" in json.loads(failed["content"])["error"]  # 6.2
-    assert json.loads(ok["content"]) == {"content": think("next")}
+    assert "boom" in json.loads(failed.result.to_json())["error"]  # 6.2
+    assert json.loads(ok.result.to_json()) == {"content": think("next")}
     [error] = telemetry.of_type(EventType.MCP_TOOL_ERROR)
     assert error.fields["tool_name"] == "box.fail" and "boom" in error.fields["error"]
 
@@ -170,8 +177,8 @@ async def test_a_timeout_skips_the_rest_of_the_batch_and_asks_the_llm_again_with
     )
     assert [call.name for call in server.calls] == ["box.hang", "box.think"]  # 6.5
     timed_out, *skipped = tool_messages(llm.requests[1].messages)
-    assert "timed out" in json.loads(timed_out["content"])["error"]  # 6.6
-    assert [json.loads(m["content"])["error"] for m in skipped] == [SKIPPED_AFTER_TIMEOUT] * 2
+    assert "timed out" in json.loads(timed_out.result.to_json())["error"]  # 6.6
+    assert [json.loads(m.result.to_json())["error"] for m in skipped] == [SKIPPED_AFTER_TIMEOUT] * 2
     assert llm.requests[1].tools, "after a timeout the LLM decides, with tools still offered"
     assert outcome.answer.response.action == "south"
     assert telemetry.of_type(EventType.MCP_TOOL_TIMEOUT)
@@ -190,7 +197,7 @@ async def test_a_dead_server_stops_tool_use_and_forces_the_final_answer():
     assert len(llm.requests) == 2
     final = llm.requests[1]
     assert final.tools is None and final.response_format is not None
-    skipped = json.loads(tool_messages(final.messages)[1]["content"])
+    skipped = json.loads(tool_messages(final.messages)[1].result.to_json())
     assert skipped["error"] == SKIPPED_AFTER_BREAK
     assert (
         outcome.exit_reason is ExitReason.SESSION_BROKEN
@@ -219,7 +226,7 @@ async def test_an_unknown_tool_gets_an_error_naming_the_available_ones():
         [tool_calls_reply(("box.nothing", {})), action_reply("look")], server
     )
     [message] = tool_messages(llm.requests[1].messages)
-    error = json.loads(message["content"])["error"]
+    error = json.loads(message.result.to_json())["error"]
     assert "unknown tool" in error and "box.think" in error
     assert server.calls == []
 
@@ -228,7 +235,7 @@ async def test_without_a_session_one_schema_constrained_call_answers():
     outcome, llm, _ = await run_loop([action_reply("open mailbox", "a mailbox is here")])
     [request] = llm.requests
     assert request.tools is None and request.response_format is not None
-    assert FINAL_ACTION_PROMPT not in [m["content"] for m in request.messages]
+    assert FINAL_ACTION_PROMPT not in [to_openai_dict(m)["content"] for m in request.messages]
     response = outcome.answer.response
     assert (response.action, response.thinking, response.new_objective) == (
         "open mailbox",

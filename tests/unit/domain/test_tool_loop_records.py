@@ -17,7 +17,16 @@ from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason
-from zork_mcp.domain.messages import Usage, initial_messages
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    SystemMessage,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    initial_messages,
+    user_message,
+)
 from zork_mcp.domain.recovery import Recovery
 from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -116,12 +125,13 @@ def backtracking_run(wrap=lambda session: session):
 def test_a_backtrack_prompt_follows_the_failed_batch_in_the_history():
     outcome = backtracking_run()
     (backtrack,) = outcome.backtracks
-    roles = [(m["role"], m.get("content")) for m in outcome.messages[2:]]
-    assert roles[1:] == [
-        ("tool", roles[1][1]),
-        ("user", backtrack.prompt),
-        ("assistant", "gave up"),
+    assert [type(m) for m in outcome.messages[2:]] == [
+        AssistantToolCalls,
+        ToolResultMessage,
+        UserMessage,
+        AssistantText,
     ]
+    assert outcome.messages[4:] == (user_message(backtrack.prompt), AssistantText("gave up"))
     assert "box.fail" in backtrack.prompt and backtrack.call_ids == ("door-1",)
 
 
@@ -142,7 +152,12 @@ def test_what_a_run_did_before_the_llm_failed_is_kept():
     assert (partial.iterations, partial.llm_calls) == (2, 1)
     assert [r.tool_name for r in partial.tool_chain] == ["box.echo"]
     assert partial.usage == Usage(10, 5)
-    assert [m["role"] for m in partial.messages] == ["system", "user", "assistant", "tool"]
+    assert [type(m) for m in partial.messages] == [
+        SystemMessage,
+        UserMessage,
+        AssistantToolCalls,
+        ToolResultMessage,
+    ]
 
 
 class WordlessFailures:

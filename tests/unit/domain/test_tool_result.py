@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.messages import tool_message
+from zork_mcp.domain.messages import to_openai_dict, tool_message
 from zork_mcp.domain.tool_result import ToolCallResult, jsonable
 
 leaves = (
@@ -67,7 +67,11 @@ def test_odd_objects_cycles_and_non_finite_numbers_are_made_safe():
 def test_results_enter_history_as_json_text():
     message = tool_message("call_1", ToolCallResult.success({"é": "ü"}))
     expected = '{"content": {"é": "ü"}}'
-    assert message == {"role": "tool", "tool_call_id": "call_1", "content": expected}
+    assert to_openai_dict(message) == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": expected,
+    }
 
 
 @given(

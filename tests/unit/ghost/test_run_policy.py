@@ -15,7 +15,15 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.loop_policy import FAILED_OUTCOMES, LoopLimits
 from zork_mcp.domain.loop_records import ExitReason
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+    initial_messages,
+    to_openai_dict,
+)
 from zork_mcp.domain.recovery import BACKTRACK_PROMPT, CircuitBreaker, Recovery
 from zork_mcp.domain.tool_loop import ToolLoop
 from zork_mcp.ghost.memory import recent_context
@@ -55,15 +63,17 @@ def test_backtracks_follow_failed_batches_and_are_bounded(script, recovery):
     if recovery.max_backtracks > len(failed_iterations - {None}):
         broke = outcome.exit_reason is ExitReason.SESSION_BROKEN
         assert len(outcome.backtracks) >= len(failed_iterations) - (1 if broke else 0)
+    contents = [to_openai_dict(m)["content"] for m in outcome.messages]
     prompts = [
         m
-        for m in outcome.messages
-        if m["content"] and "previous approach failed" in str(m["content"])
+        for m, content in zip(outcome.messages, contents, strict=True)
+        if content and "previous approach failed" in str(content)
     ]
     assert len(prompts) == len(outcome.backtracks)
     for message in prompts:
         index = outcome.messages.index(message)
-        assert message["role"] == "user" and outcome.messages[index - 1]["role"] == "tool"
+        assert isinstance(message, UserMessage)
+        assert isinstance(outcome.messages[index - 1], ToolResultMessage)
     assert outcome.answer == (outcome.final_content or "").strip(), "a ghost run reads free text"
 
 
@@ -119,11 +129,36 @@ def test_recent_context_keeps_the_prompts_and_the_last_exchange(script):
     outcome, _, _ = run_ghost(script, Recovery())
     trimmed = recent_context(outcome.messages)
     assert trimmed[:2] == outcome.messages[:2]
-    calls = [m for m in trimmed if m.get("tool_calls")]
+    calls = [m for m in trimmed if isinstance(m, AssistantToolCalls)]
     assert len(calls) <= 1
-    answered = {m["tool_call_id"] for m in trimmed if m["role"] == "tool"}
-    asked = {c["id"] for m in calls for c in m["tool_calls"]}
+    answered = {m.tool_call_id for m in trimmed if isinstance(m, ToolResultMessage)}
+    asked = {c.id for m in calls for c in m.calls}
     assert answered == asked, "no tool result without its call, no call without its result"
+
+
+def conversation_entry(message) -> dict:
+    """One message as the result's conversation_history holds it (spec 004), written out."""
+    entry = {"role": None, "content": None, "tool_calls": None, "tool_call_id": None}
+    match message:
+        case SystemMessage(text):
+            entry.update(role="system", content=text)
+        case UserMessage(text):
+            entry.update(role="user", content=text)
+        case AssistantText(text):
+            entry.update(role="assistant", content=text)
+        case AssistantToolCalls(calls, preamble):
+            wire = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.function.name, "arguments": c.function.arguments},
+                }
+                for c in calls
+            ]
+            entry.update(role="assistant", content=preamble, tool_calls=wire)
+        case ToolResultMessage(call_id, result):
+            entry.update(role="tool", content=result.to_json(), tool_call_id=call_id)
+    return entry
 
 
 def failures_before(records, index) -> int:
@@ -159,13 +194,7 @@ def test_the_result_mirrors_the_run_field_by_field(script, recovery):
         assert entry.reasoning == (record.reasoning or "")
         assert entry.retry_attempt == failures_before(records, index)
     assert [m.model_dump() for m in result.conversation_history] == [
-        {
-            "role": m["role"],
-            "content": m.get("content"),
-            "tool_calls": m.get("tool_calls"),
-            "tool_call_id": m.get("tool_call_id"),
-        }
-        for m in outcome.messages
+        conversation_entry(m) for m in outcome.messages
     ]
     ran = [r for r in records if r.outcome not in (CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN)]
     good = sum(r.outcome is CallOutcome.SUCCEEDED for r in ran)
@@ -189,7 +218,7 @@ def test_the_result_mirrors_the_run_field_by_field(script, recovery):
 
 
 def test_a_failed_run_says_why_and_keeps_the_prompts():
-    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
+    messages = [SystemMessage("s"), UserMessage("u")]
     result = failed_run(
         "server x did not start",
         elapsed_seconds=0.5,

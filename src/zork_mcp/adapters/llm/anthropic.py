@@ -1,16 +1,17 @@
 """The LLM port over Anthropic's Messages API.
 
 System messages go to the `system` parameter, tool calls become `tool_use` blocks and tool
-results `tool_result` blocks in the next user turn, cache_control is native. There is no
-response_format: the forced final answer is a forced call of an `AgentResponse` tool whose
-input schema is the answer's schema, and its input is returned as the answer's content.
+results `tool_result` blocks in the next user turn, cache_control is native (on the text
+blocks of the request's cache breakpoints). There is no response_format: the forced final
+answer is a forced call of an `AgentResponse` tool whose input schema is the answer's
+schema, and its input is returned as the answer's content.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, assert_never
 
 import httpx
 
@@ -18,13 +19,25 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import (
     arguments_object,
     call_names,
-    is_error_payload,
     limit_cache_markers,
     merge_turns,
-    tool_payload,
+    text_block,
 )
 from zork_mcp.adapters.llm.wire import WireLLM
-from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    CachePolicy,
+    FunctionCall,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
 
 API_VERSION = "2023-06-01"
@@ -65,10 +78,15 @@ class AnthropicLLM(WireLLM):
         return parse_message(data, names, forced=request.response_format is not None)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
+        cache = request.cache
         system = [
-            _text_block(m) for m in request.messages if m["role"] == "system" and m["content"]
+            text_block(m.text, marked=cache.marks(m))
+            for m in request.messages
+            if isinstance(m, SystemMessage) and m.text
         ]
-        turns = merge_turns([_turn(m, names) for m in request.messages if m["role"] != "system"])
+        turns = merge_turns(
+            [_turn(m, names, cache) for m in request.messages if not isinstance(m, SystemMessage)]
+        )
         body: dict[str, Any] = {
             "model": self._model,
             "max_tokens": self._max_tokens,
@@ -134,41 +152,43 @@ def _canonical(block: Mapping[str, Any], names: WireNameMap) -> str:
     return names.to_canonical(wire) or wire
 
 
-def _turn(message: Message, names: WireNameMap) -> tuple[str, list[dict[str, Any]]]:
-    role = message["role"]
-    if role == "tool":
-        payload = tool_payload(message)
-        return "user", [
-            {
+def _turn(
+    message: Message, names: WireNameMap, cache: CachePolicy
+) -> tuple[str, list[dict[str, Any]]]:
+    match message:
+        case ToolResultMessage(tool_call_id, result):
+            block = {
                 "type": "tool_result",
-                "tool_use_id": message["tool_call_id"],
-                "content": message["content"],
-                "is_error": is_error_payload(payload),
+                "tool_use_id": tool_call_id,
+                "content": result.to_json(),
+                "is_error": result.is_error,
             }
-        ]
-    if role == "assistant":
-        # Anthropic refuses a message whose only text is whitespace (a model's "\n" beside
-        # its tool calls, sent back); such text says nothing, so it stays out.
-        text = message.get("content") or ""
-        blocks = [{"type": "text", "text": text}] if text.strip() else []
-        for call in message.get("tool_calls") or ():
-            blocks.append(
-                {
-                    "type": "tool_use",
-                    "id": call["id"],
-                    "name": names.to_wire(call["function"]["name"]),
-                    "input": arguments_object(call["function"]["arguments"]),
-                }
-            )
-        return "assistant", blocks
-    return "user", [_text_block(message)]
+            return "user", [block]
+        case AssistantToolCalls(calls, preamble):
+            return "assistant", _said(preamble) + [_tool_use(call, names) for call in calls]
+        case AssistantText(text):
+            return "assistant", _said(text)
+        case UserMessage(text):
+            return "user", [text_block(text, marked=cache.marks(message))]
+        case SystemMessage():
+            raise ValueError("a system message is sent as the `system` parameter, not a turn")
+        case _:
+            assert_never(message)
 
 
-def _text_block(message: Message) -> dict[str, Any]:
-    block: dict[str, Any] = {"type": "text", "text": message["content"]}
-    if "cache_control" in message:
-        block["cache_control"] = dict(message["cache_control"])
-    return block
+def _said(text: str | None) -> list[dict[str, Any]]:
+    """Anthropic refuses a message whose only text is whitespace (a model's "\n" beside its
+    tool calls, sent back); such text says nothing, so it stays out."""
+    return [{"type": "text", "text": text}] if text and text.strip() else []
+
+
+def _tool_use(call: ToolCall, names: WireNameMap) -> dict[str, Any]:
+    return {
+        "type": "tool_use",
+        "id": call.id,
+        "name": names.to_wire(call.function.name),
+        "input": arguments_object(call.function.arguments),
+    }
 
 
 def _tool(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:

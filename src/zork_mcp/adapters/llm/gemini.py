@@ -11,20 +11,27 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, assert_never
 
 import httpx
 
 from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
-from zork_mcp.adapters.llm.messages import (
-    arguments_object,
-    call_names,
-    merge_turns,
-    tool_payload,
-)
+from zork_mcp.adapters.llm.messages import arguments_object, call_names, merge_turns
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import FunctionCall, LLMRequest, LLMResponse, Message, ToolCall, Usage
+from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
+    FunctionCall,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from zork_mcp.domain.schema_dialects import gemini_schema
 from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
 
@@ -52,12 +59,12 @@ class GeminiLLM(WireLLM):
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
         called = call_names(request.messages)
         system = [
-            {"text": m["content"]}
+            {"text": m.text}
             for m in request.messages
-            if m["role"] == "system" and m["content"]  # an empty text part is refused
+            if isinstance(m, SystemMessage) and m.text  # an empty text part is refused
         ]
         turns = merge_turns(
-            [_turn(m, names, called) for m in request.messages if m["role"] != "system"]
+            [_turn(m, names, called) for m in request.messages if not isinstance(m, SystemMessage)]
         )
         body: dict[str, Any] = {"contents": [{"role": r, "parts": p} for r, p in turns]}
         if system:
@@ -109,30 +116,34 @@ class GeminiLLM(WireLLM):
 
 
 def _turn(message: Message, names: WireNameMap, called: Mapping[str, str]) -> tuple[str, list]:
-    role = message["role"]
-    if role == "tool":
-        name = names.to_wire(called[message["tool_call_id"]])
-        response = {"name": name, "id": message["tool_call_id"], "response": tool_payload(message)}
-        return "user", [{"functionResponse": response}]
-    if role == "assistant":
-        parts: list[dict[str, Any]] = (
-            [{"text": message["content"]}] if message.get("content") else []
-        )
-        parts += [_call_part(call, names) for call in message.get("tool_calls") or ()]
-        return "model", parts
-    return "user", [{"text": message["content"]}]
+    match message:
+        case ToolResultMessage(tool_call_id, result):
+            name = names.to_wire(called[tool_call_id])
+            response = {"name": name, "id": tool_call_id, "response": result.to_dict()}
+            return "user", [{"functionResponse": response}]
+        case AssistantToolCalls(calls, preamble):
+            parts = [{"text": preamble}] if preamble else []
+            return "model", parts + [_call_part(call, names) for call in calls]
+        case AssistantText(text):
+            return "model", [{"text": text}] if text else []
+        case UserMessage(text):
+            return "user", [{"text": text}]
+        case SystemMessage():
+            raise ValueError("a system message is sent as the systemInstruction, not a turn")
+        case _:
+            assert_never(message)
 
 
-def _call_part(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+def _call_part(call: ToolCall, names: WireNameMap) -> dict[str, Any]:
     """A functionCall part, with the thoughtSignature it came with (Gemini 3 requires it)."""
     part: dict[str, Any] = {
         "functionCall": {
-            "name": names.to_wire(call["function"]["name"]),
-            "id": call["id"],
-            "args": arguments_object(call["function"]["arguments"]),
+            "name": names.to_wire(call.function.name),
+            "id": call.id,
+            "args": arguments_object(call.function.arguments),
         }
     }
-    signature = (call.get("provider_data") or {}).get(SIGNATURE)
+    signature = (call.provider_data or {}).get(SIGNATURE)
     if signature:
         part[SIGNATURE] = signature
     return part

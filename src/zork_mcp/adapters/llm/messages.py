@@ -1,4 +1,4 @@
-"""Helpers for adapters that turn the domain's OpenAI-format history into another format."""
+"""What the LLM adapters share in rendering the domain's typed conversation on their wire."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from zork_mcp.domain.messages import LLMRequest, Message
+from zork_mcp.domain.messages import AssistantToolCalls, LLMRequest, Message
+
+# The cache_control a breakpoint of the request's CachePolicy carries (Anthropic's, also
+# through OpenRouter).
+EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 
 
 def arguments_object(text: str) -> dict[str, Any]:
@@ -18,25 +22,22 @@ def arguments_object(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def tool_payload(message: Message) -> dict[str, Any]:
-    """The JSON object a tool message carries (the ToolCallResult's dict)."""
-    try:
-        value = json.loads(message.get("content") or "{}")
-    except ValueError:
-        return {"content": message.get("content")}
-    return value if isinstance(value, dict) else {"content": value}
-
-
-def is_error_payload(payload: Mapping[str, Any]) -> bool:
-    return "error" in payload
+def text_block(text: str, *, marked: bool) -> dict[str, Any]:
+    """A text block (Anthropic's, and a content part OpenRouter passes on to it), carrying
+    cache_control when it is a breakpoint of the request's CachePolicy."""
+    block: dict[str, Any] = {"type": "text", "text": text}
+    if marked:
+        block["cache_control"] = dict(EPHEMERAL)
+    return block
 
 
 def call_names(messages: Iterable[Message]) -> dict[str, str]:
     """tool_call_id -> canonical tool name, from the assistant messages."""
     return {
-        call["id"]: call["function"]["name"]
+        call.id: call.function.name
         for message in messages
-        for call in message.get("tool_calls") or ()
+        if isinstance(message, AssistantToolCalls)
+        for call in message.calls
     }
 
 
@@ -60,10 +61,11 @@ def merge_turns(turns: Sequence[tuple[str, list[Any]]]) -> list[tuple[str, list[
 def limit_cache_markers(blocks: Sequence[dict[str, Any]], limit: int) -> None:
     """Keep `cache_control` on at most `limit` of `blocks` (in request order), where it pays.
 
-    The domain marks every system and user message (requirement 4.7), but Anthropic (also
-    through OpenRouter) takes at most 4 breakpoints. A breakpoint caches the whole prefix up
-    to it, so the first (the system prompt, stable across turns) and the latest ones (the
-    longest prefix of a growing conversation) stay; the markers between them go.
+    A request's CachePolicy marks every system and user message (requirement 4.7), but
+    Anthropic (also through OpenRouter) takes at most 4 breakpoints. A breakpoint caches the
+    whole prefix up to it, so the first (the system prompt, stable across turns) and the
+    latest ones (the longest prefix of a growing conversation) stay; the markers between
+    them go.
     """
     marked = [block for block in blocks if "cache_control" in block]
     if len(marked) <= limit:

@@ -97,7 +97,7 @@ class LangfuseTelemetry:
                 self.client.start_as_current_observation(
                     name=name,
                     as_type=self._observation_type(name, facts),
-                    input=jsonable(input),
+                    input=jsonable(ts.shown_input(input)),
                     metadata=jsonable(metadata_of(facts)),
                     **self._generation_fields(facts),
                 )

@@ -110,7 +110,7 @@ class OtelTelemetry:
         )
         content = ts.content_keys(facts) if self.capture_content else None
         if content and input is not None:
-            span.set_attribute(content[0], _json(input))
+            span.set_attribute(content[0], _json(ts.shown_input(input)))
         token = self._current.set(span)
         try:
             yield _Span(span, content)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zork_mcp.domain.events import EventType, Level
-from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.messages import Message, Usage, to_openai_dict
 from zork_mcp.domain.span_facts import (
     LLMAnswered,
     LLMCalled,
@@ -158,6 +158,16 @@ def genai_result(facts: SpanFacts | None, output: Any) -> dict[str, Any]:
     if isinstance(output, Mapping) and output.get("finish_reason"):
         attributes["gen_ai.response.finish_reasons"] = [str(output["finish_reason"])]
     return attributes
+
+
+def shown_input(value: Any) -> Any:
+    """A span's input as a trace shows it: the conversation's messages (an LLM call's, or the
+    one a turn shows) as OpenAI-format dicts, which trace viewers render as a chat."""
+    if isinstance(value, Message):
+        return to_openai_dict(value)
+    if isinstance(value, list | tuple) and value and all(isinstance(m, Message) for m in value):
+        return [to_openai_dict(m) for m in value]
+    return value
 
 
 def content_keys(facts: SpanFacts | None) -> tuple[str, str] | None:

@@ -3,8 +3,8 @@ server that speaks it (llama.cpp's server, Ollama, vLLM) by base URL.
 
 Canonical `server.tool` names become provider-safe wire names in `tools` and in the
 history's tool calls, and are mapped back in the answer. `cache_control` rides on a text
-part of system and user messages where the provider honours it (OpenRouter) and is left
-out where the provider caches prefixes by itself (OpenAI, local servers).
+part of the request's cache breakpoints where the provider honours it (OpenRouter) and is
+left out where the provider caches prefixes by itself (OpenAI, local servers).
 """
 
 from __future__ import annotations
@@ -13,22 +13,27 @@ import json
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 import httpx
 
 from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
-from zork_mcp.adapters.llm.messages import limit_cache_markers
+from zork_mcp.adapters.llm.messages import limit_cache_markers, text_block
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     Message,
     ResponseFormat,
+    SystemMessage,
     ToolCall,
+    ToolResultMessage,
     Usage,
+    UserMessage,
 )
 from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
@@ -74,7 +79,7 @@ class OpenAICompatibleLLM(WireLLM):
         return parse_completion(data, names, self._flavor.name)
 
     def request_body(self, request: LLMRequest, names: WireNameMap) -> dict[str, Any]:
-        messages = [self._wire_message(m, names) for m in request.messages]
+        messages = [self._wire_message(m, names, request.cache.marks(m)) for m in request.messages]
         parts = [p for m in messages if isinstance(m.get("content"), list) for p in m["content"]]
         limit_cache_markers(parts, MAX_CACHE_BREAKPOINTS)
         body: dict[str, Any] = {"model": self._model, "messages": messages}
@@ -88,14 +93,27 @@ class OpenAICompatibleLLM(WireLLM):
         body.update({key: value for key, value in self._options.items() if value is not None})
         return body
 
-    def _wire_message(self, message: Message, names: WireNameMap) -> dict[str, Any]:
-        wire = {key: value for key, value in message.items() if key != "cache_control"}
-        if "cache_control" in message and self._flavor.cache_markers:
-            part = {"type": "text", "text": message["content"]}
-            wire["content"] = [part | {"cache_control": dict(message["cache_control"])}]
-        if message.get("tool_calls"):
-            wire["tool_calls"] = [_wire_call(call, names) for call in message["tool_calls"]]
-        return wire
+    def _wire_message(self, message: Message, names: WireNameMap, marked: bool) -> dict[str, Any]:
+        match message:
+            case SystemMessage(text):
+                return self._prompt("system", text, marked)
+            case UserMessage(text):
+                return self._prompt("user", text, marked)
+            case AssistantText(text):
+                return {"role": "assistant", "content": text}
+            case AssistantToolCalls(calls, preamble):
+                wire_calls = [_wire_call(call, names) for call in calls]
+                return {"role": "assistant", "content": preamble, "tool_calls": wire_calls}
+            case ToolResultMessage(tool_call_id, result):
+                return {"role": "tool", "tool_call_id": tool_call_id, "content": result.to_json()}
+            case _:
+                assert_never(message)
+
+    def _prompt(self, role: str, text: str, marked: bool) -> dict[str, Any]:
+        """A breakpoint's text becomes a part carrying cache_control, where it is sent."""
+        if marked and self._flavor.cache_markers:
+            return {"role": role, "content": [text_block(text, marked=True)]}
+        return {"role": role, "content": text}
 
 
 def json_schema_format(response_format: ResponseFormat) -> dict[str, Any]:
@@ -151,13 +169,10 @@ def _wire_tool(tool: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
     return {"type": "function", "function": function}
 
 
-def _wire_call(call: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+def _wire_call(call: ToolCall, names: WireNameMap) -> dict[str, Any]:
     """Only the fields OpenAI accepts; another provider's data stays out."""
-    function = {
-        "name": names.to_wire(call["function"]["name"]),
-        "arguments": call["function"]["arguments"],
-    }
-    return {"id": call["id"], "type": call.get("type", "function"), "function": function}
+    function = {"name": names.to_wire(call.function.name), "arguments": call.function.arguments}
+    return {"id": call.id, "type": call.type, "function": function}
 
 
 def _domain_call(

@@ -2,9 +2,9 @@
 take function tools only there.
 
 Stateless: `store` is false and no `previous_response_id` is sent, so every request carries
-the whole history, which stays ours. The domain's OpenAI-chat-format history becomes input
-items: messages, `function_call` items and the `function_call_output` items answering them
-by `call_id`. A reasoning model's reasoning comes back encrypted (`include:
+the whole history, which stays ours. The domain's typed history becomes input items:
+messages, `function_call` items and the `function_call_output` items answering them by
+`call_id`. A reasoning model's reasoning comes back encrypted (`include:
 ["reasoning.encrypted_content"]`); the output items that came with a call (reasoning, any
 text) ride on the first call's `provider_data` and go back in their order, each call by its
 `fc_` id, as the API requires when nothing is stored. The forced final answer asks for
@@ -24,12 +24,17 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.messages import (
+    AssistantText,
+    AssistantToolCalls,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     Message,
+    SystemMessage,
     ToolCall,
+    ToolResultMessage,
     Usage,
+    UserMessage,
 )
 from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
@@ -92,22 +97,26 @@ class OpenAIResponsesLLM(WireLLM):
 
 
 def input_items(messages: Iterable[Message], names: WireNameMap) -> list[dict[str, Any]]:
-    """The history as Responses input items (an empty system prompt is left out)."""
+    """The history as Responses input items (an empty text is left out)."""
     items: list[dict[str, Any]] = []
     for message in messages:
-        role = message["role"]
-        if role == "tool":
-            items.append(
-                {
-                    "type": "function_call_output",
-                    "call_id": message["tool_call_id"],
-                    "output": message.get("content") or "",
-                }
-            )
-        elif role == "assistant" and message.get("tool_calls"):
-            items += _call_items(message, names)
-        elif message.get("content"):
-            items.append(_message_item(role, message["content"]))
+        match message:
+            case ToolResultMessage(tool_call_id, result):
+                items.append(
+                    {
+                        "type": "function_call_output",
+                        "call_id": tool_call_id,
+                        "output": result.to_json(),
+                    }
+                )
+            case AssistantToolCalls():
+                items += _call_items(message, names)
+            case SystemMessage(text) if text:
+                items.append(_message_item("system", text))
+            case UserMessage(text) if text:
+                items.append(_message_item("user", text))
+            case AssistantText(text) if text:
+                items.append(_message_item("assistant", text))
     return items
 
 
@@ -116,16 +125,14 @@ def _message_item(role: str, text: str) -> dict[str, Any]:
     return {"type": "message", "role": role, "content": text}
 
 
-def _call_items(message: Message, names: WireNameMap) -> list[dict[str, Any]]:
+def _call_items(message: AssistantToolCalls, names: WireNameMap) -> list[dict[str, Any]]:
     """An assistant turn's output items, in the order they came: the first call carries the
     others (reasoning, text), with each call's place among them. Without them (a history
     from another provider) the text goes first, then the calls, without item ids."""
-    calls = {call["id"]: call for call in message["tool_calls"]}
-    carried = (message["tool_calls"][0].get("provider_data") or {}).get(OUTPUT)
+    calls = {call.id: call for call in message.calls}
+    carried = (message.calls[0].provider_data or {}).get(OUTPUT)
     if not isinstance(carried, list):
-        preamble = (
-            [_message_item("assistant", message["content"])] if message.get("content") else []
-        )
+        preamble = [_message_item("assistant", message.preamble)] if message.preamble else []
         return preamble + [_call_item(call, names, None) for call in calls.values()]
     items: list[dict[str, Any]] = []
     for item in carried:
@@ -136,12 +143,12 @@ def _call_items(message: Message, names: WireNameMap) -> list[dict[str, Any]]:
     return items + [_call_item(call, names, None) for call in calls.values()]
 
 
-def _call_item(call: Mapping[str, Any], names: WireNameMap, item_id: Any) -> dict[str, Any]:
+def _call_item(call: ToolCall, names: WireNameMap, item_id: Any) -> dict[str, Any]:
     item: dict[str, Any] = {
         "type": CALL_ITEM,
-        "call_id": call["id"],
-        "name": names.to_wire(call["function"]["name"]),
-        "arguments": call["function"]["arguments"],
+        "call_id": call.id,
+        "name": names.to_wire(call.function.name),
+        "arguments": call.function.arguments,
     }
     if isinstance(item_id, str) and item_id:
         item["id"] = item_id
