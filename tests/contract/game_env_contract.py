@@ -25,6 +25,18 @@ class GameEnvContract:
         second = env.step("north")
         assert second.moves == first.moves + 1 and second.text
 
+    def test_each_room_is_its_location_object_that_a_move_changes_and_a_restore_brings_back(
+        self, env
+    ):
+        start = env.reset()
+        north = env.step("north")
+        assert start.location and north.location and north.location != start.location
+        snapshot = env.save_state()
+        env.step("west")
+        assert env.restore_state(snapshot).location == north.location
+        assert env.peek("look").location == north.location
+        assert env.step("xyzzy plugh").location == north.location  # a command not read
+
     def test_restore_returns_to_the_saved_moment(self, env):
         env.reset()
         env.step("north")

@@ -13,3 +13,6 @@ class GameObservation:
     moves: int = 0
     game_over: bool = False
     refused: bool = False  # the command was refused before it reached the game
+    # The Z-machine object of the player's room (0: unknown): Zork I names several rooms
+    # "Forest", and only their objects tell them apart.
+    location: int = 0

@@ -190,3 +190,16 @@ def _valid_read_operands(version: int, types: int) -> bool:
         return False
     allowed = {2} if version <= 3 else {2, 4} if version == 4 else {1, 2, 3, 4}
     return count in allowed
+
+
+def location_object(ram: bytes) -> int:
+    """The object number of the player's location, 0 where memory is too short to hold it.
+
+    The first global variable holds it: a version 1-3 interpreter prints its short name on
+    the status line (Z-machine Standard 1.1, §8.2.2), and the games keep it there from V4 on
+    (Zork I's `HERE`). The globals table's address is the header word at 0x0C.
+    """
+    if len(ram) < HEADER_SIZE:
+        return 0
+    globals_table = _word(ram, 0x0C)
+    return _word(ram, globals_table) if globals_table + 2 <= len(ram) else 0

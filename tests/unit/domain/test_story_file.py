@@ -34,7 +34,13 @@ from tests.support.story_files import (
 )
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.story_file import GameLexicon, decode_start, encode_word, read_lexicon
+from zork_mcp.domain.story_file import (
+    GameLexicon,
+    decode_start,
+    encode_word,
+    location_object,
+    read_lexicon,
+)
 
 STORY = find_game_file(base=ROOT).read_bytes()
 ZORK = read_lexicon(STORY)
@@ -418,3 +424,23 @@ def test_a_word_without_data_is_no_synonym_of_a_word_given_data():
     lexicon = GameLexicon.from_words(["north", "south", ("quit", b"\x00\x00\x01"), "east"])
     data = [lexicon.entries[lexicon.key(word)] for word in ["north", "south", "quit", "east"]]
     assert len(set(data)) == 4
+
+
+@given(globals_at=st.integers(64, 1000), location=st.integers(0, 0xFFFF), spare=st.integers(0, 9))
+def test_the_location_is_the_first_global_where_the_header_says_the_globals_are(
+    globals_at, location, spare
+):
+    ram = bytearray(globals_at + 2 + spare)
+    ram[0x0C:0x0E] = globals_at.to_bytes(2, "big")
+    ram[globals_at : globals_at + 2] = location.to_bytes(2, "big")
+    assert location_object(bytes(ram)) == location
+
+
+def test_memory_too_short_for_a_header_or_its_globals_has_no_location():
+    assert location_object(bytes(63)) == 0
+    ram = bytearray(64)
+    ram[0x0C:0x0E] = (63).to_bytes(2, "big")  # the globals' first word would end past RAM
+    assert location_object(bytes(ram)) == 0
+    ram[0x0C:0x0E] = (62).to_bytes(2, "big")
+    ram[62:64] = (187).to_bytes(2, "big")
+    assert location_object(bytes(ram)) == 187

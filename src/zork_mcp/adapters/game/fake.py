@@ -15,6 +15,8 @@ _ROOMS = {
     "South of House": {"north": "West of House", "east": "Behind House"},
     "Behind House": {"west": "North of House"},
 }
+# Each room's object number, as a story file numbers its objects (the game's location).
+_OBJECTS = {room: number for number, room in enumerate(_ROOMS, start=10)}
 _DIRECTIONS = {"n": "north", "s": "south", "e": "east", "w": "west"}
 _QUIT = b"\x41\xf6\x00"  # one dictionary datum for both words, as in Zork I
 _VOCABULARY = [
@@ -110,4 +112,41 @@ class FakeGameEnv:
     def _observe(self, text: str) -> GameObservation:
         state = self._state
         over = state.score >= self.max_score
-        return GameObservation(text, state.room, state.score, state.moves, game_over=over)
+        return GameObservation(
+            text, state.room, state.score, state.moves, game_over=over,
+            location=_OBJECTS[state.room],
+        )  # fmt: skip
+
+
+class ScriptedGameEnv:
+    """Answers each command with the next of `answers`, moving one room on each time (room
+    `Room N`, object N); never over. For tests of what the agent is shown of long answers."""
+
+    def __init__(self, answers: list[str], opening: str = "Welcome.") -> None:
+        self._answers, self._opening = answers, opening
+        self._played = 0
+
+    def reset(self) -> GameObservation:
+        self._played = 0
+        return self._observe(self._opening)
+
+    def step(self, action: str) -> GameObservation:
+        text = self._answers[self._played % len(self._answers)]
+        self._played += 1
+        return self._observe(text)
+
+    def peek(self, action: str) -> GameObservation:
+        return self._observe("You are empty-handed.")
+
+    def save_state(self) -> object:
+        return self._played
+
+    def restore_state(self, state: object) -> GameObservation:
+        if not isinstance(state, int):
+            raise TypeError("not a ScriptedGameEnv snapshot")
+        self._played = state
+        return self._observe("")
+
+    def _observe(self, text: str) -> GameObservation:
+        room = self._played + 1
+        return GameObservation(text, f"Room {room}", 0, self._played, location=room)

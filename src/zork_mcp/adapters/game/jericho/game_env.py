@@ -33,6 +33,7 @@ from zork_mcp.domain.status_line import (
     parse_status_line,
     strip_status_line,
 )
+from zork_mcp.domain.story_file import location_object
 
 CRASH_NOTICE = (
     "The game's interpreter failed on that command and was restarted where you were; "
@@ -46,6 +47,18 @@ class GameSnapshot:
 
     frotz: FrotzState
     status: StatusLine
+
+    @property
+    def location(self) -> int:
+        return location_object(self.frotz.ram)
+
+    def observed(self, text: str, game_over: bool = False) -> GameObservation:
+        """`text` as the game's answer at this moment."""
+        status = self.status
+        return GameObservation(
+            text, status.room or None, status.score, status.moves, game_over,
+            location=self.location,
+        )  # fmt: skip
 
     @classmethod
     def of(cls, state: object) -> GameSnapshot:
@@ -101,7 +114,7 @@ class JerichoGameEnv:
             self.close()
             raise self._cannot_start(death) from death
         self._checked(frame, "reset")
-        return self._observed(frame, StatusLine("", 0, 0))
+        return self._observed(frame, None)
 
     def step(self, action: str) -> GameObservation:
         return self._play(action, "step", self._observed)
@@ -111,10 +124,10 @@ class JerichoGameEnv:
         return self._play(action, "peek", self._answered)
 
     def _play(
-        self, action: str, op: str, read: Callable[[Frame, StatusLine], GameObservation]
+        self, action: str, op: str, read: Callable[[Frame, GameSnapshot], GameObservation]
     ) -> GameObservation:
         verdict = safe_command(action, self._rules)
-        last = self._current().status
+        last = self._current()
         if verdict.command is None:
             return replace(self._unchanged(verdict.notice), refused=True)
         try:
@@ -132,8 +145,7 @@ class JerichoGameEnv:
         state = GameSnapshot.of(state)
         self._current()
         self._snapshot, self._pending = state, state.frotz
-        last = state.status
-        return GameObservation("", last.room or None, last.score, last.moves)
+        return state.observed("")
 
     def close(self) -> None:
         if self._process is not None:
@@ -210,23 +222,21 @@ class JerichoGameEnv:
         return frame
 
     def _unchanged(self, notice: str) -> GameObservation:
-        last = self._current().status
-        return GameObservation(f"[{notice}]", last.room or None, last.score, last.moves)
+        return self._current().observed(f"[{notice}]")
 
-    def _observed(self, frame: Frame, last: StatusLine) -> GameObservation:
+    def _observed(self, frame: Frame, last: GameSnapshot | None) -> GameObservation:
         """A step's answer; its state becomes the snapshot kept for a replacement process."""
         reply = frame.message
         if frame.state is None:
             raise GameEmulatorLostError("The game process answered a step without its state.")
-        status = self._status(reply) or last
+        status = self._status(reply) or (last.status if last else StatusLine("", 0, 0))
         self._snapshot = GameSnapshot(frame.state, status)
         text = strip_status_line(str(reply["text"]))
         over = is_game_over(text) or (self._end_at_first_death and bool(reply["done"]))
-        return GameObservation(text, status.room or None, status.score, status.moves, over)
+        return self._snapshot.observed(text, over)
 
-    def _answered(self, frame: Frame, last: StatusLine) -> GameObservation:
-        text = strip_status_line(str(frame.message["text"]))
-        return GameObservation(text, last.room or None, last.score, last.moves)
+    def _answered(self, frame: Frame, last: GameSnapshot) -> GameObservation:
+        return last.observed(strip_status_line(str(frame.message["text"])))
 
     def _status(self, reply: dict[str, Any]) -> StatusLine | None:
         if reply["status"]:
