@@ -114,3 +114,10 @@ class ServerConnections:
 
     def states(self) -> dict[str, ConnectionState]:
         return {server: tracker.state for server, tracker in self._trackers.items()}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ServerConnections):
+            return NotImplemented
+        return self.states() == other.states()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by its states
