@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
@@ -16,6 +16,7 @@ from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.roots import Root, episode_root
 from zork_mcp.domain.server_config import AnyServerConfig, MCPConfig, by_transport
 from zork_mcp.domain.settings import MCPSettings, ServerStart
 from zork_mcp.ports.telemetry import Telemetry
@@ -24,7 +25,8 @@ from zork_mcp.ports.telemetry import Telemetry
 @dataclass(frozen=True)
 class ToolServerSettings:
     """What one assembly of MCP servers is built from: which servers, how their processes
-    start (decided once, for the fork server and the tools), and how long they may take."""
+    start (decided once, for the fork server and the tools), how long they may take, and
+    the roots the client names to them (an episode's folder; none for MCP-Ghost)."""
 
     servers: Mapping[str, AnyServerConfig]
     plan: StartPlan
@@ -32,6 +34,7 @@ class ToolServerSettings:
     background_spare: bool = False
     stderr_path: Path | None = None
     stderr_log_bytes: int = STDERR_LOG_BYTES
+    roots: tuple[Root, ...] = ()
 
 
 def start_plan(
@@ -60,9 +63,11 @@ def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> Start
 def run_tool_settings(
     options: RunOptions, settings: MCPSettings, config: MCPConfig | None, plan: StartPlan | None
 ) -> ToolServerSettings | None:
-    """The agent's servers, or None with MCP off; their stderr goes to the episode's folder."""
+    """The agent's servers, or None with MCP off; their stderr goes to the episode's folder,
+    which is also the root the client names to them (where the memory server reads)."""
     if config is None or plan is None:
         return None
+    folder = PurePosixPath(options.episode_dir.absolute())
     return ToolServerSettings(
         chosen_servers(config, settings),
         plan,
@@ -70,6 +75,7 @@ def run_tool_settings(
         background_spare=settings.background_spare,
         stderr_path=options.episode_dir / "mcp_servers.stderr.log",
         stderr_log_bytes=settings.stderr_log_bytes,
+        roots=(episode_root(folder, options.episode_id),),
     )
 
 
@@ -123,8 +129,12 @@ def mcp_tool_server(
                 stderr_path=settings.stderr_path,
                 stderr_log_bytes=settings.stderr_log_bytes,
                 warn=warn,
+                roots=settings.roots,
             )
         )
     if http:
-        groups.append(McpHttpToolServer(http, startup_timeout_seconds=settings.startup_timeout))
+        remote = McpHttpToolServer(
+            http, startup_timeout_seconds=settings.startup_timeout, roots=settings.roots
+        )
+        groups.append(remote)
     return McpToolServer(groups, order=list(settings.servers))

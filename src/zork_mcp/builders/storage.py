@@ -1,20 +1,33 @@
-"""The stores' builders: an episode's checkpoints and events log, a sweep's results."""
+"""The stores' builders: an episode's checkpoints, events log and journal, a sweep's results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
+from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
 from zork_mcp.domain.events import LoggedEvent
 from zork_mcp.ports.checkpoints import Checkpoints
+from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
 
 def checkpoints(directory: Path) -> Checkpoints:
     """The checkpoints of the episode whose log folder this is."""
     return FileCheckpoints(directory)
+
+
+def episode_journal(directory: Path) -> EpisodeJournal:
+    """The journal of the episode whose log folder this is (its turns and notes), where its
+    memory server reads them."""
+    return FileJournal(directory)
+
+
+def journal_file(directory: Path) -> FileJournal:
+    """The same journal as the memory server uses it: read back, and added notes to."""
+    return FileJournal(directory)
 
 
 def episode_events(directory: Path) -> list[LoggedEvent]:

@@ -35,7 +35,9 @@ def _parser() -> argparse.ArgumentParser:
 _PARSER = _parser()
 
 
-def serve(server: MCPServer, options: argparse.Namespace) -> None:
+def serve(server: MCPServer, options: argparse.Namespace, *, json_response: bool = True) -> None:
+    """`json_response=False`: each answer is an SSE stream, which a server needs to ask its
+    client something during a call in the handshake era (the memory server's roots)."""
     if options.transport == "stdio":
         anyio.run(serve_stdio, server)
         return
@@ -43,5 +45,5 @@ def serve(server: MCPServer, options: argparse.Namespace) -> None:
 
     # JSON answers rather than an SSE stream per request, and no log line per request:
     # both are most of a loopback round trip.
-    app = server.streamable_http_app(json_response=True, host=options.host)
+    app = server.streamable_http_app(json_response=json_response, host=options.host)
     uvicorn.run(app, host=options.host, port=options.port, log_level="warning")

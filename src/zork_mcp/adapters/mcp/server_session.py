@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -12,6 +12,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.exceptions import MCPError as SdkMCPError
 from mcp.shared.message import SessionMessage
 
+from zork_mcp.adapters.mcp.client_requests import answered, asks_for_input, roots_callback
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.listing import Listing, list_tools
@@ -24,6 +25,7 @@ from zork_mcp.domain.errors import (
     ZorkMcpError,
 )
 from zork_mcp.domain.protocol_era import ServerProtocol
+from zork_mcp.domain.roots import Root
 from zork_mcp.domain.text_encoding import encodable_json
 from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -52,11 +54,14 @@ class ServerSession:
         if self._broken:
             raise MCPSessionBrokenError(self._broken)
         canonical = f"{self.name}.{tool}"
-        request = types.CallToolRequest(
-            params=types.CallToolRequestParams(name=tool, arguments=encodable_json(dict(arguments)))
-        )
+        params = types.CallToolRequestParams(name=tool, arguments=encodable_json(dict(arguments)))
+        deadline = anyio.current_time() + timeout_seconds
         try:
-            answer = await self._session.send_unvalidated(request, timeout_seconds)
+            answer = await self._session.send_unvalidated(
+                types.CallToolRequest(params=params), timeout_seconds
+            )
+            if asks_for_input(answer):
+                answer = await answered(self._session, params, answer, deadline, canonical)
         except SdkMCPError as e:
             raise self._translate(e, canonical, timeout_seconds) from e
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream) as e:
@@ -103,9 +108,10 @@ async def server_session(
     write: MemoryObjectSendStream[SessionMessage],
     eras: Eras,
     tool_filter: ToolFilter = ALLOW_ALL,
+    roots: Sequence[Root] = (),
 ) -> AsyncIterator[ServerSession]:
     """The era settled (initialize, or discover), then list_tools (property 8), over a
-    transport's SDK streams."""
-    async with ZorkClientSession(read, write) as session:
+    transport's SDK streams; `roots` are what the client names to the server."""
+    async with ZorkClientSession(read, write, list_roots_callback=roots_callback(roots)) as session:
         protocol = await eras.speak(name, session)
         yield ServerSession(protocol, session, await list_tools(session, name, tool_filter))

@@ -25,6 +25,7 @@ from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TI
 from mcp.shared.exceptions import MCPError as SdkMCPError
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
+from zork_mcp.adapters.mcp.client_requests import roots_callback
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
@@ -34,6 +35,7 @@ from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
+from zork_mcp.domain.roots import Root
 from zork_mcp.domain.server_config import MCPHttpServerConfig
 
 # The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
@@ -71,8 +73,10 @@ class McpHttpToolServer:
         *,
         startup_timeout_seconds: float = 10.0,
         system_env: Mapping[str, str] | None = None,
+        roots: Sequence[Root] = (),
     ) -> None:
-        """Unset ${VAR}s in headers are an MCPConfigError here, before any turn."""
+        """Unset ${VAR}s in headers are an MCPConfigError here, before any turn; `roots`
+        are what the client names to every server (none: it declares no roots)."""
         if not servers:
             raise ValueError("McpHttpToolServer needs at least one server")
         env = os.environ if system_env is None else system_env
@@ -82,6 +86,7 @@ class McpHttpToolServer:
         ]
         self._startup_timeout = startup_timeout_seconds
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
+        self._roots = tuple(roots)
 
     @property
     def server_names(self) -> tuple[str, ...]:
@@ -105,7 +110,8 @@ class McpHttpToolServer:
         watch = StatusWatch()
         try:
             async with asyncio.timeout(self._startup_timeout):
-                return await stack.enter_async_context(_connection(remote, watch, self._eras))
+                connection = _connection(remote, watch, self._eras, self._roots)
+                return await stack.enter_async_context(connection)
         except Exception as error:
             self._eras.forget(remote.name)
             raise _startup_error(remote, watch, root_cause(error), self._startup_timeout) from None
@@ -125,7 +131,7 @@ class McpHttpToolServer:
 
 @asynccontextmanager
 async def _connection(
-    remote: _Remote, watch: StatusWatch, eras: Eras
+    remote: _Remote, watch: StatusWatch, eras: Eras, roots: Sequence[Root]
 ) -> AsyncIterator[ServerSession]:
     """The era settled (initialize, or discover), then list_tools (property 8); the body's
     errors pass through unwrapped."""
@@ -143,7 +149,7 @@ async def _connection(
             streamable_http_client(
                 remote.config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES
             ) as (read, write),
-            ZorkClientSession(read, write) as session,
+            ZorkClientSession(read, write, list_roots_callback=roots_callback(roots)) as session,
         ):
             protocol = await eras.speak(remote.name, session)
             listing = await list_tools(session, remote.name, remote.config.tool_filter)

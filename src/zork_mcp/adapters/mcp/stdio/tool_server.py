@@ -28,6 +28,7 @@ from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
+from zork_mcp.domain.roots import Root
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
 
@@ -47,11 +48,13 @@ class McpStdioToolServer:
         stderr_log_bytes: int = STDERR_LOG_BYTES,
         system_env: Mapping[str, str] | None = None,
         warn: Callable[[str], None] | None = None,
+        roots: Sequence[Root] = (),
     ) -> None:
         """`plan` is how these servers start, as decided once by whoever built this; `forks`
         gives the fork server to fork from when the plan forks any; `warn` hears that the
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
-        much of each server's stderr the log keeps."""
+        much of each server's stderr the log keeps; `roots`: what the client names to every
+        server (none: it declares no roots)."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
@@ -63,6 +66,7 @@ class McpStdioToolServer:
         if fork_server is not None:
             forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
+        self._roots = tuple(roots)
         self._supplies = [
             ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forking)
             for name, config in servers.items()
@@ -148,7 +152,7 @@ class McpStdioToolServer:
         async with AsyncExitStack() as inner:
             async with asyncio.timeout(self._startup_timeout):
                 server = await inner.enter_async_context(
-                    _handshake(supply, process, self._stderr, self._eras)
+                    _handshake(supply, process, self._stderr, self._eras, self._roots)
                 )
             yield server
 
@@ -230,13 +234,13 @@ def _shut_down(
 
 @asynccontextmanager
 async def _handshake(
-    supply: ProcessSupply, process: ServerProcess, log: StderrLog, eras: Eras
+    supply: ProcessSupply, process: ServerProcess, log: StderrLog, eras: Eras, roots: Sequence[Root]
 ) -> AsyncIterator[ServerSession]:
     """The body's errors pass through unwrapped."""
     try:
         async with (
             pipe_streams(process, log) as (read, write),
-            server_session(supply.name, read, write, eras, supply.tool_filter) as server,
+            server_session(supply.name, read, write, eras, supply.tool_filter, roots) as server,
         ):
             yield server
     except BaseExceptionGroup as group:

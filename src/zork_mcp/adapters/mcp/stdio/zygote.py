@@ -49,6 +49,7 @@ PRELOAD = (
     "rich.console",
     "argparse",  # most servers parse their argv
     "zork_mcp.servers.thinking",  # the bundled reasoning server's tool, schemas built once
+    "zork_mcp.servers.episode_memory",  # the memory server's tools and the journal's reader
     "zork_mcp.servers.transport",  # and how our servers are served
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"

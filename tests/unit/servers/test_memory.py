@@ -1,0 +1,79 @@
+"""The memory server's tools through the SDK's own client, in process (fast), in both eras:
+which of the client's roots it serves, and how its answers stay bounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mcp.types as types
+import pytest
+from mcp.client.client import Client
+
+from zork_mcp.builders.storage import episode_journal
+from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.servers.episode_memory import ANSWER_CHARS, RESULT_CHARS, TURNS_FOUND
+from zork_mcp.servers.memory import build_server
+
+WEST = Place("West of House", 64)
+
+
+@pytest.fixture(params=["legacy", "auto"], ids=["handshake", "stateless"])
+def mode(request) -> str:
+    return request.param
+
+
+def episode(folder: Path, turns: int, answer: str = "Time passes.") -> Path:
+    journal = episode_journal(folder)
+    journal.begin(WEST, "opening", 0)
+    for number in range(1, turns + 1):
+        journal.record(PlayedTurn(number, f"wait {number}", answer, WEST))
+    return folder
+
+
+async def answers(mode: str, uris: list[str], *calls: tuple[str, dict]) -> list[str]:
+    async def roots(_) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=uri) for uri in uris])  # type: ignore[arg-type]
+
+    texts = []
+    async with Client(build_server(), mode=mode, list_roots_callback=roots) as client:
+        for name, arguments in calls:
+            result = await client.call_tool(name, arguments)
+            texts.append(result.content[0].text)  # type: ignore[union-attr]
+    return texts
+
+
+async def test_the_first_root_that_holds_a_journal_is_served(tmp_path, mode):
+    served = episode(tmp_path / "e2", 3)
+    (tmp_path / "empty").mkdir()
+    uris = ["file://server/e2", *((tmp_path / name).as_uri() for name in ("missing", "empty"))]
+    uris.append(served.as_uri())
+    (found,) = await answers(mode, uris, ("search_history", {"query": "WAIT 3"}))
+    assert found.startswith("1 of 3 past turns match 'wait 3'")
+
+
+async def test_a_search_shows_the_newest_matches_with_long_answers_cut(tmp_path, mode):
+    folder = episode(tmp_path / "e1", 30, "troll " * 200)
+    (found,) = await answers(mode, [folder.as_uri()], ("search_history", {"query": "troll"}))
+    turns = found.split("\n\n")
+    assert turns[0] == f"30 of 30 past turns match 'troll'; the {TURNS_FOUND} newest, newest first:"
+    assert len(turns) == 1 + TURNS_FOUND and turns[1].startswith(
+        "Turn 30 (West of House) > wait 30"
+    )
+    assert turns[1].endswith(f"[cut: {1199 - ANSWER_CHARS:,} more characters]")
+
+
+async def test_read_notes_keeps_the_newest_within_its_bound(tmp_path, mode):
+    folder = episode(tmp_path / "e1", 1)
+    note = "n" * 990
+    calls = [("add_note", {"note": f"{number} {note}"}) for number in range(30)]
+    *_, notes = await answers(mode, [folder.as_uri()], *calls, ("read_notes", {}))
+    assert len(notes) <= RESULT_CHARS + 100
+    assert notes.startswith("Your notes, oldest first (30; the 11 oldest left out")
+    assert notes.endswith(f"- (turn 2) 29 {note}")
+
+
+async def test_a_room_name_longer_than_any_label_is_refused_by_the_schema(tmp_path, mode):
+    folder = episode(tmp_path / "e1", 1)
+    arguments = {"from_room": "x" * 201, "to_room": "here"}
+    (refused,) = await answers(mode, [folder.as_uri()], ("find_path", arguments))
+    assert "String should have at most 200 characters" in refused
