@@ -3,11 +3,11 @@ from what the orchestrator goes on changing; none saved is an actionable error."
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 
+from zork_mcp.domain.connection import ConnectResult, ServerConnections
 from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode_state import EpisodeState, Note, Place, PlayedTurn
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.messages import Usage
 from zork_mcp.ports.checkpoints import Checkpoints
@@ -17,7 +17,14 @@ def checkpoint(turn: int) -> Checkpoint:
     summary = EpisodeSummary("e", turns=turn, score=5 * turn, moves=turn, room="Kitchen",
                              tool_calls=turn, usage=Usage(10 * turn, turn))  # fmt: skip
     state = {"ram": bytes(range(turn, turn + 8)), "rng": [turn, 2, 3]}
-    return Checkpoint(turn, state, f"objective {turn}", (("north", "You go north."),), summary)
+    turns = [PlayedTurn(n, "north", f"You go north ({n}).", Place("Kitchen", 27), 5 * n, 5)
+             for n in range(1, turn + 1)]  # fmt: skip
+    connections = ServerConnections()
+    connections["memory"].record(ConnectResult.SUCCEEDED)
+    episode = EpisodeState(summary, Place("West of House", 64), "Welcome", turns,
+                           f"objective {turn}", (Note(1, "the door is locked"),),
+                           connections)  # fmt: skip
+    return Checkpoint(state, episode)
 
 
 class CheckpointsContract:
@@ -43,7 +50,19 @@ class CheckpointsContract:
         saved.game_state["rng"].append(4)  # type: ignore[index]
         assert checkpoints.load() == checkpoint(1)
 
-    def test_recent_actions_come_back_as_saved(self, checkpoints):
-        recent = deque([("open mailbox", "Opening..."), ("read leaflet", "WELCOME")], maxlen=5)
-        checkpoints.save(Checkpoint(2, None, None, tuple(recent), EpisodeSummary("e")))
-        assert checkpoints.load().recent == tuple(recent)
+    def test_the_episode_state_comes_back_whole(self, checkpoints):
+        saved = checkpoint(3)
+        checkpoints.save(saved)
+        episode = checkpoints.load().episode
+        assert episode.turns == saved.episode.turns and episode.notes == saved.episode.notes
+        assert (episode.start, episode.opening, episode.objective) == (
+            Place("West of House", 64), "Welcome", "objective 3")  # fmt: skip
+        assert episode.connections.states() == saved.episode.connections.states()
+        assert checkpoints.load().turn == 3
+
+    def test_a_saved_state_is_apart_from_the_turns_that_go_on(self, checkpoints):
+        saved = checkpoint(2)
+        checkpoints.save(saved)
+        saved.episode.turns.append(PlayedTurn(3, "up", "Attic", Place("Attic", 187)))
+        saved.episode.connections["memory"].record(ConnectResult.FAILED)
+        assert checkpoints.load() == checkpoint(2)

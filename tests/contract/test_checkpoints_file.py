@@ -21,8 +21,10 @@ class TestCheckpointFile(CheckpointsContract):
         shutil.copy(BEFORE_ISSUE_28, tmp_path / CHECKPOINT_FILE)
         saved = FileCheckpoints(tmp_path).load()
         assert isinstance(saved, Checkpoint) and isinstance(saved.summary, EpisodeSummary)
-        assert (saved.turn, saved.objective, saved.summary.room) == (2, "read the leaflet",
-                                                                   "West of House")  # fmt: skip
+        assert (saved.turn, saved.episode.objective, saved.summary.room) == (
+            2, "read the leaflet", "West of House")  # fmt: skip
+        turns = saved.episode.turns  # its recent actions, numbered up to its turn
+        assert [turn.turn for turn in turns] == list(range(3 - len(turns), 3)) and turns
 
     def test_a_file_that_is_not_a_checkpoint_says_to_start_afresh(self, tmp_path):
         (tmp_path / CHECKPOINT_FILE).write_bytes(b"not a pickle")

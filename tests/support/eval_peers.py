@@ -66,7 +66,8 @@ class WalkthroughPeer(OpenAIPeer):
 
     def decide(self, body: dict[str, Any]) -> Any:
         tools = bool(body.get("tools"))
-        state = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        # this turn's message, the last user one: earlier ones are remembered turns
+        state = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
         step, stream, turn = self._memory(state, body["model"], tools, body["messages"])
         if tools and step % 4 == 0 and body["messages"][-1]["role"] != "tool":
             reply = tool_calls_reply((self.tool, self.tool_arguments))

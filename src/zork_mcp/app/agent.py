@@ -14,14 +14,15 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import TypeVar
 
-from zork_mcp.domain.agent_response import AgentResponse, ParsedAnswer
+from zork_mcp.domain.agent_response import ParsedAnswer
 from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.connection import ServerConnections
 from zork_mcp.domain.errors import NestedEventLoopError
 from zork_mcp.domain.loop_records import LoopOutcome
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.messages import Message, initial_messages
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tool_loop import Clock
 from zork_mcp.domain.tool_offer import OfferLimits, ToolNotices
@@ -31,6 +32,29 @@ from zork_mcp.ports.tool_server import ToolServer
 
 LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The agent's answer for one turn, and how its tool loop came to it."""
+
+    action: str
+    reasoning: str
+    new_objective: str | None
+    outcome: LoopOutcome[ParsedAnswer]
+
+    @classmethod
+    def of(cls, outcome: LoopOutcome[ParsedAnswer]) -> Decision:
+        response = outcome.answer.response
+        return cls(response.action, response.thinking, response.new_objective, outcome)
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The reply of spec 002's `get_action_with_reasoning`."""
+        return {
+            "action": self.action,
+            "reasoning": self.reasoning,
+            "new_objective": self.new_objective,
+        }
 
 
 class ZorkAgent:
@@ -57,6 +81,10 @@ class ZorkAgent:
         self._lock = threading.Lock()
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[object]] | None = None
 
+    @property
+    def system_prompt(self) -> str:
+        return self._system_prompt
+
     def interrupt(self) -> None:
         """From any thread: the turn in progress is cancelled (its sessions closed as on
         Ctrl-C) and raises KeyboardInterrupt, or else the next turn does."""
@@ -70,24 +98,29 @@ class ZorkAgent:
     def get_action_with_reasoning(
         self, game_state_text: str, relevant_memories: str | None = None
     ) -> dict[str, str | None]:
-        """{"action", "reasoning", "new_objective"} for this turn; synchronous."""
+        """{"action", "reasoning", "new_objective"} for the next turn; synchronous (spec 002)."""
+        messages = initial_messages(self._system_prompt, game_state_text, relevant_memories)
+        return self.decide_turn(messages, self.turn + 1).as_dict()
+
+    def decide_turn(self, messages: list[Message], turn: int) -> Decision:
+        """Turn `turn`'s decision from the conversation it is shown; synchronous."""
         if _loop_is_running():
             raise NestedEventLoopError(
-                "get_action_with_reasoning() is synchronous and was called from a running "
-                "event loop; in async code call `await agent.decide(...)` instead."
+                "The agent's turn is synchronous and was called from a running event loop; "
+                "in async code call `await agent.decide_messages(...)` instead."
             )
         if self._interrupted:
             raise KeyboardInterrupt
-        self.turn += 1
+        self.turn = turn
         try:
             self.last_outcome = asyncio.run(
-                self._interruptible(self.decide(game_state_text, relevant_memories))
+                self._interruptible(self.decide_messages(messages, turn))
             )
         except asyncio.CancelledError:
             if self._interrupted:
                 raise KeyboardInterrupt from None
             raise
-        return _reply(self.last_outcome.answer.response)
+        return Decision.of(self.last_outcome)
 
     async def _interruptible(self, turn: Awaitable[T]) -> T:
         with self._lock:
@@ -105,27 +138,26 @@ class ZorkAgent:
     async def decide(
         self, game_state_text: str, relevant_memories: str | None = None
     ) -> LoopOutcome[ParsedAnswer]:
+        """The next turn's outcome from one state text, in async code."""
+        messages = initial_messages(self._system_prompt, game_state_text, relevant_memories)
+        return await self.decide_messages(messages, self.turn + 1)
+
+    async def decide_messages(
+        self, messages: list[Message], turn: int
+    ) -> LoopOutcome[ParsedAnswer]:
         async with self._llm_session() as llm:
             return await decide_action(
                 llm=llm,
-                messages=initial_messages(self._system_prompt, game_state_text, relevant_memories),
+                messages=messages,
                 settings=self._settings,
                 telemetry=self._telemetry,
                 clock=self._clock,
                 tool_server=self.tool_server,
                 connection=self.connection,
-                turn=self.turn,
+                turn=turn,
                 offer=self._offer,
                 notices=self.notices,
             )
-
-
-def _reply(response: AgentResponse) -> dict[str, str | None]:
-    return {
-        "action": response.action,
-        "reasoning": response.thinking,
-        "new_objective": response.new_objective,
-    }
 
 
 def _loop_is_running() -> bool:

@@ -16,8 +16,8 @@ from zork_mcp.builders.mcp import (
     run_tool_settings,
 )
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config
-from zork_mcp.builders.storage import checkpoints, episode_events, results_store
+from zork_mcp.builders.settings import RunOptions, history_policy, load_settings, mcp_config
+from zork_mcp.builders.storage import checkpoints, episode_events, episode_journal, results_store
 from zork_mcp.builders.sweep import LocalWorkers, RayActors, sweep_backend
 from zork_mcp.builders.telemetry import episode_telemetry, telemetry
 from zork_mcp.domain.settings import MCPSettings
@@ -30,8 +30,10 @@ __all__ = [
     "checkpoints",
     "episode_events",
     "episode_game",
+    "episode_journal",
     "episode_telemetry",
     "game_settings",
+    "history_policy",
     "llm_session",
     "llm_settings",
     "load_settings",

@@ -17,6 +17,7 @@ from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.history import HistoryMode
 
 EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}
 
@@ -86,6 +87,18 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
     )
+    p.add_argument(
+        "--history",
+        choices=[mode.value for mode in HistoryMode],
+        default=None,
+        help="what the agent sees of its past turns: a window of them, all (full, within the "
+        "budget), or only its state and 5 recent actions (default: [tool.zorkgpt] history, "
+        "else window)",
+    )
+    p.add_argument("--history-turns", type=int, default=None, help="the window's turns")
+    p.add_argument(
+        "--history-budget-tokens", type=int, default=None, help="tokens the past turns may take"
+    )
     return p
 
 
@@ -118,6 +131,9 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         allow_quit_restart=args.allow_quit_restart,
         end_at_first_death=args.end_at_first_death,
         resume=args.resume,
+        history=HistoryMode(args.history) if args.history else None,
+        history_turns=args.history_turns,
+        history_budget_tokens=args.history_budget_tokens,
     )
 
 

@@ -35,6 +35,8 @@ class Container(containers.DeclarativeContainer):
     )
     progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options.provided.episode_dir)
+    history = providers.Singleton(bootstrap.history_policy, options)
+    journal = providers.Singleton(bootstrap.episode_journal, options.provided.episode_dir)
 
     offer = providers.Singleton(bootstrap.offer_limits, options, settings)
     agent = providers.Singleton(
@@ -56,4 +58,6 @@ class Container(containers.DeclarativeContainer):
         progress=progress,
         checkpoints=checkpoints,
         resume=options.provided.resume,
+        history=history,
+        journal=journal,
     )

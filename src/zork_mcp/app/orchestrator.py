@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from zork_mcp.app.agent import ZorkAgent
+from zork_mcp.app.agent import Decision, ZorkAgent
 from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -20,14 +20,16 @@ from zork_mcp.domain.errors import (
 from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_text import died, unread
+from zork_mcp.domain.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
 from zork_mcp.domain.loop_records import LoopOutcome
-from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.memories import relevant_memories
+from zork_mcp.domain.messages import Message, Usage
 from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
 from zork_mcp.ports.checkpoints import Checkpoints
+from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.ports.telemetry import Telemetry
 
-RECENT_ACTIONS = 5
 OBSERVATION_CHARS = 4000  # of the game's answer in a turn's event (Zork's are far shorter)
 
 
@@ -61,18 +63,32 @@ class Orchestrator:
         clock: Callable[[], float] = time.monotonic,
         checkpoints: Checkpoints | None = None,
         resume: bool = False,
+        history: HistoryPolicy = DEFAULT_HISTORY,
+        journal: EpisodeJournal | None = None,
     ) -> None:
         self._game, self._agent, self._telemetry = game, agent, telemetry
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
-        self.summary = EpisodeSummary(episode_id)
-        self._recent: deque[tuple[str, str]] = deque(maxlen=RECENT_ACTIONS)
-        self._objective: str | None = None
         self._checkpoints, self._resume = checkpoints, resume
+        self._history, self._journal = history, journal
+        self.state = EpisodeState(
+            EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
+        )
+
+    @property
+    def summary(self) -> EpisodeSummary:
+        return self.state.summary
 
     def run(self) -> EpisodeSummary:
         started = self._clock()
-        observation = self._restore() if self._resume else self._game.reset()
-        started_with = EpisodeStarted(self._agent.tool_server is not None, self._max_turns)
+        observation = self._restore() if self._resume else self._begin(self._game.reset())
+        place = self.state.place
+        started_with = EpisodeStarted(
+            self._agent.tool_server is not None,
+            self._max_turns,
+            room=place.room,
+            location=place.location,
+            turn=self.state.turn,
+        )
         self._report(started_with, f"Episode {self.summary.episode_id} started")
         try:
             observation = self._play(observation)
@@ -100,31 +116,48 @@ class Orchestrator:
             if self.summary.turns >= self._max_turns:
                 self.summary.end_reason = EndReason.TURN_LIMIT
                 return observation
-            observation = self._turn(observation)
+            observation = self._turn()
         self.summary.end_reason = EndReason.GAME_OVER
         return observation
 
-    def _turn(self, observation: GameObservation) -> GameObservation:
-        decision = self._agent.get_action_with_reasoning(self.state_text(observation))
-        action = decision["action"] or "look"
-        self._objective = decision.get("new_objective") or self._objective
+    def _turn(self) -> GameObservation:
+        state = self.state
+        decision = self._agent.decide_turn(self.messages(), state.next_turn)
+        action = decision.action or "look"
+        state.objective = decision.new_objective or state.objective
         after = self._game.step(action)
-        self._recent.append((action, after.text))
-        report = self._record(action, decision.get("reasoning") or "", after)
+        played = played_turn(state, action, after)
+        report = self._record(played, decision, after)
+        state.played(played)
+        if self._journal is not None:
+            self._journal.record(played)
         if self._checkpoints is not None:
             self._checkpoints.save(self.checkpoint())
         if self._progress is not None:
             self._progress.turn(report, self.summary)
         return after
 
-    def checkpoint(self) -> Checkpoint:
-        return Checkpoint(
-            self.summary.turns,
-            self._game.save_state(),
-            self._objective,
-            tuple(self._recent),
-            replace(self.summary),
+    def messages(self) -> list[Message]:
+        """What the agent is shown this turn: its history and where it stands now."""
+        state = self.state
+        if self._journal is not None:
+            state.notes = self._journal.notes()
+        view = TurnView(
+            latest=state.answer_before(len(state.turns)),
+            inventory=self._inventory(),
+            memories=relevant_memories(state),
         )
+        return turn_messages(self._agent.system_prompt, state, view, self._history)
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(self._game.save_state(), self.state.copy())
+
+    def _begin(self, observation: GameObservation) -> GameObservation:
+        self.state.start = Place(observation.room or "", observation.location)
+        self.state.opening = observation.text
+        if self._journal is not None:
+            self._journal.begin(self.state.start, self.state.opening, 0)
+        return observation
 
     def _restore(self) -> GameObservation:
         """Continue from the episode's last checkpoint (`--resume`)."""
@@ -132,47 +165,36 @@ class Orchestrator:
         saved = self._checkpoints.load()
         self._game.reset()
         observation = self._game.restore_state(saved.game_state)
-        self._objective = saved.objective
-        self._recent.extend(saved.recent)
-        self.summary = replace(saved.summary, end_reason=EndReason.RUNNING, error=None)
-        self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {saved.turn}", turn=saved.turn)
+        state = saved.episode
+        state.summary = replace(state.summary, end_reason=EndReason.RUNNING, error=None)
+        self._agent.connection, self._agent.notices = state.connections, state.notices
+        self.state = state
+        if self._journal is not None:
+            self._journal.begin(state.start, state.opening, state.turn)
+        self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {state.turn}", turn=state.turn)
         return observation
 
-    def _record(self, action: str, reasoning: str, after: GameObservation) -> TurnReport:
-        outcome = self._agent.last_outcome
-        usage = outcome.usage if outcome else Usage()
+    def _record(self, played: PlayedTurn, decision: Decision, after: GameObservation) -> TurnReport:
+        outcome = decision.outcome
         summary = self.summary
         summary.turns += 1
-        facts = turn_facts(summary.turns, after, outcome)
+        facts = replace(
+            turn_facts(played.turn, after, outcome),
+            repeated=unchanged_repeat(self.state, played),
+        )
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
-        summary.usage = summary.usage + usage
+        summary.usage = summary.usage + outcome.usage
         completed = TurnCompleted(
             facts,
-            action=action,
-            reasoning=reasoning,
+            action=played.command,
+            reasoning=decision.reasoning,
             observation=after.text[:OBSERVATION_CHARS],
-            iterations=outcome.iterations if outcome else 0,
+            iterations=outcome.iterations,
         )
-        self._report(completed, f"Agent action: {action}")
+        self._report(completed, f"Agent action: {played.command}")
         disabled = self._agent.connection.is_disabled
-        return TurnReport(action, after, usage, facts, disabled)
-
-    def state_text(self, observation: GameObservation) -> str:
-        """What the agent sees: the game text and the facts it needs around it."""
-        lines = [
-            f"Location: {observation.room or 'Unknown'} | Score: {observation.score} | "
-            f"Moves: {observation.moves}",
-            f"Inventory: {self._inventory()}",
-            f"Current objective: {self._objective or 'none yet'}",
-        ]
-        if self._recent:
-            lines.append("Recent actions:")
-            lines += [
-                f"  > {action} -> {' '.join(text.split())[:80]}" for action, text in self._recent
-            ]
-        lines += ["", "Latest game text:", observation.text]
-        return "\n".join(lines)
+        return TurnReport(played.command, after, outcome.usage, facts, disabled)
 
     def _inventory(self) -> str:
         return " ".join(self._game.peek("inventory").text.split()) or "unknown"
@@ -190,6 +212,19 @@ class Orchestrator:
         self._telemetry.emit(Event.of(payload, message, level))
 
 
+def played_turn(state: EpisodeState, command: str, after: GameObservation) -> PlayedTurn:
+    """The turn about to be recorded: its command, the game's whole answer, where it left."""
+    return PlayedTurn(
+        turn=state.next_turn,
+        command=command,
+        answer=after.text,
+        place=Place(after.room or "", after.location),
+        score=after.score,
+        score_change=after.score - state.summary.score,
+        died=died(after.text),
+    )
+
+
 def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -> TurnFacts:
     """The turn's facts from what the game answered and how the agent decided."""
     chain = outcome.tool_chain if outcome else ()
@@ -200,6 +235,7 @@ def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -
         moves=after.moves,
         tool_calls=len(chain),
         room=after.room or "",
+        location=after.location,
         valid=not (after.refused or unread(after.text)),
         died=died(after.text),
         prompt_tokens=usage.prompt_tokens,

@@ -3,11 +3,12 @@ its pyproject and MCP config add, each read once here for every builder."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.server_config import (
     AnyServerConfig,
     MCPConfig,
@@ -15,7 +16,12 @@ from zork_mcp.domain.server_config import (
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.settings import MCPSettings, parse_end_at_first_death, parse_mcp_settings
+from zork_mcp.domain.settings import (
+    MCPSettings,
+    parse_end_at_first_death,
+    parse_history_policy,
+    parse_mcp_settings,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,9 @@ class RunOptions:
     end_at_first_death: bool | None = None  # None: as the pyproject says (default: play on)
     resume: bool = False  # continue the episode from its last checkpoint
     fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
+    history: HistoryMode | None = None  # None: as the pyproject says (default: a window)
+    history_turns: int | None = None
+    history_budget_tokens: int | None = None
 
     @property
     def model_name(self) -> str:
@@ -82,6 +91,24 @@ def end_at_first_death(options: RunOptions, pyproject_text: str | None) -> bool:
     if pyproject_text is None:
         return False
     return parse_end_at_first_death(pyproject_text, source=str(options.config))
+
+
+def history_policy(options: RunOptions) -> HistoryPolicy:
+    """What the agent sees of its past turns: the options, else `[tool.zorkgpt]`, else a
+    window."""
+    text = pyproject_text(options)
+    policy = parse_history_policy(text, source=str(options.config)) if text else HistoryPolicy()
+    chosen = {
+        "mode": options.history,
+        "turns": options.history_turns,
+        "budget_tokens": options.history_budget_tokens,
+    }
+    try:
+        return replace(policy, **{k: v for k, v in chosen.items() if v is not None})
+    except ValueError as e:
+        raise ConfigurationError(
+            f"--history-turns must be at least 1 and --history-budget-tokens at least 0 ({e})."
+        ) from e
 
 
 def pyproject_text(options: RunOptions) -> str | None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zork_mcp.domain.messages import Usage
+
+if TYPE_CHECKING:  # episode_state builds on this module's summary
+    from zork_mcp.domain.episode_state import EpisodeState
 
 
 class EndReason(StrEnum):
@@ -57,10 +60,36 @@ class EpisodeSummary:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The game's saved state, the agent's objective and recent actions, the totals so far."""
+    """The game's saved state and the episode's, whole: what `--resume` goes on from."""
 
-    turn: int
     game_state: object
-    objective: str | None
-    recent: tuple[tuple[str, str], ...]
-    summary: EpisodeSummary
+    episode: EpisodeState
+
+    @property
+    def turn(self) -> int:
+        return self.episode.turn
+
+    @property
+    def summary(self) -> EpisodeSummary:
+        return self.episode.summary
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "episode" not in state:  # written before the episode's state was kept whole
+            state = {"game_state": state["game_state"], "episode": _episode_before(state)}
+        self.__dict__.update(state)
+
+
+def _episode_before(saved: dict[str, Any]) -> EpisodeState:
+    """An older checkpoint's turn, objective, recent actions and totals as an episode state;
+    only its last actions were kept, each with its answer."""
+    from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn
+
+    summary: EpisodeSummary = saved["summary"]
+    recent = list(saved.get("recent") or ())
+    first = saved["turn"] - len(recent) + 1
+    place = Place(summary.room or "")
+    turns = [
+        PlayedTurn(first + index, command, answer, place)
+        for index, (command, answer) in enumerate(recent)
+    ]
+    return EpisodeState(summary, start=place, turns=turns, objective=saved.get("objective"))

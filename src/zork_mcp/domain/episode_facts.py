@@ -14,17 +14,22 @@ from zork_mcp.domain.turn_facts import TurnFacts
 
 @dataclass(frozen=True)
 class EpisodeStarted:
-    """Whether the agent has MCP tools, and the turn limit it plays to."""
+    """Whether the agent has MCP tools, the turn limit it plays to, and where it starts (or,
+    resumed, goes on) after how many turns."""
 
     mcp_enabled: bool
     max_turns: int
+    room: str = ""
+    location: int = 0  # the Z-machine object of `room` (0: unknown)
+    turn: int = 0  # the turns already played: 0, or where a resumed episode goes on
 
     def fields(self) -> dict[str, Any]:
-        return {"mcp_enabled": self.mcp_enabled, "max_turns": self.max_turns}
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> EpisodeStarted:
-        return cls(mcp_enabled=values["mcp_enabled"], max_turns=values["max_turns"])
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in names})
 
 
 @dataclass(frozen=True)

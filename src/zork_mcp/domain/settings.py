@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.tool_offer import DEFINITION_BUDGET_CHARS, ToolFilter
 from zork_mcp.domain.validation import describe_validation_error
 
@@ -101,3 +102,32 @@ def _mcp_table(document: dict[str, Any], source: str) -> dict[str, Any]:
                 f"the MCP settings go in [{MCP_TABLE}]."
             )
     return node
+
+
+class HistorySettings(BaseModel):
+    """`history`, `history_turns` and `history_budget_tokens` in `[tool.zorkgpt]`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    history: HistoryMode = HistoryMode.WINDOW
+    history_turns: int = Field(default=HistoryPolicy.turns, ge=1)
+    history_budget_tokens: int = Field(default=HistoryPolicy.budget_tokens, ge=0)
+
+    def policy(self) -> HistoryPolicy:
+        return HistoryPolicy(self.history, self.history_turns, self.history_budget_tokens)
+
+
+def parse_history_policy(pyproject_text: str, *, source: str) -> HistoryPolicy:
+    """What the agent is shown of its past turns (`[tool.zorkgpt]`; defaults: a window)."""
+    table = tomllib.loads(pyproject_text).get("tool", {}).get("zorkgpt")
+    keys = HistorySettings.model_fields
+    chosen = {k: v for k, v in table.items() if k in keys} if isinstance(table, dict) else {}
+    try:
+        return HistorySettings.model_validate(chosen).policy()
+    except ValidationError as e:
+        raise ConfigurationError(
+            f"{source} [tool.zorkgpt] history settings are invalid:\n"
+            f"{describe_validation_error(e)}\n"
+            'history is "window", "full" or "state"; history_turns at least 1; '
+            "history_budget_tokens at least 0."
+        ) from e

@@ -35,6 +35,8 @@ class TurnFacts:
     llm_seconds: float = 0.0
     tool_errors: int = 0
     tools: tuple[ToolUse, ...] = ()
+    location: int = 0  # the Z-machine object of `room` (0: unknown)
+    repeated: bool = False  # a command played before from the same place, answered the same
 
     def fields(self) -> dict[str, Any]:
         """As an event's fields: plain JSON values, tools as {tool: [calls, errors]}."""

@@ -7,12 +7,15 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from tests.support.agents import agent_for
 from zork_mcp.adapters.game.fake import FakeGameEnv
-from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
+from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.domain.episode_state import Place
 from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.settings import MCPSettings
 
@@ -36,17 +39,23 @@ def test_an_episode_broken_by_an_error_resumes_where_it_stopped(tmp_path):
     with pytest.raises(LLMError):
         orchestrator(broken, tmp_path).run()
     saved = FileCheckpoints(tmp_path).load()
-    assert (saved.turn, saved.objective, [a for a, _ in saved.recent]) == (
+    episode = saved.episode
+    assert (saved.turn, episode.objective, [t.command for t in episode.turns]) == (
         1,
         "find the egg",
         ["north"],
     )
+    assert episode.turns[0].answer.startswith("North of House") and episode.turns[0].place == (
+        Place("North of House", 11))  # fmt: skip
     rest = ScriptedLLM([action_reply("east"), action_reply("take egg")])
     summary = orchestrator(rest, tmp_path, resume=True).run()
     assert (summary.turns, summary.score, summary.end_reason) == (3, 10, "game_over")
     assert summary.room == "Behind House" and summary.usage.prompt_tokens == 30
-    state = rest.requests[0].messages[-1]["content"]
-    assert "Current objective: find the egg" in state and "> north ->" in state
+    shown = rest.requests[0].messages
+    state = shown[-1].text
+    assert "Current objective: find the egg" in state and "[Turn 2]" in state
+    assert state.endswith(episode.turns[0].answer)  # the latest answer, whole
+    assert shown[-2].text == '{"action": "north"}'  # the turn before, as history
 
 
 def test_resuming_without_a_checkpoint_says_what_to_do(tmp_path):
@@ -55,3 +64,23 @@ def test_resuming_without_a_checkpoint_says_what_to_do(tmp_path):
     (tmp_path / "checkpoint.pickle").write_bytes(b"not a pickle")
     with pytest.raises(ConfigurationError, match="not a readable checkpoint"):
         orchestrator(ScriptedLLM([]), tmp_path, resume=True).run()
+
+
+def test_a_resumed_episode_numbers_its_next_turn_on_from_the_checkpoint_everywhere(tmp_path):
+    """After --resume at turn 2, the loop's events, its spans and the turn say turn 3."""
+    first = ScriptedLLM([action_reply("north"), action_reply("east")])
+    orchestrator(first, tmp_path, max_turns=2).run()
+    llm = ScriptedLLM([tool_calls_reply(("box.think", {"thought": "egg"})),
+                       action_reply("take egg")])  # fmt: skip
+    telemetry = FakeTelemetry()
+    tools = FakeToolServer("box", {"think": lambda thought: thought})
+    resumed = Orchestrator(game=FakeGameEnv(), episode_id="e", max_turns=3, telemetry=telemetry,
+                           agent=agent_for(llm, telemetry=telemetry, tool_server=tools),
+                           checkpoints=FileCheckpoints(tmp_path), resume=True)  # fmt: skip
+    summary = resumed.run()
+    assert summary.turns == 3 and summary.end_reason == "game_over"
+    loop_turns = {e.fields["turn"] for e in telemetry.events if "iteration" in e.fields}
+    span_turns = {s.metadata["turn"] for s in telemetry.spans if "turn" in s.metadata}
+    completed = [e.fields["turn"] for e in telemetry.of_type("turn_complete")]
+    assert loop_turns == span_turns == {3} and completed == [3]
+    assert [t.turn for t in resumed.state.turns] == [1, 2, 3]
