@@ -33,6 +33,8 @@ turn_facts = st.builds(
     llm_seconds=st.floats(0, 600),
     tool_errors=st.integers(0, 20),
     tools=tool_uses,
+    location=st.integers(0, 255),
+    repeated=st.booleans(),
 )
 points = st.lists(turn_facts, max_size=8).map(
     lambda ps: tuple(replace(p, turn=i + 1) for i, p in enumerate(ps))
@@ -59,6 +61,9 @@ records = st.builds(
     deaths=metric,
     invalid_commands=metric,
     rooms_visited=metric,
+    history=st.sampled_from([None, "window", "full", "state"]),
+    setup=st.none() | st.text(max_size=40),
+    repeated_commands=metric,
     trajectory=points,
 )
 

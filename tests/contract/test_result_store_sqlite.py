@@ -57,5 +57,8 @@ def test_an_old_results_file_migrates_keeping_its_rows_and_taking_the_best_score
         (2, 40, "", True, False, ()),
         (3, 30, "", True, False, ()),
     ]
+    # before history modes, set-ups and repeats: the run's own history, the rest unknown
+    assert (episode.history, episode.setup, episode.repeated_commands) == (None, None, None)
+    assert {(t.location, t.repeated) for t in episode.trajectory} == {(0, False)}
     again = SqliteResultStore(path)  # opening twice changes nothing
     assert again.episodes("s") == [episode]

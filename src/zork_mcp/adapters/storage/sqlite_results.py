@@ -30,13 +30,14 @@ CREATE TABLE IF NOT EXISTS episodes (
     log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
     best_score INTEGER, deaths INTEGER, invalid_commands INTEGER, rooms_visited INTEGER,
     max_turns INTEGER, extended_from INTEGER,
+    history TEXT, setup TEXT, repeated_commands INTEGER,
     PRIMARY KEY (sweep, key)
 );
 CREATE TABLE IF NOT EXISTS turns (
     sweep TEXT NOT NULL, key TEXT NOT NULL, turn INTEGER NOT NULL, score INTEGER NOT NULL,
     moves INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
     room TEXT, valid INTEGER, died INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER,
-    llm_seconds REAL, tool_errors INTEGER, tools TEXT,
+    llm_seconds REAL, tool_errors INTEGER, tools TEXT, location INTEGER, repeated INTEGER,
     PRIMARY KEY (sweep, key, turn)
 );
 """
@@ -50,6 +51,9 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "rooms_visited": "INTEGER",
         "max_turns": "INTEGER",
         "extended_from": "INTEGER",
+        "history": "TEXT",  # NULL: the run's own history mode (every row stored before)
+        "setup": "TEXT",
+        "repeated_commands": "INTEGER",
     },
     "turns": {
         "room": "TEXT",
@@ -60,11 +64,13 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "llm_seconds": "REAL",
         "tool_errors": "INTEGER",
         "tools": "TEXT",  # JSON: {tool: [calls, errors]}
+        "location": "INTEGER",
+        "repeated": "INTEGER",
     },
 }
 TURN_COLUMNS = [
     "turn", "score", "moves", "tool_calls", "room", "valid", "died", "prompt_tokens",
-    "completion_tokens", "llm_seconds", "tool_errors", "tools",
+    "completion_tokens", "llm_seconds", "tool_errors", "tools", "location", "repeated",
 ]  # fmt: skip
 BEST_FROM_TURNS = """
 UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(
@@ -160,6 +166,6 @@ def _turn_row(turn: TurnFacts) -> tuple[object, ...]:
 def _turn_of(row: list[object]) -> TurnFacts:
     values = dict(zip(TURN_COLUMNS, row, strict=True))
     values["tools"] = json.loads(str(values["tools"])) if values["tools"] else {}
-    for flag in ("valid", "died"):
+    for flag in ("valid", "died", "repeated"):
         values[flag] = None if values[flag] is None else bool(values[flag])
     return TurnFacts.from_fields(values)

@@ -1,6 +1,8 @@
-"""`zork-mcp eval`: play a sweep of episodes (models x MCP modes x seeds) and report on it.
+"""`zork-mcp eval`: play a sweep of episodes (models x MCP modes x history modes x seeds) and
+report on it.
 
 zork-mcp eval --model openrouter:openai/gpt-4o-mini --mcp on,off --episodes 10
+zork-mcp eval --model local:m --mcp off,configs/memory.json --history window,state
 zork-mcp eval --sweep sweep.toml
 zork-mcp eval report eval/results.sqlite [--out DIR]
 """
@@ -20,7 +22,13 @@ from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
-from zork_mcp.app.sweep.sweep import Sweep, parse_mcp_modes, parse_model, sweep_from_toml
+from zork_mcp.app.sweep.sweep import (
+    Sweep,
+    parse_history_modes,
+    parse_mcp_modes,
+    parse_model,
+    sweep_from_toml,
+)
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
@@ -34,10 +42,10 @@ DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not
 def sweep_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp eval",
-        description="Play many episodes per configuration (models x MCP modes) in parallel, "
-        "store one row per episode in SQLite, and report mean scores with 95% bootstrap "
-        "CIs and the MCP on minus off difference. `zork-mcp eval report RESULTS` reports "
-        "on stored results. Flags override the --sweep file.",
+        description="Play many episodes per configuration (models x MCP modes x history "
+        "modes) in parallel, store one row per episode in SQLite, and report mean scores with "
+        "95% bootstrap CIs and the MCP on minus off difference. `zork-mcp eval report "
+        "RESULTS` reports on stored results. Flags override the --sweep file.",
     )
     p.add_argument("--sweep", type=Path, help="TOML sweep file (keys: " + _keys() + ")")
     p.add_argument("--name", help="sweep name; re-running a name skips its finished episodes")
@@ -48,6 +56,11 @@ def sweep_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mcp", action="append", help="on, off or an MCP config file; comma list, repeatable "
         "(default on,off)",
+    )  # fmt: skip
+    p.add_argument(
+        "--history", action="append", help="what the agent sees of its past turns, per cell: "
+        "window, full, state, or default (the pyproject's [tool.zorkgpt] history); comma list, "
+        "repeatable (default: default)",
     )  # fmt: skip
     p.add_argument("--seeds", help="comma list of game seeds, cycled (default 12, 13, ...)")
     p.add_argument("--episodes", type=int, help="episodes per cell (default 1)")
@@ -171,6 +184,8 @@ def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:
         fields["models"] = tuple(parse_model(m) for m in args.model)
     if args.mcp:
         fields["mcp"] = parse_mcp_modes(m for flag in args.mcp for m in flag.split(","))
+    if args.history:
+        fields["history"] = parse_history_modes(m for flag in args.history for m in flag.split(","))
     if args.seeds:
         fields["seeds"] = tuple(_integers(args.seeds, "--seeds"))
     for key in ("episodes", "max_turns", "parallel"):

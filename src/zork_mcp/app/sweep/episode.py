@@ -15,11 +15,12 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.builders.process import PROCESS
-from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import TurnCompleted
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.messages import RetryStats
+from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
@@ -55,6 +56,7 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         episode_id=task.spec.episode_id,
         plain=True,
         fork_game=fork_game,
+        history=cell.history,
     )
 
 
@@ -94,7 +96,22 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
     if summary is not None and summary.end_reason is EndReason.INTERRUPTED:
         raise EpisodeInterrupted(task.spec.key)
-    return _record(task, options, summary, recorder, error, container.llm_stats())
+    setup = episode_setup(container)
+    return _record(task, options, summary, recorder, error, container.llm_stats(), setup)
+
+
+def episode_setup(container: Container) -> str | None:
+    """The set-up the episode was played with, in words, as its container resolved it (the
+    history policy, the MCP config file, its servers and their tool filters); None if its
+    settings do not resolve (the episode's error says why)."""
+    try:
+        settings, config = container.settings(), container.mcp_config()
+        if config is None:
+            return setup_words(container.history(), None, {})
+        name = (container.options().mcp_config or Path(settings.config_file)).name
+        return setup_words(container.history(), name, chosen_servers(config, settings))
+    except ZorkMcpError:
+        return None
 
 
 def _share_the_workers_fork_server(container: Container) -> None:
@@ -135,8 +152,10 @@ def _record(
     recorder: TrajectoryRecorder,
     error: str | None,
     stats: RetryStats,
+    setup: str | None,
 ) -> EpisodeRecord:
     fields: dict[str, Any] = {
+        "setup": setup,
         "status": "failed" if error else "done",
         "error": error,
         "log_dir": str(options.log_dir / options.episode_id),

@@ -15,14 +15,17 @@ from zork_mcp.domain.sweep.scheduler import SweepState
 
 
 def best_cell(records: list[EpisodeRecord]) -> str:
+    """The cell of the best mean score so far, named with its set-up."""
     scores: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
     for record in records:
         if not record.failed:
             scores.setdefault(record.cell, []).append(record.score)
+            names[record.cell] = record.named_cell
     if not scores:
         return "-"
     cell, values = max(scores.items(), key=lambda item: sum(item[1]) / len(item[1]))
-    return f"{cell} (mean {sum(values) / len(values):.1f} over {len(values)})"
+    return f"{names[cell]} (mean {sum(values) / len(values):.1f} over {len(values)})"
 
 
 def status(state: SweepState, elapsed: float) -> str:
@@ -38,7 +41,7 @@ def status(state: SweepState, elapsed: float) -> str:
 def episode_line(record: EpisodeRecord) -> str:
     outcome = f"error: {record.error}" if record.failed else record.end_reason
     return (
-        f"{record.cell} seed {record.seed} #{record.index}: score {record.score} in "
+        f"{record.named_cell} seed {record.seed} #{record.index}: score {record.score} in "
         f"{record.moves} moves, {record.turns} turns ({outcome}) -> {record.log_dir}"
     )
 

@@ -1,5 +1,6 @@
-"""A sweep: models x MCP modes, each cell played for N episodes; parsed from flags or TOML
-and checked against the provider registry. Its episodes are domain/sweep/episodes.py."""
+"""A sweep: models x MCP modes x history modes, each cell played for N episodes; parsed from
+flags or TOML and checked against the provider registry. Its episodes are
+domain/sweep/episodes.py."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from typing import Any
 
 from zork_mcp.builders import providers
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
 
 DEFAULT_FIRST_SEED = 12
+RUN_HISTORY = "default"  # the history mode a run has without one: its pyproject's
 SWEEP_KEYS = frozenset(
-    {"name", "models", "mcp", "seeds", "episodes", "max_turns", "parallel", "provider_limits"}
-)
+    {"name", "models", "mcp", "history", "seeds", "episodes", "max_turns", "parallel",
+     "provider_limits"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class Sweep:
     episodes: int = 1
     max_turns: int = 100
     provider_limits: Mapping[str, int] = field(default_factory=dict)
+    history: tuple[HistoryMode | None, ...] = (None,)  # None: the run's own
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -36,6 +41,8 @@ class Sweep:
             )
         if not self.models:
             raise ConfigurationError("A sweep needs at least one model: --model provider:model.")
+        if not self.history:
+            raise ConfigurationError("A sweep needs at least one history mode (or leave it out).")
         if self.episodes < 1 or self.max_turns < 1:
             raise ConfigurationError("episodes and max_turns must be at least 1.")
         for provider, limit in self.provider_limits.items():
@@ -45,7 +52,12 @@ class Sweep:
 
     @property
     def cells(self) -> list[Cell]:
-        return [Cell(model, mode) for model in self.models for mode in self.mcp]
+        return [
+            Cell(model, mode, history)
+            for model in self.models
+            for mode in self.mcp
+            for history in self.history
+        ]
 
     def seed_of(self, index: int) -> int:
         if self.seeds:
@@ -85,6 +97,25 @@ def parse_mcp_modes(modes: Iterable[str]) -> tuple[str, ...]:
     return result
 
 
+def parse_history_modes(modes: Iterable[str]) -> tuple[HistoryMode | None, ...]:
+    """Each cell's history mode, once each in the order given; `default` is the run's own."""
+    valid = [mode.value for mode in HistoryMode]
+    result: dict[HistoryMode | None, None] = {}
+    for text in (mode.strip() for mode in modes):
+        if text == RUN_HISTORY:
+            result[None] = None
+        elif text in valid:
+            result[HistoryMode(text)] = None
+        elif text:
+            raise ConfigurationError(
+                f"history mode '{text}': write one of {', '.join(valid)} or {RUN_HISTORY} "
+                "(the run's own, from [tool.zorkgpt] history), e.g. --history window,state."
+            )
+    if not result:
+        raise ConfigurationError("--history needs at least one mode: window, full, state.")
+    return tuple(result)
+
+
 def sweep_from_toml(text: str, source: str) -> dict[str, Any]:
     """The sweep file's fields, checked; the CLI lets flags override them."""
     try:
@@ -101,6 +132,8 @@ def sweep_from_toml(text: str, source: str) -> dict[str, Any]:
         fields["models"] = tuple(model_from_toml(entry) for entry in _list(data, "models", source))
     if "mcp" in data:
         fields["mcp"] = parse_mcp_modes(str(m) for m in _list(data, "mcp", source))
+    if "history" in data:
+        fields["history"] = parse_history_modes(str(m) for m in _list(data, "history", source))
     if "seeds" in data:
         fields["seeds"] = tuple(int(s) for s in _list(data, "seeds", source))
     return fields

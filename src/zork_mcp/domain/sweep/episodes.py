@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zork_mcp.domain.history import HistoryMode
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
@@ -25,14 +26,19 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class Cell:
-    """One configuration: a model and an MCP mode ("on", "off", or an MCP config file)."""
+    """One configuration: a model, an MCP mode ("on", "off", or an MCP config file) and a
+    history mode (None: the run's own, as its pyproject says)."""
 
     model: ModelSpec
     mcp: str
+    history: HistoryMode | None = None
 
     @property
     def label(self) -> str:
-        return f"{self.model.label} mcp={self.mcp}"
+        """Names the cell, and so keys its episodes: a cell of the run's own history mode
+        keeps the label (and the keys) it had before cells had a history mode."""
+        history = f" history={self.history}" if self.history is not None else ""
+        return f"{self.model.label} mcp={self.mcp}{history}"
 
 
 @dataclass(frozen=True)
@@ -44,8 +50,10 @@ class EpisodeSpec:
     max_turns: int
 
     def record(self, **outcome: Any) -> EpisodeRecord:
-        """This episode's row: who it is (sweep, key, cell, model, MCP mode, seed, index), and
-        the outcome given; the one place an episode's identity becomes a stored record."""
+        """This episode's row: who it is (sweep, key, cell, model, MCP mode, seed, index,
+        history mode), and the outcome given; the one place an episode's identity becomes a
+        stored record."""
+        history = self.cell.history
         return EpisodeRecord(
             sweep=self.sweep,
             key=self.key,
@@ -54,14 +62,16 @@ class EpisodeSpec:
             mcp=self.cell.mcp,
             seed=self.seed,
             index=self.index,
+            history=None if history is None else str(history),
             **outcome,
         )
 
     @property
     def key(self) -> str:
-        """Stable identity: the same episode of the same sweep always has the same key (a
-        model's base URL is left out, so a local server may come back on another port; so is
-        the turn limit, so a sweep run again with a higher one carries its episodes on)."""
+        """Stable identity: the same episode of the same sweep always has the same key (its
+        cell's label holds the model, the MCP mode and any history mode; a model's base URL
+        is left out, so a local server may come back on another port; so is the turn limit,
+        so a sweep run again with a higher one carries its episodes on)."""
         body = json.dumps(
             {"cell": self.cell.label, "i": self.index, "seed": self.seed}, sort_keys=True
         )

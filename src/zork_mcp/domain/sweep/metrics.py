@@ -2,7 +2,9 @@
 finished episodes with its bootstrap CI; and the tool use and room curves of its plots.
 
 A value an episode does not have (a metric its row was stored without, no LLM call timed)
-is left out of that metric's average, not counted as zero.
+is left out of that metric's average, not counted as zero. Memory at work shows in where
+the player goes: rooms it comes back to, how long it takes to come back, and commands it
+plays again where they changed nothing before.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zork_mcp.domain.sweep.records import EpisodeRecord
+from zork_mcp.domain.sweep.records import EpisodeRecord, Place, place
 from zork_mcp.domain.sweep.statistics import Estimate, difference_ci, mean_ci
 from zork_mcp.domain.turn_facts import ToolUse, TurnFacts, tool_uses
 
@@ -23,12 +25,72 @@ class Metric:
     name: str
     label: str
     of: Callable[[EpisodeRecord], float | None]
+    meaning: str = ""  # one line: how an episode's value is read
+
+
+@dataclass(frozen=True)
+class Return:
+    """A room the player came back to: the turn it first stood there, the turn it first
+    entered it again after leaving it."""
+
+    place: Place
+    first_visit: int
+    first_return: int
+
+    @property
+    def turns(self) -> int:
+        return self.first_return - self.first_visit
+
+
+def returns(trajectory: Sequence[TurnFacts]) -> list[Return]:
+    """Each room entered again after leaving it, once, in the order of the returns. A turn
+    whose room is unknown moves the player nowhere; the room an episode starts in counts
+    from the first turn that ends there (the trajectory holds where turns left it)."""
+    first: dict[Place, int] = {}
+    found: dict[Place, Return] = {}
+    here: Place | None = None
+    for turn in trajectory:
+        at = place(turn)
+        if at is None or at == here:
+            continue
+        if at in first and at not in found:
+            found[at] = Return(at, first[at], turn.turn)
+        first.setdefault(at, turn.turn)
+        here = at
+    return list(found.values())
+
+
+def rooms_revisited(trajectory: Sequence[TurnFacts]) -> int | None:
+    """Distinct rooms entered again after leaving them (None: no turn says where it was)."""
+    if all(place(turn) is None for turn in trajectory):
+        return None
+    return len(returns(trajectory))
+
+
+def turns_to_return(trajectory: Sequence[TurnFacts]) -> float | None:
+    """The median, over the rooms come back to, of the turns from the first visit to the
+    first return (None: no room was come back to)."""
+    gaps = [found.turns for found in returns(trajectory)]
+    return float(np.median(gaps)) if gaps else None
+
+
+def repeated_share(trajectory: Sequence[TurnFacts]) -> float | None:
+    """The share of turns that repeated a command from the same place and were answered the
+    same (None: no turn)."""
+    if not trajectory:
+        return None
+    return sum(turn.repeated for turn in trajectory) / len(trajectory)
 
 
 def _invalid_rate(record: EpisodeRecord) -> float | None:
     if record.invalid_commands is None or not record.turns:
         return None
     return record.invalid_commands / record.turns
+
+
+def _repeated_rate(record: EpisodeRecord) -> float | None:
+    # a row stored before turns said whether they repeated has them all False: left out
+    return None if record.repeated_commands is None else repeated_share(record.trajectory)
 
 
 def _latency(record: EpisodeRecord, quantile: float) -> float | None:
@@ -39,19 +101,36 @@ def _latency(record: EpisodeRecord, quantile: float) -> float | None:
 
 
 METRICS = (
-    Metric("final_score", "final score", lambda r: r.score),
-    Metric("best_score", "best score", lambda r: r.best_score),
-    Metric("normalized_score", "final score / 350", lambda r: r.normalized_score),
-    Metric("rooms", "rooms visited", lambda r: r.rooms_visited),
-    Metric("deaths", "deaths", lambda r: r.deaths),
-    Metric("invalid_rate", "invalid commands / turn", _invalid_rate),
-    Metric("tokens", "tokens (in + out)", lambda r: r.prompt_tokens + r.completion_tokens),
-    Metric("cost_usd", "$", lambda r: r.cost_usd),
-    Metric("latency_p50", "LLM s / turn, p50", lambda r: _latency(r, 0.5)),
-    Metric("latency_p95", "LLM s / turn, p95", lambda r: _latency(r, 0.95)),
-)
+    Metric("final_score", "final score", lambda r: r.score, "the score after the last turn"),
+    Metric("best_score", "best score", lambda r: r.best_score,
+           "the highest score after any turn (Zork I takes 10 points a death)"),
+    Metric("normalized_score", "final score / 350", lambda r: r.normalized_score,
+           "the final score over Zork I's 350"),
+    Metric("rooms", "rooms visited", lambda r: r.rooms_visited,
+           "rooms the player stood in after a turn"),
+    Metric("rooms_revisited", "rooms revisited", lambda r: rooms_revisited(r.trajectory),
+           "rooms the player entered again after leaving them"),
+    Metric("return_turns", "turns to return, median", lambda r: turns_to_return(r.trajectory),
+           "per room come back to, the turns from its first visit to the first return; "
+           "the episode's median"),
+    Metric("repeated_rate", "repeats that changed nothing / turn", _repeated_rate,
+           "turns that played a command again from the same place and got the same answer"),
+    Metric("deaths", "deaths", lambda r: r.deaths, "`You have died` in a turn's text"),
+    Metric("invalid_rate", "invalid commands / turn", _invalid_rate,
+           "commands the game did not read, over turns"),
+    Metric("tokens", "tokens (in + out)", lambda r: r.prompt_tokens + r.completion_tokens,
+           "as the provider reports them"),
+    Metric("cost_usd", "$", lambda r: r.cost_usd, "where the provider gives a cost"),
+    Metric("latency_p50", "LLM s / turn, p50", lambda r: _latency(r, 0.5),
+           "the median of the episode's turns' LLM time"),
+    Metric("latency_p95", "LLM s / turn, p95", lambda r: _latency(r, 0.95),
+           "the 95th percentile of the episode's turns' LLM time"),
+)  # fmt: skip
 BY_NAME = {metric.name: metric for metric in METRICS}
-COMPARED = ("final_score", "rooms")  # MCP on minus off
+MEMORY = ("rooms_revisited", "return_turns", "repeated_rate")  # memory at work, read from turns
+COMPARED = (  # MCP on minus off
+    "final_score", "rooms", "rooms_revisited", "return_turns", "repeated_rate",
+)  # fmt: skip
 
 
 def values(records: Sequence[EpisodeRecord], metric: Metric) -> list[float]:
@@ -83,10 +162,11 @@ def tool_use(records: Sequence[EpisodeRecord]) -> tuple[ToolUse, ...]:
 
 def rooms_curve(trajectory: Sequence[TurnFacts]) -> list[int]:
     """After each turn, how many rooms the player has stood in so far."""
-    seen: set[str] = set()
+    seen: set[Place] = set()
     curve = []
     for turn in trajectory:
-        if turn.room:
-            seen.add(turn.room)
+        at = place(turn)
+        if at is not None:
+            seen.add(at)
         curve.append(len(seen))
     return curve

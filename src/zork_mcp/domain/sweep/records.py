@@ -1,4 +1,5 @@
-"""What one finished episode of a sweep yields: one stored row and the facts of its turns."""
+"""What one finished episode of a sweep yields: one stored row and the facts of its turns;
+and where a turn left the player, the one room identity its metrics read."""
 
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ class EpisodeRecord:
     rooms_visited: int | None = None
     max_turns: int | None = None  # the turn limit it was played to (None: stored before)
     extended_from: int | None = None  # carried on from a row played to this limit
+    history: str | None = None  # the cell's history mode (None: the run's own, or stored before)
+    setup: str | None = None  # the set-up it was played with, in words (None: not known)
+    repeated_commands: int | None = None  # turns that changed nothing (None: stored before)
     trajectory: tuple[TurnFacts, ...] = field(default=())
 
     @property
@@ -55,16 +59,32 @@ class EpisodeRecord:
     def normalized_score(self) -> float:
         return self.score / MAX_SCORE
 
+    @property
+    def named_cell(self) -> str:
+        """The cell's label with its set-up in words, where the episode knows it."""
+        return f"{self.cell} ({self.setup})" if self.setup else self.cell
+
 
 COLUMNS = [name for name in EpisodeRecord.__dataclass_fields__ if name != "trajectory"]
 
 
+Place = int | str
+
+
+def place(turn: TurnFacts) -> Place | None:
+    """The room a turn left the player in: its Z-machine object (rooms of one name, as the
+    maze's, are apart), else its name (a turn stored before locations were), else unknown."""
+    return turn.location or turn.room or None
+
+
 def play_metrics(turns: Sequence[TurnFacts]) -> dict[str, Any]:
     """What an episode's turns add up to: its best score (Zork I takes 10 points a death, so
-    the last is not the best), its deaths, commands the game did not read, rooms stood in."""
+    the last is not the best), its deaths, commands the game did not read, rooms stood in,
+    commands repeated from the same place and answered the same (a move that changed nothing)."""
     return {
         "best_score": max((turn.score for turn in turns), default=0),
         "deaths": sum(turn.died for turn in turns),
         "invalid_commands": sum(not turn.valid for turn in turns),
-        "rooms_visited": len({turn.room for turn in turns if turn.room}),
+        "rooms_visited": len({place(turn) for turn in turns} - {None}),
+        "repeated_commands": sum(turn.repeated for turn in turns),
     }

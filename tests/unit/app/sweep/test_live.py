@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from dataclasses import replace
 
 from rich.console import Console
 
@@ -38,3 +39,9 @@ def test_off_a_terminal_each_finished_episode_is_one_plain_line():
         "b seed 12 #0: score 0 in 9 moves, 5 turns (error: LLMError: 429) -> eval/logs/s-1",
     ]
     assert episode_line(record("a", 1)).startswith("a seed 12 #0: score 1")
+
+
+def test_a_cell_is_named_with_its_set_up_where_its_episodes_know_it():
+    named = replace(record("a", 5), setup="history state; no MCP")
+    assert best_cell([named]) == "a (history state; no MCP) (mean 5.0 over 1)"
+    assert episode_line(named).startswith("a (history state; no MCP) seed 12 #0: score 5")

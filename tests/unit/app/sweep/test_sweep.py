@@ -1,4 +1,5 @@
-"""What a sweep asks for: its cells, its episodes and their identities, from flags or TOML."""
+"""What a sweep asks for: its cells (models x MCP modes x history modes), its episodes and
+their identities, from flags or TOML."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
-from zork_mcp.app.sweep.sweep import Sweep, parse_model, sweep_from_toml
+from zork_mcp.app.sweep.sweep import Sweep, parse_history_modes, parse_model, sweep_from_toml
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import ModelSpec
 
 GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
@@ -101,3 +103,48 @@ def test_a_sweep_file_with_an_empty_name_is_refused_rather_than_mixed_with_every
     path.write_text('name = ""\nmodels = ["local:m"]\n')
     with pytest.raises(ConfigurationError, match="A sweep needs a name: --name NAME"):
         sweep_spec(sweep_parser().parse_args(["--sweep", str(path)]))
+
+
+def test_cells_are_models_times_mcp_modes_times_history_modes():
+    sweep = Sweep("s", (GPT,), ("on", "off"), history=(None, HistoryMode.STATE))
+    assert [c.label for c in sweep.cells] == [
+        "openrouter:openai/gpt-4o-mini mcp=on",
+        "openrouter:openai/gpt-4o-mini mcp=on history=state",
+        "openrouter:openai/gpt-4o-mini mcp=off",
+        "openrouter:openai/gpt-4o-mini mcp=off history=state",
+    ]
+    rows = [e.record(status="done") for e in sweep.episodes_to_play()]
+    assert [r.history for r in rows] == [None, "state", None, "state"]
+    assert len({r.key for r in rows}) == 4
+
+
+def test_a_cell_of_the_runs_own_history_keeps_the_key_it_had_before_cells_had_one():
+    """A sweep stored before history modes re-runs (and resumes) onto its stored rows."""
+    [spec] = Sweep("s", (ModelSpec("local", "m"),), ("on",), (12,)).episodes_to_play()
+    assert (spec.cell.label, spec.key) == ("local:m mcp=on", "081bf65522534acc")
+
+
+def test_history_modes_come_from_the_sweep_file_and_the_flag_overrides_them(tmp_path):
+    path = tmp_path / "memory.toml"
+    path.write_text('models = ["local:m"]\nmcp = ["off"]\nhistory = ["window", "state"]\n')
+    spec, _ = sweep_spec(sweep_parser().parse_args(["--sweep", str(path)]))
+    assert spec.history == (HistoryMode.WINDOW, HistoryMode.STATE)
+    flags = ["--sweep", str(path), "--history", "default,full", "--history", "full , state"]
+    spec, _ = sweep_spec(sweep_parser().parse_args(flags))
+    assert spec.history == (None, HistoryMode.FULL, HistoryMode.STATE)
+    spec, _ = sweep_spec(sweep_parser().parse_args(["--model", "local:m"]))
+    assert spec.history == (None,), "without the flag: the run's own, as before"
+
+
+@pytest.mark.parametrize(
+    ("modes", "message"),
+    [
+        (["windows"], "history mode 'windows': write one of window, full, state or default"),
+        ([" ", ""], "at least one mode"),
+    ],
+)
+def test_a_bad_history_mode_says_what_to_write(modes, message):
+    with pytest.raises(ConfigurationError, match=message):
+        parse_history_modes(modes)
+    with pytest.raises(ConfigurationError, match=message):
+        sweep_from_toml(f"history = {modes!r}".replace("'", '"'), "sweep.toml")
