@@ -83,3 +83,14 @@ async def test_mcp_ghost_without_a_key_says_where_to_put_one(in_project, unset):
             api_key=None,
             user_prompt="u",
         )
+
+
+def test_a_run_without_a_key_says_which_to_set_and_leaves_no_log_folder(
+    in_project, unset, zork_game, tmp_path, capsys
+):
+    unset("OPENAI_API_KEY")
+    logs = tmp_path / "logs"
+    run = ["--game", str(zork_game), "--max-turns", "1", "--log-dir", str(logs), "--no-mcp"]
+    assert main(["--provider", "openai", "--plain", *run]) == 2
+    assert "OPENAI_API_KEY" in capsys.readouterr().err
+    assert not logs.exists() or not any(logs.iterdir())

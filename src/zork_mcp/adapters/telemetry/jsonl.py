@@ -48,7 +48,6 @@ class JsonlTelemetry:
         wall_clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
         self.events_path = directory / EVENTS_FILE
         self.log_path = directory / LOG_FILE
         self.episode_id = episode_id
@@ -159,15 +158,20 @@ def _type(name: object) -> EventType | None:
 
 
 class _LineFile:
-    """An append-only text file written a whole line per system call, without a buffer.
+    """An append-only text file written a whole line per system call, without a buffer; it
+    and its folder are made at the first line, so a run that never started leaves neither.
 
     Text from a model may hold what UTF-8 cannot (a lone surrogate): it is written as its
     escape, `\\ud800`, which is also how JSON writes it, so events.jsonl reads it back."""
 
     def __init__(self, path: Path) -> None:
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._path = path
+        self._fd = _UNOPENED
 
     def write(self, line: str) -> None:
+        if self._fd == _UNOPENED:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         data = memoryview(line.encode("utf-8", "backslashreplace"))
         while data:
             data = data[os.write(self._fd, data) :]
@@ -175,7 +179,10 @@ class _LineFile:
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
-            self._fd = -1
+        self._fd = _CLOSED  # a line written after close fails, as on a closed descriptor
+
+
+_UNOPENED, _CLOSED = -2, -1
 
 
 def human_line(event: Event) -> str:
