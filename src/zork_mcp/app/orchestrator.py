@@ -70,6 +70,7 @@ class Orchestrator:
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
         self._history, self._journal = history, journal
+        self._timed_from = (clock(), 0.0)  # this run's start, and the time of the runs before
         self.state = EpisodeState(
             EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
         )
@@ -81,6 +82,7 @@ class Orchestrator:
     def run(self) -> EpisodeSummary:
         started = self._clock()
         observation = self._restore() if self._resume else self._begin(self._game.reset())
+        self._timed_from = (started, self.summary.seconds)
         place = self.state.place
         started_with = EpisodeStarted(
             self._agent.tool_server is not None,
@@ -102,7 +104,7 @@ class Orchestrator:
             self._end_on_error(_end_reason_of(error), error)
             raise
         finally:
-            self.summary.seconds += self._clock() - started
+            self._time()
             self._report(
                 EpisodeEnded.of(self.summary),
                 f"Episode ended ({self.summary.end_reason}): score "
@@ -132,6 +134,7 @@ class Orchestrator:
         if self._journal is not None:
             self._journal.record(played)
         if self._checkpoints is not None:
+            self._time()  # so a resumed episode's time goes on from its checkpoint's
             self._checkpoints.save(self.checkpoint())
         if self._progress is not None:
             self._progress.turn(report, self.summary)
@@ -148,6 +151,11 @@ class Orchestrator:
             memories=relevant_memories(state),
         )
         return turn_messages(self._agent.system_prompt, state, view, self._history)
+
+    def _time(self) -> None:
+        """The episode's wall time: this run's so far, after the runs it resumed."""
+        started, before = self._timed_from
+        self.summary.seconds = before + self._clock() - started
 
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(self._game.save_state(), self.state.copy())

@@ -84,3 +84,23 @@ def test_a_resumed_episode_numbers_its_next_turn_on_from_the_checkpoint_everywhe
     completed = [e.fields["turn"] for e in telemetry.of_type("turn_complete")]
     assert loop_turns == span_turns == {3} and completed == [3]
     assert [t.turn for t in resumed.state.turns] == [1, 2, 3]
+
+
+def test_a_resumed_episode_counts_the_time_of_the_run_it_resumed(tmp_path):
+    """An extended episode's seconds are the whole episode's, not the extension's alone."""
+    ticks = iter(range(0, 1000, 5))
+
+    def clock() -> float:
+        return float(next(ticks))
+
+    def run(llm, *, resume: bool, max_turns: int) -> Orchestrator:
+        return Orchestrator(game=FakeGameEnv(), agent=agent_for(llm), telemetry=FakeTelemetry(),
+                            episode_id="e", max_turns=max_turns, clock=clock, resume=resume,
+                            checkpoints=FileCheckpoints(tmp_path))  # fmt: skip
+
+    first = run(ScriptedLLM([action_reply("north"), action_reply("east")]), resume=False,
+                max_turns=2).run()  # fmt: skip
+    saved = FileCheckpoints(tmp_path).load().summary.seconds
+    assert 0 < saved <= first.seconds
+    rest = run(ScriptedLLM([action_reply("take egg")]), resume=True, max_turns=3).run()
+    assert rest.seconds > first.seconds and rest.turns == 3
