@@ -118,7 +118,7 @@ def turn_cost(state: EpisodeState, index: int) -> int:
 def past_game_text(state: EpisodeState, index: int) -> str:
     """The game's text a remembered turn was played from, whole."""
     before = state.turns[index - 1].turn if index > 0 else 0
-    label = f"Turn {before}" if before else "The game begins"
+    label = f"After turn {before}" if before else "The game begins"
     return f"[{label}]\n{state.answer_before(index)}"
 
 
@@ -141,7 +141,13 @@ def current_text(state: EpisodeState, view: TurnView, policy: HistoryPolicy) -> 
         lines += recent_actions(state.turns[-STATE_RECENT_ACTIONS:])
     if view.memories:
         lines += ["", view.memories]
-    return "\n".join([*lines, "", "Latest game text:", view.latest])
+    return "\n".join([*lines, "", latest_heading(state, policy), view.latest])
+
+
+def latest_heading(state: EpisodeState, policy: HistoryPolicy) -> str:
+    if policy.mode is HistoryMode.STATE or not state.turns:
+        return "Latest game text:"
+    return f"Latest game text (after turn {state.turn}):"
 
 
 def recent_actions(turns: Sequence[PlayedTurn]) -> list[str]:
