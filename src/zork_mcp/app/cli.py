@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from zork_mcp.app.container import Container
 from zork_mcp.app.progress import print_summary
@@ -18,6 +19,7 @@ from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.history import HistoryMode
+from zork_mcp.domain.inert_text import inert
 
 EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}
 
@@ -156,7 +158,9 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     try:
         summary = container.orchestrator().run()
     except ZorkMcpError as error:
-        console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        container.progress.shutdown()  # the live line goes first: the error starts a line
+        message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))
+        console.print(message, highlight=False, soft_wrap=True)
         return 2
     finally:
         container.shutdown_resources()

@@ -7,7 +7,7 @@ from dependency_injector import containers, providers
 from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
-from zork_mcp.app.progress import progress
+from zork_mcp.app.progress import RetryNotices, progress
 from zork_mcp.app.prompts import SYSTEM_PROMPT
 from zork_mcp.domain.messages import RetryStats
 
@@ -18,7 +18,10 @@ class Container(containers.DeclarativeContainer):
     settings = providers.Singleton(bootstrap.load_settings, options)
     llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)
-    llm_session = providers.Singleton(bootstrap.llm_session, llm_settings, llm_stats)
+    retry_notices = providers.Singleton(RetryNotices)  # the LLM's retries, to the display
+    llm_session = providers.Singleton(
+        bootstrap.llm_session, llm_settings, llm_stats, on_retry=retry_notices.provided.tell
+    )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
     game_settings = providers.Singleton(bootstrap.game_settings, options)
@@ -33,7 +36,6 @@ class Container(containers.DeclarativeContainer):
     tool_server = providers.Resource(
         bootstrap.agent_tool_server, tool_settings, fork_servers, telemetry
     )
-    progress = providers.Resource(progress, options.provided.plain)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options.provided.episode_dir)
     history = providers.Singleton(bootstrap.history_policy, options)
     journal = providers.Singleton(bootstrap.episode_journal, options.provided.episode_dir)
@@ -48,6 +50,7 @@ class Container(containers.DeclarativeContainer):
         tool_server=tool_server,
         offer=offer,
     )
+    progress = providers.Resource(progress, options.provided.plain, retry_notices)
     orchestrator = providers.Singleton(
         Orchestrator,
         game=game,

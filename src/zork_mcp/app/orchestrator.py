@@ -21,7 +21,7 @@ from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
 from zork_mcp.domain.game_text import died, unread
 from zork_mcp.domain.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
-from zork_mcp.domain.loop_records import LoopOutcome
+from zork_mcp.domain.loop_records import LoopOutcome, ToolCallRecord
 from zork_mcp.domain.memories import relevant_memories
 from zork_mcp.domain.messages import Message, Usage
 from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
@@ -40,6 +40,7 @@ class TurnReport:
     usage: Usage
     facts: TurnFacts
     mcp_disabled: bool = False  # MCP disabled for the rest of the episode, as of this turn
+    calls: tuple[ToolCallRecord, ...] = ()  # the turn's tool calls, each with its result
 
     @property
     def turn(self) -> int:
@@ -47,6 +48,10 @@ class TurnReport:
 
 
 class Progress(Protocol):
+    def begin(self, state: EpisodeState) -> None:
+        """The episode starts (`state.opening`), or resumes after `state.turns`."""
+        ...
+
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None: ...
 
 
@@ -92,6 +97,8 @@ class Orchestrator:
             turn=self.state.turn,
         )
         self._report(started_with, f"Episode {self.summary.episode_id} started")
+        if self._progress is not None:
+            self._progress.begin(self.state)
         try:
             observation = self._play(observation)
         except KeyboardInterrupt:
@@ -202,7 +209,8 @@ class Orchestrator:
         )
         self._report(completed, f"Agent action: {played.command}")
         disabled = self._agent.connection.is_disabled
-        return TurnReport(played.command, after, outcome.usage, facts, disabled)
+        calls = tuple(outcome.tool_chain)
+        return TurnReport(played.command, after, outcome.usage, facts, disabled, calls)
 
     def _inventory(self) -> str:
         return " ".join(self._game.peek("inventory").text.split()) or "unknown"

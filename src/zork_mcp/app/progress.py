@@ -1,62 +1,170 @@
-"""The live progress line and the end-of-episode summary (plain lines when not a terminal)."""
+"""The game on screen: each turn's transcript (app/transcript.py) above a live status line,
+the model's retries while they happen, and the end-of-episode summary. With `--plain`, or
+when not a terminal, the same lines plain: no colour, no live region, fit for a log."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.app.transcript import Line, Tone, Transcript
+from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode import EpisodeSummary
+from zork_mcp.domain.episode_state import EpisodeState
+from zork_mcp.domain.inert_text import inert
+
+WAITING = "waiting for the model…"
+STYLES = {
+    Tone.COMMAND: "bold",
+    Tone.GAME: "",
+    Tone.TOOL: "dim",
+    Tone.TOOL_ERROR: "red",
+    Tone.GAIN: "bold green",
+    Tone.LOSS: "bold red",
+    Tone.DEATH: "bold red",
+    Tone.NOTICE: "yellow",
+}
+
+
+class RetryNotices:
+    """The LLM's retry notices, passed on to whichever display listens (none in a sweep)."""
+
+    def __init__(self) -> None:
+        self._listener: Callable[[RetryNotice], None] | None = None
+
+    def listen(self, listener: Callable[[RetryNotice], None] | None) -> None:
+        self._listener = listener
+
+    def tell(self, notice: RetryNotice) -> None:
+        if self._listener is not None:
+            self._listener(notice)
 
 
 def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     observation = report.observation
     return (
-        f"turn {report.turn} | {observation.room or '?'} | score {observation.score} | "
+        f"turn {report.turn} | {inert(observation.room or '?')} | score {observation.score} | "
         f"moves {observation.moves} | tools {totals.tool_calls} | "
-        f"tokens {totals.usage.total_tokens} | > {report.action}"
+        f"tokens {totals.usage.total_tokens} | > {inert(report.action)}"
+    )
+
+
+def retry_text(notice: RetryNotice) -> str:
+    """`waiting for the model… (attempt 2 of 4: HTTP 429 rate limited: …, retrying in 2 s)`"""
+    return (
+        f"{WAITING} (attempt {notice.attempt} of {notice.attempts}: {inert(notice.reason)}, "
+        f"retrying in {round(notice.wait, 1):g} s)"
     )
 
 
 class PlainProgress:
+    """Each turn's transcript and status as plain lines; a retry as a line when it happens."""
+
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._transcript = Transcript()
+
+    def begin(self, state: EpisodeState) -> None:
+        for line in self._transcript.begin(state):
+            self._say(line.text)
+        self._say(WAITING)
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
-        self.console.print(status_text(report, totals), markup=False, highlight=False)
+        self._say("")
+        for line in self._transcript.turn(report):
+            self._say(line.text)
+        self._say(status_text(report, totals))
+
+    def retrying(self, notice: RetryNotice) -> None:
+        self._say(retry_text(notice))
 
     def close(self) -> None:
         pass
 
+    def _say(self, text: str) -> None:
+        self.console.print(Text(text), soft_wrap=True)
+
 
 class LiveProgress:
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self._live = Live("starting...", console=console, refresh_per_second=8, transient=True)
+    """Each turn's transcript printed above a live status line; before the first turn, and
+    while a retry waits, the live line says the model is being waited for."""
+
+    def __init__(
+        self,
+        console: Console,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.console, self._clock = console, clock
+        self._transcript = Transcript()
+        self._status: str | None = None
+        self._notice: RetryNotice | None = None
+        self._since = clock()
+        self._live = Live(
+            get_renderable=self.live_text,
+            console=console,
+            refresh_per_second=4,
+            transient=True,
+        )
         self._live.start()
 
+    def live_text(self) -> Text:
+        """What the live line shows now (rich's refresh thread asks for it)."""
+        notice = self._notice  # read once: the main thread may clear it meanwhile
+        waiting = retry_text(notice) if notice else None
+        if self._status is None:
+            waiting = waiting or f"{WAITING} {self._clock() - self._since:.0f} s"
+        shown = "\n".join(part for part in (self._status, waiting) if part)
+        return Text(shown, style="bold")
+
+    def begin(self, state: EpisodeState) -> None:
+        for line in self._transcript.begin(state):
+            self._say(line)
+        self._since = self._clock()
+
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
-        self._live.update(status_text(report, totals))
+        self.console.print()
+        for line in self._transcript.turn(report):
+            self._say(line)
+        self._status, self._notice = status_text(report, totals), None
+        self._live.refresh()
+
+    def retrying(self, notice: RetryNotice) -> None:
+        self._notice = notice
+        self._say(Line(retry_text(notice), Tone.NOTICE))
+        self._live.refresh()
 
     def close(self) -> None:
         self._live.stop()
 
+    def _say(self, line: Line) -> None:
+        self.console.print(Text(line.text, style=STYLES[line.tone]))
 
-def progress(plain: bool = False) -> Iterator[PlainProgress | LiveProgress]:
-    """A live line on a terminal, else plain lines; stopped when the run ends."""
+
+def progress(
+    plain: bool = False, notices: RetryNotices | None = None
+) -> Iterator[PlainProgress | LiveProgress]:
+    """A transcript above a live line on a terminal, else plain lines; stopped when the run
+    ends. `notices`: the LLM's retries, shown while they wait."""
     console = Console()
     display = PlainProgress(console) if plain or not console.is_terminal else LiveProgress(console)
+    if notices is not None:
+        notices.listen(display.retrying)
     try:
         yield display
     finally:
+        if notices is not None:
+            notices.listen(None)
         display.close()
 
 
 def print_summary(console: Console, summary: EpisodeSummary, log_dir: str) -> None:
-    table = Table(title=f"Episode {summary.episode_id}", show_header=False)
+    table = Table(title=Text(f"Episode {inert(summary.episode_id)}"), show_header=False)
     rows = [
         ("ended", summary.end_reason),
         ("turns", str(summary.turns)),
@@ -69,5 +177,5 @@ def print_summary(console: Console, summary: EpisodeSummary, log_dir: str) -> No
         ("logs", log_dir),
     ]
     for name, value in rows:
-        table.add_row(name, value)
+        table.add_row(name, Text(inert(str(value))))
     console.print(table)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import certifi
 import httpx
 
-from zork_mcp.adapters.llm.endpoint import RetryPolicy, rate_gate
+from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
 from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.messages import RetryStats
@@ -46,17 +46,21 @@ def llm_settings(options: RunOptions, environ: Mapping[str, str] | None = None) 
 
 
 def llm_session(
-    settings: LLMSettings, stats: RetryStats, client: httpx.AsyncClient | None = None
+    settings: LLMSettings,
+    stats: RetryStats,
+    client: httpx.AsyncClient | None = None,
+    on_retry: Callable[[RetryNotice], None] | None = None,
 ) -> LLMSession:
     """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
     that lives inside the session's event loop (the agent opens one per turn).
 
     The TLS context is built once; building it per client costs ~27 ms a turn. The retry
-    policy is the run's: its counts, and the process's rate gate for the provider.
+    policy is the run's: its counts, the process's rate gate for the provider, and whom to
+    tell before a retry's wait (`on_retry`: the CLI's display).
     """
     provider = PROVIDERS[settings.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
-    retry = RetryPolicy(gate=gate, stats=stats)
+    retry = RetryPolicy(gate=gate, stats=stats, notify=on_retry)
     tls = ssl.create_default_context(cafile=certifi.where()) if client is None else None
 
     @asynccontextmanager

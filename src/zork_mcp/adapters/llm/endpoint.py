@@ -8,7 +8,9 @@ that leaves here has the API key removed, whatever the provider echoed back.
 
 A 429 that says how long to wait pauses every call to that provider in this process (a
 RateGate, shared by the episodes a sweep worker plays at once), not only the one that met
-it; and each episode counts the 429s and retries it met (RetryStats).
+it; and each episode counts the 429s and retries it met (RetryStats). Before each wait the
+policy's `notify` (if any) is told which attempt failed and how long the wait is, so a
+display can say so while it happens (RetryNotice).
 """
 
 from __future__ import annotations
@@ -84,6 +86,17 @@ def rate_gate(provider: str, url: str) -> RateGate:
 
 
 @dataclass(frozen=True)
+class RetryNotice:
+    """An attempt failed and the next is about to be waited for."""
+
+    provider: str
+    attempt: int  # the attempt about to be made (2 after the first failed)
+    attempts: int  # at most, by the policy
+    reason: str  # why the last one failed, short: "HTTP 429 rate limited: …", "ReadTimeout"
+    wait: float  # seconds until the next attempt
+
+
+@dataclass(frozen=True)
 class RetryPolicy:
     attempts: int = 4
     initial_delay: float = 1.0
@@ -92,6 +105,7 @@ class RetryPolicy:
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
     gate: RateGate | None = field(default=None, repr=False)  # shared with other callers
     stats: RetryStats | None = field(default=None, repr=False)  # this episode's counts
+    notify: Callable[[RetryNotice], None] | None = field(default=None, repr=False)
 
     def describe(self) -> str:
         return f"retry budget: {self.attempts} attempts, {self.budget:g} s of waiting"
@@ -152,6 +166,7 @@ class JsonEndpoint:
             wait=_RetryAfterOrBackoff(policy),
             retry=retry_if_exception_type((_RetryableAnswer, *RETRYABLE_TRANSPORT)),
             sleep=policy.sleep,
+            before_sleep=self._notifier(policy),
             reraise=True,
         )
         try:
@@ -168,6 +183,25 @@ class JsonEndpoint:
             message = f"could not be reached ({reason})" + _gave_up(None, attempts, policy)
             raise self._error(None, message, attempts) from None
         raise AssertionError("unreachable: tenacity re-raises the last error")
+
+    def _notifier(self, policy: RetryPolicy) -> Callable[[Any], None] | None:
+        if policy.notify is None:
+            return None
+        notify = policy.notify
+
+        def before_sleep(state: Any) -> None:
+            error = state.outcome.exception() if state.outcome else None
+            notify(
+                RetryNotice(
+                    self.provider,
+                    state.attempt_number + 1,
+                    policy.attempts,
+                    redact(_failure(error), self.secrets),
+                    state.upcoming_sleep,
+                )
+            )
+
+        return before_sleep
 
     async def _attempt(
         self,
@@ -219,6 +253,16 @@ def request_body(body: Mapping[str, Any]) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return encodable(text).encode("utf-8")
+
+
+def _failure(error: BaseException | None) -> str:
+    """Why an attempt failed, in a few words for a person watching."""
+    if isinstance(error, _RetryableAnswer):
+        said = " rate limited" if error.status == 429 else ""
+        return f"HTTP {error.status}{said}: {error.message[:80]}"
+    if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
+        return f"could not be reached ({type(error).__name__})"
+    return type(error).__name__ if error is not None else "failed"
 
 
 def _gave_up(asked: float | None, attempts: int, policy: RetryPolicy) -> str:

@@ -18,6 +18,7 @@ from zork_mcp.builders.process import PROCESS
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import TurnCompleted
+from zork_mcp.domain.episode_state import EpisodeState
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.messages import RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
@@ -33,6 +34,9 @@ class TrajectoryRecorder:
     def __init__(self) -> None:
         self.points: list[TurnFacts] = []
         self.mcp_disabled = False
+
+    def begin(self, state: EpisodeState) -> None:
+        pass  # a resumed episode's earlier turns are read from its log
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
         self.points.append(report.facts)

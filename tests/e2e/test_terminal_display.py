@@ -1,0 +1,109 @@
+"""The game on screen in a real terminal (issue 46): `python -m zork_mcp.app` in a tmux pane,
+on the real game, against a scripted model over HTTP and an MCP server whose results hold
+terminal escape sequences. The pane shows the game's text, the score changes, the death and
+the reincarnation, each tool call, the model's retries while they wait, and an error on a
+line of its own; no escape sequence from the server changes the title or clears the screen."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.support.llm_peers import HttpFault, peer_for
+from tests.support.processes import processes_with_environment
+from tests.support.projects import write_project
+from tests.support.terminal import tmux_pane
+from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
+
+pytestmark = pytest.mark.slow
+
+ESCAPE_SERVER = Path(__file__).parents[1] / "support" / "escape_server.py"
+TOOLS = ["esc.banner", "esc.broken"]
+# From West of House, with the app's default seed: into the house (+10), down the trap door
+# into the dark cellar (+25), and one step in the dark: a grue (-10), reincarnated in a forest.
+TO_THE_GRUE = [
+    "north", "east", "open window", "enter", "west", "move rug", "open trap door", "down",
+    "north",
+]  # fmt: skip
+RAW_TITLE = r"\033]0;CONTROL\007"  # printf's escape: a title the pane does take
+
+
+def app(url: str, project: Path, game: Path, turns: int) -> list[str]:
+    return [
+        sys.executable, "-m", "zork_mcp.app", "--provider", "local", "--base-url", f"{url}/v1",
+        "--model", "m", "--max-turns", str(turns), "--config", str(project),
+        "--log-dir", str(project.parent), "--episode-id", "e", "--game", str(game),
+    ]  # fmt: skip
+
+
+def project_with_escapes(directory: Path, mark: str) -> Path:
+    server = {"command": "python", "args": [str(ESCAPE_SERVER)], "env": {"MARK": mark}}
+    return write_project(directory, {"esc": server}, enabled=True, background_spare=False)
+
+
+def test_the_pane_shows_the_game_and_no_escape_from_a_server_reaches_it(tmp_path, zork_game):
+    mark = uuid.uuid4().hex
+    replies = [
+        HttpFault(429, "slow down", {"retry-after": "1"}),
+        tool_calls_reply(("esc.banner", {})),
+        tool_calls_reply(("esc.broken", {})),
+        *(action_reply(command) for command in TO_THE_GRUE),
+    ]
+    peer = peer_for("openai", replies, TOOLS, api_key=None)
+    project = project_with_escapes(tmp_path, mark)
+    with peer.serve() as url, tmux_pane({**os.environ, "MARK": mark}) as pane:
+        pane.run(["printf", RAW_TITLE], tmp_path)
+        pane.wait_for_exit(10)
+        assert pane.title() == "CONTROL", "a raw escape sequence does set this pane's title"
+        pane.run(app(url, project, zork_game, len(TO_THE_GRUE)), tmp_path)
+        code, screen = pane.wait_for_exit(120)
+        title = pane.title()
+    print(screen)
+    assert code == 0 and peer.rejections == []
+    lines = [line.rstrip() for line in screen.splitlines()]
+    retry = "waiting for the model… (attempt 2 of 4: HTTP 429 rate limited: slow down, retrying"
+    assert any(line.startswith(retry) for line in lines), "the retry, while it waited"
+    for shown in (
+        "> north",
+        "You are facing the north side of a white house. There is no door here, and all the",
+        "+10 points (10)",
+        "+25 points (35)",
+        "It is pitch black. You are likely to be eaten by a grue.",
+        "    ****  You have died  ****",
+        "−10 points (25)",
+        "died (death 1): reincarnated in Forest",
+    ):
+        assert any(line.startswith(shown) for line in lines), shown
+    escaped = r"\x1b]0;PWNED\x07\x1b[2J\x1b[H\x1b[31mred[bold]markup[/bold]"
+    assert f"tool esc.banner {{}} → {escaped}" in lines
+    assert f"tool esc.broken {{}} failed: {escaped}" in lines
+    # Neither the title change nor the clear happened: the lines before the tools still show.
+    assert title == "CONTROL"
+    assert lines.index(next(line for line in lines if line.startswith(retry))) < lines.index(
+        f"tool esc.banner {{}} → {escaped}"
+    )
+    assert processes_with_environment("MARK", mark) == []
+
+
+def test_an_error_after_the_retries_starts_a_line_of_its_own(tmp_path, zork_game):
+    mark = uuid.uuid4().hex
+    peer = peer_for(
+        "openai", [HttpFault(503, "busy", {"retry-after": "0"})] * 4, TOOLS, api_key=None
+    )
+    project = project_with_escapes(tmp_path, mark)
+    with peer.serve() as url, tmux_pane({**os.environ, "MARK": mark}) as pane:
+        pane.run(app(url, project, zork_game, 3), tmp_path)
+        code, screen = pane.wait_for_exit(120)
+    print(screen)
+    lines = [line.rstrip() for line in screen.splitlines()]
+    assert code == 2
+    for attempt in (2, 3, 4):
+        notice = f"waiting for the model… (attempt {attempt} of 4: HTTP 503: busy, retrying in 0 s)"
+        assert notice in lines
+    (error,) = [line for line in lines if "error:" in line]
+    assert error.startswith("error: local answered HTTP 503 after 4 attempts: busy")
+    assert processes_with_environment("MARK", mark) == []

@@ -1,0 +1,103 @@
+"""A real terminal for the app's display: a pane of Debian's tmux, on a server of its own
+(its socket in the test's folder), driven with `send-keys` and read with `capture-pane`.
+
+`tmux_pane()` installs tmux with apt-get when it is missing and this is root on a Debian
+machine (as CI is); elsewhere the tests that need it skip, saying how to get it. Under CI a
+failed install fails. The pane's server is killed when the block ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+EXIT = re.compile(r"^EXIT=(\d+)$", re.MULTILINE)
+
+
+def ensure_tmux() -> str:
+    """tmux's path, installed first if it can be; else the test skips."""
+    found = shutil.which("tmux")
+    if found:
+        return found
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.skip("needs Debian's tmux (not root on a Debian machine): apt-get install tmux")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "tmux"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            message = f"{' '.join(command)} failed: {done.stderr[-500:]}"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+    return shutil.which("tmux") or pytest.fail("tmux is not on PATH after its install")
+
+
+@dataclass
+class Pane:
+    """One tmux window's pane, running a shell."""
+
+    tmux: list[str]  # tmux with its socket
+    target: str
+    runs: int = 0
+
+    def run(self, command: Sequence[str], cwd: Path) -> None:
+        """Type `command` at the shell and press Enter; its exit code is echoed as EXIT=n."""
+        line = f"cd {shlex.quote(str(cwd))} && {shlex.join(command)}; echo EXIT=$?"
+        self._tmux("send-keys", "-t", self.target, "-l", line)
+        self._tmux("send-keys", "-t", self.target, "Enter")
+        self.runs += 1
+
+    def screen(self) -> str:
+        """What the pane shows now (its visible lines, not its scrollback)."""
+        return self._tmux("capture-pane", "-p", "-t", self.target)
+
+    def title(self) -> str:
+        return self._tmux("display-message", "-p", "-t", self.target, "#{pane_title}").strip()
+
+    def wait_for_exit(self, timeout: float) -> tuple[int, str]:
+        """The last command's exit code and the screen once it has ended."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            codes = EXIT.findall(shown)
+            if len(codes) >= self.runs:
+                return int(codes[-1]), shown
+            time.sleep(0.2)
+        raise AssertionError(f"the command did not end in {timeout} s; the pane shows:\n{shown}")
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run([*self.tmux, *args], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, f"tmux {args[0]} failed: {done.stderr}"
+        return done.stdout
+
+
+@contextmanager
+def tmux_pane(env: Mapping[str, str], width: int = 160, height: int = 120) -> Iterator[Pane]:
+    """A shell in a detached `width` x `height` pane of a tmux server of its own, started with
+    `env` (UTF-8, so that the display's `…` and `−` arrive as they are)."""
+    folder = Path(tempfile.mkdtemp(prefix="tmux"))  # short: a socket path fits in 108 bytes
+    tmux = [ensure_tmux(), "-u", "-S", str(folder / "s"), "-f", "/dev/null"]
+    started = {**env, "LC_ALL": "C.UTF-8", "SHELL": "/bin/sh", "PS1": "$ "}
+    size = ["-x", str(width), "-y", str(height)]
+    try:
+        subprocess.run(
+            [*tmux, "new-session", "-d", "-s", "play", *size, "/bin/sh"],
+            env=started,
+            check=True,
+            timeout=30,
+        )
+        yield Pane(tmux, "play")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)

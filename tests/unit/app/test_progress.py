@@ -1,0 +1,208 @@
+"""The game on screen (issue 46): each turn's transcript as plain lines, fit for a log: the
+command, the game's answer (a long one folded), score changes, deaths, tool calls with a
+short result; the model's retries while they wait; nothing the game, the model or a server
+wrote acts on the terminal."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+
+from zork_mcp.app.orchestrator import TurnReport
+from zork_mcp.app.progress import LiveProgress, PlainProgress, RetryNotices, print_summary
+from zork_mcp.builders.llm import RetryNotice
+from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.episode import EpisodeSummary
+from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn
+from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.loop_records import ToolCallRecord
+from zork_mcp.domain.messages import Usage
+from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
+
+HOSTILE = "\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
+DEATH = (
+    "Oh, no! A lurking grue slithered into the room and devoured you!\n \n"
+    "    ****  You have died  **** \n\n"
+    "Now, let's take a look here... Well, you probably deserve another chance.\n\n"
+    "Forest\nThis is a forest, with trees in all directions."
+)
+
+
+def call(name: str, result: ToolCallResult, **arguments: Any) -> ToolCallRecord:
+    outcome = CallOutcome.TOOL_ERROR if result.is_error else CallOutcome.SUCCEEDED
+    return ToolCallRecord(1, f"c-{name}", name, arguments, outcome, result)
+
+
+def report(
+    turn: int,
+    action: str,
+    text: str,
+    score: int,
+    room: str,
+    *,
+    died: bool = False,
+    calls: tuple[ToolCallRecord, ...] = (),
+    known: bool = True,
+) -> TurnReport:
+    """`known`: the report carries the calls themselves, not only their counts."""
+    observation = GameObservation(text, room=room, score=score, moves=turn)
+    tools = tool_uses((c.tool_name, 1, int(c.result.is_error)) for c in calls)
+    facts = TurnFacts(turn, score, turn, len(calls), room=room, died=died, tools=tools)
+    return TurnReport(action, observation, Usage(100, 20), facts, calls=calls if known else ())
+
+
+OPENING = EpisodeState(EpisodeSummary("e"), opening="West of House\nA mailbox.")
+
+
+def plain_lines(play, state: EpisodeState = OPENING) -> list[str]:
+    out = io.StringIO()
+    display = PlainProgress(Console(file=out, width=40))
+    display.begin(state)
+    play(display)
+    display.close()
+    return out.getvalue().splitlines()[3:]  # after the opening and the wait
+
+
+def test_a_turn_shows_its_tool_calls_command_answer_and_score_gain():
+    thought = call("reasoning.think", ToolCallResult.success("plan: go in"), thought="x" * 200)
+    played = report(1, "enter", "Kitchen\nA table.", 10, "Kitchen", calls=(thought,))
+
+    def play(display):
+        display.turn(played, EpisodeSummary("e", tool_calls=1, usage=Usage(100, 20)))
+
+    assert plain_lines(play) == [
+        "",
+        'tool reasoning.think {"thought": "' + "x" * 46 + "… → plan: go in",
+        "> enter",
+        "Kitchen",
+        "A table.",
+        "+10 points (10)",
+        "turn 1 | Kitchen | score 10 | moves 1 | tools 1 | tokens 120 | > enter",
+    ]
+
+
+def test_a_death_shows_the_loss_and_the_reincarnation():
+    def play(display):
+        display.turn(report(1, "down", "Cellar", 35, "Cellar"), EpisodeSummary("e"))
+        display.turn(report(2, "north", DEATH, 25, "Forest", died=True), EpisodeSummary("e"))
+
+    lines = plain_lines(play)
+    assert "+35 points (35)" in lines
+    assert lines[-3:] == [
+        "−10 points (25)",
+        "died (death 1): reincarnated in Forest",
+        "turn 2 | Forest | score 25 | moves 2 | tools 0 | tokens 0 | > north",
+    ]
+    assert "    ****  You have died  ****" in lines
+
+
+def test_a_failed_tool_call_says_so_and_its_error_stays_inert():
+    failed = call("esc.broken", ToolCallResult.failure(f"boom {HOSTILE}"))
+
+    def play(display):
+        display.turn(report(1, "look", "West of House", 0, "West of House", calls=(failed,)),
+                     EpisodeSummary("e"))  # fmt: skip
+
+    lines = plain_lines(play)
+    assert lines[1] == r"tool esc.broken {} failed: boom \x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
+
+
+def test_without_the_agents_calls_each_tool_is_a_line_of_counts():
+    calls = (call("a.x", ToolCallResult.success(1)), call("a.x", ToolCallResult.failure("no")))
+
+    def play(display):  # only the counts are known
+        display.turn(report(1, "look", "Here", 0, "Here", calls=calls, known=False),
+                     EpisodeSummary("e"))  # fmt: skip
+
+    assert plain_lines(play)[1] == "tool a.x ×2, 1 failed"
+
+
+def test_a_long_answer_is_folded_after_twelve_lines():
+    answer = "\n".join(f"line {n}" for n in range(1, 31))
+
+    def play(display):
+        display.turn(report(1, "read leaflet", answer, 0, "West of House"), EpisodeSummary("e"))
+
+    lines = plain_lines(play)
+    assert lines[2:15] == [*(f"line {n}" for n in range(1, 13)), "… (18 more lines)"]
+
+
+def test_game_model_and_server_text_stays_inert_and_no_markup_is_read():
+    hostile = call("esc.banner", ToolCallResult.success(HOSTILE), text=HOSTILE)
+    played = report(1, f"look{HOSTILE}", f"Room\n{HOSTILE}", 0, f"Hall{HOSTILE}", calls=(hostile,))
+
+    def play(display):
+        display.turn(played, EpisodeSummary("e"))
+
+    out = "\n".join(plain_lines(play))
+    assert "\x1b" not in out and "\x07" not in out
+    # the result, the command, the answer, and the status line's room and command
+    assert out.count(r"\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]") == 5
+    assert r'{"text": "\u001b]0;PWNED\u0007\u001b[2J[bold]loud[/bold]"}' in out  # as JSON
+
+
+def test_a_retry_is_a_line_while_it_waits():
+    notices = RetryNotices()
+    out = io.StringIO()
+    display = PlainProgress(Console(file=out, width=40))
+    display.begin(EpisodeState(EpisodeSummary("e")))
+    notices.listen(display.retrying)
+    notices.tell(RetryNotice("openrouter", 2, 4, "HTTP 429 rate limited: \x1b[2Jslow", 2.04))
+    notices.listen(None)
+    notices.tell(RetryNotice("openrouter", 3, 4, "gone", 1))  # no display listens: dropped
+    assert out.getvalue().splitlines()[-2:] == [
+        "waiting for the model…",
+        r"waiting for the model… (attempt 2 of 4: HTTP 429 rate limited: \x1b[2Jslow, "
+        "retrying in 2 s)",
+    ]
+
+
+def test_the_live_line_counts_the_wait_then_shows_the_retry_then_the_status():
+    now = [100.0]
+    out = io.StringIO()
+    display = LiveProgress(Console(file=out, force_terminal=True, width=100), clock=lambda: now[0])
+    try:
+        now[0] += 7
+        assert display.live_text().plain == "waiting for the model… 7 s"
+        display.retrying(
+            RetryNotice("openrouter", 2, 4, "could not be reached (ConnectError)", 1.3)
+        )
+        assert display.live_text().plain == (
+            "waiting for the model… (attempt 2 of 4: could not be reached (ConnectError), "
+            "retrying in 1.3 s)"
+        )
+        display.turn(report(1, "north", "North of House", 0, "North of House"),
+                     EpisodeSummary("e"))  # fmt: skip
+        assert display.live_text().plain.startswith("turn 1 | North of House | score 0")
+    finally:
+        display.close()
+    assert "> north" in out.getvalue()
+
+
+def test_the_summary_reads_no_markup():
+    out = io.StringIO()
+    summary = EpisodeSummary("e[bold]1", room="[red]Hall\x1b[2J")
+    print_summary(Console(file=out, width=80), summary, "logs/e")
+    assert r"[red]Hall\x1b[2J" in out.getvalue() and "e[bold]1" in out.getvalue()
+
+
+def test_the_opening_is_shown_and_a_resumed_episode_says_where_it_goes_on():
+    out = io.StringIO()
+    PlainProgress(Console(file=out, width=60)).begin(OPENING)
+    assert out.getvalue().splitlines() == ["West of House", "A mailbox.", "waiting for the model…"]
+    cellar = PlayedTurn(30, "down", "Cellar\nDark.", Place("Cellar"))
+    resumed = EpisodeState(EpisodeSummary("e", turns=30, score=35), turns=[cellar])
+
+    def play(display):
+        display.turn(report(31, "north", "Troll Room", 35, "Troll Room"), EpisodeSummary("e"))
+
+    out = io.StringIO()
+    display = PlainProgress(Console(file=out, width=60))
+    display.begin(resumed)
+    play(display)
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == ["— resumed after turn 30, score 35 —", "Cellar", "Dark."]
+    assert not any("points" in line for line in lines)  # the score it resumed at is known
