@@ -1,34 +1,143 @@
 """`zork-mcp eval report RESULTS --html DIR`: a sweep as static pages, browsable with no
-server. `index.html` holds the cells, the MCP differences, the play metrics, the plots and
-a row per episode (filtered by cell in the page); `episodes/<key>.html` holds one episode
-turn by turn, from its log folder when it is there, else from its stored turns."""
+server. `index.html` holds the cells (each named with its set-up), the MCP differences, the
+play and memory metrics (each explained on the page; a CI over too few episodes marked as
+such), the plots and a row per episode (filtered by cell, searched and sorted in the page);
+`episodes/<key>.html` holds one episode's map and its turns, from its log folder when it is
+there, else from its stored turns."""
 
 from __future__ import annotations
 
 import functools
 import itertools
+import math
 import shutil
+import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.episode_view import EpisodeView, TurnView, episode_view
+from zork_mcp.app.sweep.map_svg import map_svg, steps_of
 from zork_mcp.app.sweep.report import (
     DIGITS,
+    MEMORY_PLAY,
     PLAY,
+    McpDifference,
     cell_stats,
     ci_text,
     extensions,
     mcp_differences,
     write_plots,
 )
+from zork_mcp.domain.episode_facts import EpisodeStarted
+from zork_mcp.domain.episode_map import EpisodeMap
+from zork_mcp.domain.episode_state import Place, PlayedTurn
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.sweep.metrics import BY_NAME
+from zork_mcp.domain.events import LoggedEvent
+from zork_mcp.domain.sweep.metrics import BY_NAME, METRICS, values
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 FOLD_CHARS = 300  # a tool result or reasoning longer than this starts folded
+
+# A CI is shown as trustworthy only over this many episodes or more. A percentile bootstrap
+# never reaches past the values it resamples: over 2 episodes its 95% interval is about their
+# range, which holds the true mean about half the time; it comes near 95% from about 10 on.
+MIN_CI_EPISODES = 10
+
+# What each metric counts and from what, in the README's words (its metrics table); per
+# cell each is the mean over the finished episodes that have it, with its 95% CI.
+EXPLAINED = {
+    "final_score": "the score after the episode's last turn, as the game counts it; Zork I "
+    "takes 10 points a death, so it can be below the best score",
+    "best_score": "the highest score after any turn, from the episode's turns (TALES's "
+    "highscore, which TALES reads at 100 steps)",
+    "normalized_score": "the final score over Zork I's 350 points (TALES's normalized score)",
+    "rooms": "rooms the player stood in after a turn, from each turn's room, told apart by "
+    "their Z-machine object (so Zork I's several Forests count apart)",
+    "rooms_revisited": "rooms entered again after leaving them, from the turns' rooms (a room "
+    "is its location object, else its name)",
+    "return_turns": "per room come back to, the turns from its first visit to its first "
+    "return; the episode's median (an episode with no return is left out)",
+    "repeated_rate": "turns that played a command again from the same place and got the "
+    "same answer, over the episode's turns (episodes stored before issue 45 are left out)",
+    "deaths": "turns whose text says “You have died” (an episode plays on after a death "
+    "Zork survives)",
+    "invalid_rate": "commands the game did not read (its parser refused them, or we did "
+    "before they reached it), over the episode's turns",
+    "tokens": "the prompt and completion tokens of the episode's LLM calls, as the "
+    "provider reports them",
+    "cost_usd": "the episode's LLM cost in dollars, as the provider reports it (left out "
+    "where it gives none)",
+    "latency_p50": "the median of the episode's turns' LLM time, in seconds",
+    "latency_p95": "the 95th percentile of the episode's turns' LLM time, in seconds",
+}
+PLOTS = {  # what each plot of `write_plots` shows
+    "score_over_turns.png": "Per cell, the mean score after each turn with its 95% CI band "
+    "(an episode that ended keeps its last score).",
+    "rooms_over_turns.png": "Per cell, the mean number of rooms visited so far after each "
+    "turn, with its 95% CI band.",
+    "final_scores.png": "Per cell, the final scores of its finished episodes: the box holds "
+    "the middle half, the line is the median, the triangle the mean.",
+    "tool_use.png": "Per cell, each tool's calls per episode; the hatched part failed.",
+}
+
+
+def explained(name: str) -> str:
+    """What a metric counts and from what (its one-line meaning for one not listed)."""
+    return EXPLAINED.get(name) or BY_NAME[name].meaning
+
+
+@dataclass(frozen=True)
+class DifferenceRow:
+    """A row of the MCP table: the difference, and how many episodes each side has."""
+
+    difference: McpDifference
+    treated: int
+    control: int
+
+    @property
+    def few(self) -> bool:
+        return min(self.treated, self.control) < MIN_CI_EPISODES
+
+    @property
+    def verdict(self) -> str:
+        """Whether the CI excludes 0, or why no verdict is drawn."""
+        if self.few:
+            n = (
+                f"{self.treated}"
+                if self.treated == self.control
+                else f"{self.treated} {self.difference.mcp}, {self.control} off"
+            )
+            return f"n = {n}: too few for a CI, {MIN_CI_EPISODES} or more needed"
+        estimate = self.difference.difference
+        return "-" if math.isnan(estimate.low) else str(not estimate.includes(0))
+
+
+def difference_rows(records: Sequence[EpisodeRecord]) -> list[DifferenceRow]:
+    done = [r for r in records if not r.failed]
+
+    def n(d: McpDifference, mcp: str) -> int:
+        side = [r for r in done if (r.model, r.history, r.mcp) == (d.model, d.history, mcp)]
+        return len(values(side, BY_NAME[d.metric]))
+
+    return [DifferenceRow(d, n(d, d.mcp), n(d, "off")) for d in mcp_differences(records)]
+
+
+def ci_sizes(records: Sequence[EpisodeRecord]) -> dict[str, dict[str, int]]:
+    """Per cell and metric, the finished episodes with a value of it: the n of its CI."""
+    cells: dict[str, list[EpisodeRecord]] = {}
+    for record in records:
+        cells.setdefault(record.cell, [])
+        if not record.failed:
+            cells[record.cell].append(record)
+    return {
+        cell: {metric.name: len(values(done, metric)) for metric in METRICS}
+        for cell, done in cells.items()
+    }
 
 
 def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) -> Path:
@@ -36,14 +145,15 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
     pages = directory / "episodes"
     shutil.rmtree(pages, ignore_errors=True)
     pages.mkdir(parents=True)
-    plots = [path.name for path in write_plots(records, directory)]
+    plots = [(path.name, *_png_size(path)) for path in write_plots(records, directory)]
     ordered = sorted(records, key=lambda r: (r.cell, r.index))
     for _, group in itertools.groupby(ordered, key=lambda r: r.cell):
         siblings = list(group)
         for at, record in enumerate(siblings):
             previous = siblings[at - 1].key if at > 0 else None
             after = siblings[at + 1].key if at + 1 < len(siblings) else None
-            page = episode_page(title, record, _view_of(record), previous, after)
+            view, drawn = _read(record)
+            page = episode_page(title, record, view, previous, after, drawn)
             (pages / f"{record.key}.html").write_text(page, encoding="utf-8")
     index = directory / "index.html"
     index.write_text(
@@ -52,12 +162,17 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
         .render(
             title=title,
             cells=cell_stats(records),
-            differences=mcp_differences(records),
+            sizes=ci_sizes(records),
+            differences=difference_rows(records),
             extensions=extensions(records),
             play=PLAY,
+            memory=MEMORY_PLAY,
             digits=DIGITS,
             metrics=BY_NAME,
+            explained=explained,
+            min_ci=MIN_CI_EPISODES,
             plots=plots,
+            captions=PLOTS,
             episodes=ordered,
         ),
         encoding="utf-8",
@@ -71,8 +186,10 @@ def episode_page(
     view: EpisodeView,
     previous: str | None = None,
     after: str | None = None,
+    drawn: str = "",
 ) -> str:
-    """One episode's page; every text in it (the LLM's, the game's, a server's) escaped."""
+    """One episode's page; every text in it (the LLM's, the game's, a server's) escaped.
+    `drawn` is its map as SVG (`map_svg`), from its log if `view` has the log's start."""
     return (
         _environment()
         .get_template("episode.html.j2")
@@ -83,6 +200,8 @@ def episode_page(
             previous=previous,
             next=after,
             fold=FOLD_CHARS,
+            drawn=Markup(drawn),  # map_svg escapes every name it draws
+            from_log=view.start is not None,
         )
     )
 
@@ -101,14 +220,57 @@ def _environment() -> Environment:
     return environment
 
 
+def _png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its IHDR chunk (the page gives the browser its aspect
+    ratio before the image loads)."""
+    with path.open("rb") as f:
+        head = f.read(24)
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+def _events(record: EpisodeRecord) -> list[LoggedEvent]:
+    try:
+        return list(bootstrap.episode_events(Path(record.log_dir)))
+    except (ZorkMcpError, OSError):
+        return []
+
+
+def _read(record: EpisodeRecord) -> tuple[EpisodeView, str]:
+    """The episode turn by turn and its map as SVG: from its log, else its stored turns."""
+    events = _events(record)
+    view = episode_view(events) if events else None
+    if view is not None and view.turns and view.start is not None:
+        start = next(e.payload for e in events if isinstance(e.payload, EpisodeStarted))
+        here = Place(start.room, start.location)  # the first start: a resumed one goes on
+        played = [_played(turn) for turn in view.turns]
+        return view, map_svg(EpisodeMap.of(here, played), steps_of(here, played))
+    view = _stored_view(record)
+    played = [_played(turn) for turn in view.turns]
+    nowhere = Place("")  # stored turns keep no start, and no command: exits are unlabelled
+    drawn = map_svg(EpisodeMap.of(nowhere, played), steps_of(nowhere, played), ways_known=False)
+    return view, drawn
+
+
+def _played(turn: TurnView) -> PlayedTurn:
+    facts = turn.facts
+    return PlayedTurn(
+        turn=facts.turn,
+        command=turn.action,
+        answer=turn.observation,
+        place=Place(facts.room, facts.location),
+        score=facts.score,
+        score_change=turn.score_change,
+        died=facts.died,
+    )
+
+
 def _view_of(record: EpisodeRecord) -> EpisodeView:
     """The episode's log read turn by turn, or its stored turns if the log is not there."""
-    try:
-        view = episode_view(bootstrap.episode_events(Path(record.log_dir)))
-    except (ZorkMcpError, OSError):
-        view = None
-    if view is not None and view.turns:
-        return view
+    return _read(record)[0]
+
+
+def _stored_view(record: EpisodeRecord) -> EpisodeView:
     turns = record.trajectory
     return EpisodeView(
         turns=[TurnView(t, turns[i - 1] if i else None) for i, t in enumerate(turns)]

@@ -1,4 +1,5 @@
-"""The sweep report: per-cell statistics, MCP on minus off per model, CSV and PNG plots.
+"""The sweep report: per-cell statistics, MCP on minus off per model and history mode, CSV
+and PNG plots; each cell named with its set-up in words.
 
 The metrics and how an episode's value of each is read are `domain/sweep/metrics.py`'s; this
 module lays them out for the terminal, the CSV files and the plots.
@@ -18,11 +19,14 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     COMPARED,
+    MEMORY,
     METRICS,
+    Metric,
     difference,
     estimates,
     rooms_curve,
@@ -39,6 +43,8 @@ class CellStats:
     cell: str
     model: str
     mcp: str
+    history: str | None  # None: the run's own
+    setup: str  # in words ("" where no episode of the cell knows it)
     episodes: int
     failures: int
     median_score: float
@@ -63,6 +69,12 @@ class McpDifference:
     mcp: str
     difference: Estimate
     metric: str = "final_score"
+    history: str | None = None  # the cells' history mode (None: the run's own)
+
+    @property
+    def group(self) -> str:
+        """The model, and the history mode both cells were played with if a sweep chose one."""
+        return self.model if self.history is None else f"{self.model} history={self.history}"
 
 
 def _done(records: Sequence[EpisodeRecord]) -> list[EpisodeRecord]:
@@ -86,6 +98,8 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
         cell=group[0].cell,
         model=group[0].model,
         mcp=group[0].mcp,
+        history=group[0].history,
+        setup=next((r.setup for r in group if r.setup), ""),
         episodes=len(group),
         failures=len(group) - len(done),
         median_score=pystats.median(scores) if scores else math.nan,
@@ -104,19 +118,21 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
 def mcp_differences(
     records: Sequence[EpisodeRecord], metrics: Sequence[str] = COMPARED
 ) -> list[McpDifference]:
-    """Per model, each MCP mode minus MCP off, for the final score and the rooms visited
-    (each with a bootstrap CI); a metric no episode of the pair has is left out."""
+    """Per model and history mode, each MCP mode minus MCP off, for the final score, the
+    rooms visited and the memory metrics (each with a bootstrap CI); a metric no episode of
+    the pair has is left out."""
     done = _done(records)
-    models = dict.fromkeys(r.model for r in done)
+    groups = dict.fromkeys((r.model, r.history) for r in done)
     result = []
-    for model in models:
-        off = [r for r in done if r.model == model and r.mcp == "off"]
-        modes = dict.fromkeys(r.mcp for r in done if r.model == model and r.mcp != "off")
+    for model, history in groups:
+        mine = [r for r in done if (r.model, r.history) == (model, history)]
+        off = [r for r in mine if r.mcp == "off"]
+        modes = dict.fromkeys(r.mcp for r in mine if r.mcp != "off")
         for mode, metric in itertools.product(modes if off else (), metrics):
-            on = [r for r in done if r.model == model and r.mcp == mode]
+            on = [r for r in mine if r.mcp == mode]
             estimate = difference(on, off, metric)
             if not math.isnan(estimate.value):
-                result.append(McpDifference(model, mode, estimate, metric))
+                result.append(McpDifference(model, mode, estimate, metric, history))
     return result
 
 
@@ -134,8 +150,18 @@ def ci_text(estimate: Estimate, digits: int = 1) -> str:
 
 
 DIGITS = {"normalized_score": 3, "invalid_rate": 3, "cost_usd": 4, "latency_p50": 2}
-DIGITS |= {"latency_p95": 2, "tokens": 0}
-PLAY = [m for m in METRICS if m.name != "final_score"]  # the score table has the final score
+DIGITS |= {"latency_p95": 2, "tokens": 0, "repeated_rate": 3}
+# the score table has the final score; the memory table what the turns say of memory at work
+PLAY = [m for m in METRICS if m.name != "final_score" and m.name not in MEMORY]
+MEMORY_PLAY = [BY_NAME[name] for name in MEMORY]
+
+
+def cell_name(stats: CellStats) -> Text:
+    """The cell's label, and under it its set-up in words (never read as markup)."""
+    name = Text(stats.cell)
+    if stats.setup:
+        name.append("\n" + stats.setup, style="dim")
+    return name
 
 
 def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
@@ -147,7 +173,7 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
         table.add_column(header, justify="left" if header == "cell" else "right")
     for s in cell_stats(records):
         table.add_row(
-            s.cell, str(s.episodes), str(s.failures), ci_text(s.mean_score),
+            cell_name(s), str(s.episodes), str(s.failures), ci_text(s.mean_score),
             f"{s.median_score:g}", str(s.max_score), f"{s.mean_moves:.1f}",
             f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
             "-" if s.cost_usd is None else f"{s.cost_usd:.4f}", f"{s.tool_calls_per_turn:.2f}",
@@ -161,16 +187,29 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
         for d in differences:
             excludes = "-" if math.isnan(d.difference.low) else str(not d.difference.includes(0))
             label = BY_NAME[d.metric].label
-            diff.add_row(d.model, d.mcp, label, ci_text(d.difference), excludes)
+            diff.add_row(Text(d.group), Text(d.mcp), label, ci_text(d.difference), excludes)
         console.print(diff)
     for line in extensions(records):
         console.print(line)
-    play = Table(title=f"{title}: play per cell (mean per episode, 95% bootstrap CI)")
-    for header in ("cell", *(metric.label for metric in PLAY)):
-        play.add_column(header, justify="left" if header == "cell" else "right")
-    for s in cell_stats(records):
-        play.add_row(s.cell, *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in PLAY))
-    console.print(play)
+    cells = cell_stats(records)
+    console.print(_metric_table(f"{title}: play per cell", cells, PLAY))
+    console.print(_metric_table(f"{title}: memory per cell", cells, MEMORY_PLAY, explained=True))
+
+
+def _metric_table(
+    title: str, cells: Sequence[CellStats], metrics: Sequence[Metric], *, explained: bool = False
+) -> Table:
+    """Per cell, each metric's mean per episode with its CI (and, explained, what each means)."""
+    table = Table(title=f"{title} (mean per episode, 95% bootstrap CI)")
+    if explained:
+        table.caption = "\n".join(f"{m.label}: {m.meaning}" for m in metrics)
+    for header in ("cell", *(metric.label for metric in metrics)):
+        table.add_column(header, justify="left" if header == "cell" else "right")
+    for s in cells:
+        table.add_row(
+            cell_name(s), *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in metrics)
+        )
+    return table
 
 
 def extensions(records: Sequence[EpisodeRecord]) -> list[str]:
@@ -182,16 +221,25 @@ def extensions(records: Sequence[EpisodeRecord]) -> list[str]:
     ]
 
 
+EPISODE_METRICS = ("rooms_revisited", "return_turns", "repeated_rate")  # read from the turns
+
+
 def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
-    """episodes.csv (a row per episode, as stored, with its normalized score) and cells.csv
-    (a row per cell: its counts, then each metric's mean with its CI bounds)."""
+    """episodes.csv (a row per episode, as stored, with its normalized score and the memory
+    metrics its turns give) and cells.csv (a row per cell: its counts, then each metric's
+    mean with its CI bounds)."""
     directory.mkdir(parents=True, exist_ok=True)
     episodes, cells = directory / "episodes.csv", directory / "cells.csv"
     with episodes.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*RECORD_COLUMNS, "normalized_score"])
+        writer.writerow([*RECORD_COLUMNS, "normalized_score", *EPISODE_METRICS])
         writer.writerows(
-            [*(getattr(r, c) for c in RECORD_COLUMNS), r.normalized_score] for r in records
+            [
+                *(getattr(r, c) for c in RECORD_COLUMNS),
+                r.normalized_score,
+                *(BY_NAME[name].of(r) for name in EPISODE_METRICS),
+            ]
+            for r in records
         )
     rows = [_cell_row(s) for s in cell_stats(records)]
     with cells.open("w", newline="", encoding="utf-8") as f:
@@ -201,7 +249,8 @@ def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
     return [episodes, cells]
 
 
-_COUNTS = ("cell", "model", "mcp", "episodes", "failures", "median_score", "max_score")
+_COUNTS = ("cell", "model", "mcp", "history", "setup", "episodes", "failures", "median_score",
+           "max_score")  # fmt: skip
 _MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd")
 
 

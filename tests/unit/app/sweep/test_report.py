@@ -135,3 +135,49 @@ def test_the_report_prints_the_play_table_and_the_rooms_difference():
     text = console.export_text()
     assert "play per cell" in text and "rooms visited" in text and "invalid commands / turn" in text
     assert "0.250" in text and "0.500" in text
+
+
+def in_history(mode: str, mcp: str, index: int, score: int, **rest) -> EpisodeRecord:
+    return episode(mcp, index, score, key=f"{mode}{mcp}{index}", history=mode,
+                   cell=f"local:m mcp={mcp} history={mode}", setup=f"history {mode}; ...",
+                   **rest)  # fmt: skip
+
+
+def test_mcp_on_is_set_against_off_within_each_history_mode():
+    records = [in_history("window", "on", i, s) for i, s in enumerate([20, 30])]
+    records += [in_history("window", "off", i, s) for i, s in enumerate([0, 10])]
+    records += [in_history("state", "on", i, s) for i, s in enumerate([5, 5])]
+    records += [in_history("state", "off", i, s) for i, s in enumerate([5, 5])]
+    found = {d.group: d.difference.value for d in mcp_differences(records, ["final_score"])}
+    assert found == {"local:m history=window": 20, "local:m history=state": 0}
+    console = Console(record=True, width=250)
+    render(console, records, "s")
+    assert "local:m history=window" in console.export_text()
+
+
+ROUNDS = [turn(1, 0, "North"), turn(2, 0, "West"), turn(3, 0, "North"),
+          turn(4, 0, "North", repeated=True)]  # fmt: skip
+
+
+def test_the_memory_metrics_are_in_their_table_with_their_meanings_and_in_the_csv(tmp_path):
+    records = [played("on", i, ROUNDS, setup="history state; no MCP") for i in range(2)]
+    records += [played("off", i, WANDER) for i in range(2)]
+    on, off = cell_stats(records)
+    assert (on.metrics["rooms_revisited"].value, on.metrics["return_turns"].value) == (1, 2)
+    assert (on.metrics["repeated_rate"].value, off.metrics["rooms_revisited"].value) == (0.25, 0)
+    assert math.isnan(off.metrics["return_turns"].value), "no room was come back to"
+    revisits = [d for d in mcp_differences(records) if d.metric == "rooms_revisited"]
+    assert [(d.mcp, d.difference.value) for d in revisits] == [("on", 1)]
+    console = Console(record=True, width=250)
+    render(console, records, "s")
+    text = console.export_text()
+    assert "memory per cell" in text and "history state; no MCP" in text
+    assert "rooms revisited: rooms the player entered again after leaving them" in text
+    episodes, cells = write_csv(records, tmp_path)
+    [first, *_] = csv.DictReader(episodes.open())
+    assert (first["rooms_revisited"], first["return_turns"], first["repeated_rate"]) == (
+        "1", "2.0", "0.25",
+    )  # fmt: skip
+    assert (first["setup"], first["repeated_commands"]) == ("history state; no MCP", "1")
+    [on_row, _] = csv.DictReader(cells.open())
+    assert (on_row["setup"], float(on_row["rooms_revisited_high"])) == ("history state; no MCP", 1)
