@@ -40,16 +40,19 @@ async def test_the_walkthrough_through_mcp_wins_the_game(zork_game, tmp_path):
             "get_map",
             "inventory",
         }
+        empty = await session.call_tool("game.play_action", {"action": "  "}, 10)
         reports = [
             (await session.call_tool("game.play_action", {"action": command}, 10)).content
             for command in zork1["walkthrough"].split("/")
         ]
         memory = (await session.call_tool("game.memory", {}, 10)).content
         game_map = (await session.call_tool("game.get_map", {}, 10)).content
-        empty = await session.call_tool("game.play_action", {"action": "  "}, 10)
+        after = await session.call_tool("game.play_action", {"action": "look"}, 10)
     assert_no_processes_left(server)
     assert "[Score: 350 | Moves: 394]" in reports[-1] and reports[-1].endswith("GAME OVER")
     assert any("+5 points! (Total: 5)" in report for report in reports)
     assert "Score:" not in reports[0].split("\n\n")[0], "the status line stays out of the text"
     assert "- Score: 350 points" in memory and "* West of House" in game_map
     assert empty.is_error and "game command" in empty.error_message
+    assert after.is_error and "GAME OVER" in after.error_message  # the game won is over
+    assert "restart the server" in after.error_message

@@ -83,17 +83,23 @@ def game_server(zork_game: Path, tmp_path: Path, **env: str) -> McpStdioToolServ
 
 
 @pytest.mark.parametrize("first_death", [False, True])
-async def test_play_action_plays_on_after_a_death_unless_told_to_end_there(
+async def test_play_action_plays_on_after_a_death_unless_told_to_end_there_and_refuses_then(
     zork_game, tmp_path, first_death
 ):
     env = {"GAME_END_AT_FIRST_DEATH": "1"} if first_death else {}
     server = game_server(zork_game, tmp_path, **env)
     async with server.open_session() as session:
-        reports = [
-            (await session.call_tool("game.play_action", {"action": command}, 10)).content
+        results = [
+            await session.call_tool("game.play_action", {"action": command}, 10)
             for command in [*TO_THE_GRUE, "n"]
         ]
+        memory = (await session.call_tool("game.memory", {}, 10)).content
     assert_no_processes_left(server)
-    death, after = reports[-2], reports[-1]
-    assert DEATH in death and death.endswith("GAME OVER") is first_death
-    assert after.startswith("Clearing") and not after.endswith("GAME OVER")
+    death, after = results[-2], results[-1]
+    assert DEATH in death.content and death.content.endswith("GAME OVER") is first_death
+    assert "-10 points! (Total: 30)" in death.content and "- Score: 30" in memory
+    if first_death:  # the game is over: the next command is refused, not played
+        assert after.is_error and "restart the server" in (after.error_message or "")
+        assert "Current Observation:\n" in memory and DEATH in memory
+    else:
+        assert after.content.startswith("Clearing") and not after.content.endswith("GAME OVER")

@@ -1,16 +1,23 @@
-"""`zork-mcp show`: a real episode's logs (real app, raw MCP server, scripted LLM over HTTP)."""
+"""`zork-mcp show` and episode.log: a real episode's logs (real app and game, raw MCP server,
+scripted LLM over HTTP) tell each turn's command, the game's answer, a death and the state
+after it, in that order."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.support.llm_peers import peer_for
+from tests.support.projects import write_project
 from tests.support.sweeps import peer, project
+from tests.support.walkthrough import TO_THE_GRUE
+from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
+DEATH = "    |     ****  You have died  ****"
 
 
-def test_show_prints_each_turn_with_tool_calls_actions_and_score_changes(
+def test_show_prints_each_turn_with_tool_calls_command_answer_and_score_changes(
     tmp_path, zork_game, capsys
 ):
     with peer().serve() as url:
@@ -23,14 +30,47 @@ def test_show_prints_each_turn_with_tool_calls_actions_and_score_changes(
     capsys.readouterr()
     assert code == 0 and main(["show", str(tmp_path / "shown")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Episode shown (MCP on, 5 turns max)"
-    assert lines[1].startswith("Turn 1: score 0 | moves 1 | ")
+    assert lines[:2] == ["Episode shown (MCP on, 5 turns max)", "Turn 1"]
     assert "    tool raw.pid {}" in lines and "    > N" in lines and "    > Get egg" in lines
-    assert any(line.startswith("      -> ok: str of ") for line in lines)
-    assert any(line.startswith("Turn 4: score 5 (+5)") for line in lines)
+    assert any(line.startswith("      -> ok (") and " chars): " in line for line in lines)
+    north = lines.index("    > N")
+    assert lines[north + 1] == "    | North of House"
+    assert lines[lines.index("Turn 2") - 1] == "    score 0, moves 1, now in North of House"
+    egg = lines.index("    > Get egg")
+    assert lines[egg + 1 : egg + 3] == [
+        "    | Taken.",
+        "    score 5 (+5), moves 4, now in Up a Tree",
+    ]
     assert lines[-1].startswith("Ended (turn_limit): score 5 in ")
 
 
-def test_show_says_what_to_pass_when_the_folder_has_no_events(tmp_path, capsys):
-    assert main(["show", str(tmp_path)]) == 2
-    assert "pass an episode's log folder" in capsys.readouterr().err
+def test_show_and_the_episode_log_hold_each_answer_and_the_death(tmp_path, zork_game, capsys):
+    llm = peer_for("openai", [action_reply(command) for command in TO_THE_GRUE], [], api_key=None)
+    with llm.serve() as url:
+        code = main(
+            ["--provider", "local", "--base-url", f"{url}/v1", "--model", "m",
+             "--game", str(zork_game), "--max-turns", str(len(TO_THE_GRUE)), "--plain",
+             "--config", str(write_project(tmp_path, enabled=False)),
+             "--log-dir", str(tmp_path), "--episode-id", "e"]
+        )  # fmt: skip
+    capsys.readouterr()
+    assert code == 0 and main(["show", str(tmp_path / "e")]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    logged = (tmp_path / "e" / "episode.log").read_text(encoding="utf-8").splitlines()
+    last = len(TO_THE_GRUE)
+    for lines, header in (
+        (shown, f"Turn {last}"),
+        (logged, f"[INFO] Turn {last}: Agent action: n"),
+    ):
+        death = lines[lines.index(header) :]
+        assert DEATH in death and "    ** died **" in death
+        state = death[death.index("    ** died **") + 1]
+        assert state.startswith("    score 30 (-10), moves ") and state.endswith("now in Forest")
+    answers = [line for line in logged if line.startswith("    | ")]
+    assert answers[:2] == [
+        "    | North of House",
+        "    | You are facing the north side of a white house. "
+        "There is no door here, and all the windows are boarded up. To the north a "
+        "narrow path winds through the trees.",
+    ]
+    assert len([line for line in shown if line.startswith("    score ")]) == last

@@ -1,6 +1,7 @@
 """One episode turn by turn, as read from its events log: what `show` prints and the HTML
 report's episode pages lay out. Each turn: its facts, the command, the reasoning, the tool
-calls with their arguments and results, and the notices (warnings and errors) it met."""
+calls with their arguments and results, and the notices (warnings and errors) it met; and
+where the episode was resumed (or, in a sweep, extended) from its checkpoint."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_text import result_size
 from zork_mcp.domain.events import EventType, LoggedEvent
 from zork_mcp.domain.turn_facts import TurnFacts
 
@@ -28,6 +30,27 @@ class ToolView:
     status: str = "pending"  # ok, error, or the event that ended it (timeout, skipped...)
     result: str = ""  # what the LLM read, cut (see `result_preview` in the events)
     detail: str = ""  # type, length and time of the result, or why there is none
+    size: int | None = None  # of the whole result, in characters (`result` may be cut)
+
+
+@dataclass
+class Resume:
+    """Where the episode went on from its checkpoint: after which turn, the start it went on
+    with (its turn limit, raised if a sweep extended it), and the end it had met before."""
+
+    after_turn: int
+    turns_before: int  # how many of the view's turns come before it
+    start: EpisodeStarted | None = None
+    ended: EpisodeEnded | None = None
+    start_before: EpisodeStarted | None = None  # the one it had been played with until then
+
+    @property
+    def extended_to(self) -> int | None:
+        """The new turn limit, if it went on with a higher one than it had."""
+        if self.start is None or self.start_before is None:
+            return None
+        raised = self.start.max_turns > self.start_before.max_turns
+        return self.start.max_turns if raised else None
 
 
 @dataclass
@@ -39,6 +62,7 @@ class TurnView:
     observation: str = ""  # what the game answered (cut in the log at OBSERVATION_CHARS)
     tools: list[ToolView] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    resumed: Resume | None = None  # the resume this turn is the first turn after
 
     @property
     def score_change(self) -> int:
@@ -55,40 +79,74 @@ class EpisodeView:
     turns: list[TurnView] = field(default_factory=list)
     end: EpisodeEnded | None = None
     episode_id: str | None = None  # as its start event was logged
+    first_start: EpisodeStarted | None = None  # `start` is the last (a resumed one's)
+    resumes: list[Resume] = field(default_factory=list)
+
+    def resumes_before(self, index: int) -> list[Resume]:
+        """The resumes met after `index` of its turns (`len(turns)`: after the last turn)."""
+        return [resume for resume in self.resumes if resume.turns_before == index]
 
 
 def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
     view = EpisodeView()
-    tools: list[ToolView] = []
-    notices: list[str] = []
+    reading = _Reading()
     for event in events:
         payload = event.payload
         if isinstance(payload, EpisodeStarted):
-            view.start, view.episode_id = payload, event.get("episode_id")
+            _started(view, payload, event.get("episode_id"), reading)
+        elif event.type == EventType.EPISODE_RESUMED:
+            reading.resumed(view, event.get("turn"))
         elif event.type in TOOL_EVENTS:
-            _tool_event(event, tools)
+            _tool_event(event, reading.tools)
         elif isinstance(payload, TurnCompleted):
-            view.turns.append(_turn(payload, view.turns, tools, notices))
-            tools, notices = [], []
+            view.turns.append(reading.turn(payload, view.turns))
         elif isinstance(payload, EpisodeEnded):
-            view.end = payload
+            view.end = reading.ended = payload
         elif event.get("level") in NOTICE_LEVELS and event.get("message"):
-            notices.append(str(event.get("message")))
+            reading.notices.append(str(event.get("message")))
     return view
 
 
-def _turn(
-    turn: TurnCompleted, earlier: list[TurnView], tools: list[ToolView], notices: list[str]
-) -> TurnView:
-    return TurnView(
-        facts=turn.facts,
-        before=earlier[-1].facts if earlier else None,
-        action=turn.action,
-        reasoning=turn.reasoning,
-        observation=turn.observation,
-        tools=tools,
-        notices=notices,
-    )
+@dataclass
+class _Reading:
+    """What the events read so far leave for the next turn."""
+
+    tools: list[ToolView] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    ended: EpisodeEnded | None = None  # since the last turn
+    resume: Resume | None = None  # since the last turn
+
+    def resumed(self, view: EpisodeView, after_turn: object) -> None:
+        turn = after_turn if isinstance(after_turn, int) else len(view.turns)
+        self.resume = Resume(turn, len(view.turns), ended=self.ended, start_before=view.start)
+        view.resumes.append(self.resume)
+
+    def turn(self, turn: TurnCompleted, earlier: list[TurnView]) -> TurnView:
+        before = earlier[-1].facts if earlier else None
+        if self.resume is not None:  # turns after the checkpoint may be in the log twice
+            played = [t.facts for t in earlier if t.facts.turn == self.resume.after_turn]
+            before = played[-1] if played else before
+        read = TurnView(
+            facts=turn.facts,
+            before=before,
+            action=turn.action,
+            reasoning=turn.reasoning,
+            observation=turn.observation,
+            tools=self.tools,
+            notices=self.notices,
+            resumed=self.resume,
+        )
+        self.tools, self.notices, self.ended, self.resume = [], [], None, None
+        return read
+
+
+def _started(
+    view: EpisodeView, start: EpisodeStarted, episode_id: str | None, reading: _Reading
+) -> None:
+    if reading.resume is not None and reading.resume.start is None:
+        reading.resume.start = start
+    view.first_start = view.first_start or start
+    view.start, view.episode_id = start, episode_id
 
 
 def _tool_event(event: LoggedEvent, tools: list[ToolView]) -> None:
@@ -111,6 +169,8 @@ def _tool_event(event: LoggedEvent, tools: list[ToolView]) -> None:
             f"{event.get('result_type')} of {event.get('result_length')} chars "
             f"in {event.get('duration_ms')} ms"
         )
+        failed = bool(event.get("is_error"))
+        call.size = result_size(failed, event.get("result_length"), call.result)
     else:
         call.status = str(event.type.value).removeprefix("mcp_tool_") if event.type else "?"
         call.detail = str(event.get("message") or "")

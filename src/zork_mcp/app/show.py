@@ -7,20 +7,27 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from zork_mcp.app import bootstrap
-from zork_mcp.app.episode_view import TurnView, episode_view
+from zork_mcp.app.episode_view import EpisodeView, Resume, TurnView, episode_view
+from zork_mcp.domain.episode_facts import EpisodeEnded
+from zork_mcp.domain.episode_text import one_line, outcome_lines, result_line, resumed_line
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.events import LoggedEvent
+from zork_mcp.domain.inert_text import inert
 
 ARGUMENTS_CHARS = 160
+INDENT = "    "
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp show",
-        description="Print one episode turn by turn: action, reasoning, tool calls with their "
-        "arguments and results, score changes (from the episode's events.jsonl).",
+        description="Print one episode turn by turn (from the episode's events.jsonl): the "
+        "agent's reasoning, its tool calls with their arguments and results, its command, the "
+        "game's answer, then the score (and its change), moves and room after it; deaths, and "
+        "where the episode was resumed.",
     )
     p.add_argument("episode_dir", type=Path, help="an episode's log folder, e.g. logs/episode-1")
     return p
@@ -32,47 +39,64 @@ def main(argv: Sequence[str]) -> int:
     try:
         events = bootstrap.episode_events(args.episode_dir)
     except ZorkMcpError as error:
-        Console(stderr=True).print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        Console(stderr=True).print(
+            f"[bold red]error:[/] {escape(inert(str(error)))}", highlight=False, soft_wrap=True
+        )
         return 2
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     for line in episode_lines(events):
         console.print(line, markup=False, soft_wrap=True)
     return 0
 
 
 def episode_lines(events: Sequence[LoggedEvent]) -> Iterator[str]:
+    """The episode as a reader follows it: each turn's reasoning and tool calls, its command,
+    the game's answer and the state after it; where it was resumed; how it ended. Every
+    text from the LLM, the game or a server is inert."""
     view = episode_view(events)
-    if view.start is not None:
-        mcp = "on" if view.start.mcp_enabled else "off"
-        limit = view.start.max_turns
-        yield f"Episode {view.episode_id} (MCP {mcp}, {limit} turns max)"
-    for turn in view.turns:
+    return (inert(line) for line in _episode_lines(view))
+
+
+def _episode_lines(view: EpisodeView) -> Iterator[str]:
+    start = view.first_start
+    if start is not None:
+        mcp = "on" if start.mcp_enabled else "off"
+        yield f"Episode {view.episode_id} (MCP {mcp}, {start.max_turns} turns max)"
+    for index, turn in enumerate(view.turns):
+        yield from _resume_lines(view.resumes_before(index))
         yield from _turn_lines(turn)
+    yield from _resume_lines(view.resumes_before(len(view.turns)))
     if view.end is not None:
-        end = view.end
-        yield (
-            f"Ended ({end.end_reason}): score {end.score} in {end.moves} moves, "
-            f"{end.turns} turns, {end.tool_calls} tool calls"
-        )
+        yield from _end_lines(view.end)
 
 
 def _turn_lines(turn: TurnView) -> Iterator[str]:
-    facts = turn.facts
-    change = f" ({turn.score_change:+d})" if turn.score_change else ""
-    room = facts.room or "?"
-    yield f"Turn {facts.turn}: score {facts.score}{change} | moves {facts.moves} | {room}"
+    yield f"Turn {turn.facts.turn}"
     if turn.reasoning:
-        yield f"    thinking: {_short(turn.reasoning, ARGUMENTS_CHARS)}"
+        yield f"{INDENT}thinking: {one_line(turn.reasoning)}"
     for tool in turn.tools:
-        yield f"    tool {tool.name} {_short(tool.arguments, ARGUMENTS_CHARS)}"
+        yield f"{INDENT}tool {tool.name} {one_line(tool.arguments, ARGUMENTS_CHARS)}"
         if tool.status in ("ok", "error"):
-            yield f"      -> {tool.status}: {tool.detail}"
+            yield f"{INDENT}  {result_line(tool.status, tool.size, tool.result)}"
         elif tool.status != "pending":
-            yield f"      -> {tool.detail}"
-    yield from (f"    ! {notice}" for notice in turn.notices)
-    yield f"    > {turn.action}"
+            yield f"{INDENT}  {result_line(tool.status, None, tool.detail)}"
+    yield from (f"{INDENT}! {one_line(notice)}" for notice in turn.notices)
+    yield f"{INDENT}> {one_line(turn.action)}"
+    before = turn.before.score if turn.before else 0
+    yield from (INDENT + line for line in outcome_lines(turn.facts, turn.observation, before))
 
 
-def _short(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _resume_lines(resumes: Sequence[Resume]) -> Iterator[str]:
+    for resume in resumes:
+        if resume.ended is not None:
+            yield from _end_lines(resume.ended)
+        yield resumed_line(resume.after_turn, resume.extended_to)
+
+
+def _end_lines(end: EpisodeEnded) -> Iterator[str]:
+    yield (
+        f"Ended ({end.end_reason}): score {end.score} in {end.moves} moves, "
+        f"{end.turns} turns, {end.tool_calls} tool calls"
+    )
+    if end.error:
+        yield f"{INDENT}error: {one_line(end.error)}"

@@ -5,9 +5,11 @@ file named by the GAME environment variable (else $ZORK_MCP_GAME, else
 ../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`
 (add `--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
 Actions are judged as the agent's own commands are (`domain.game_command`); `quit` and
-`restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1. The game runs in a game process
-of its own; tool calls reach it one at a time, in the order they arrive (the tools are
-coroutines that never yield while they play), and it is closed when the server exits.
+`restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1. Once `play_action` has said
+GAME OVER (at the game's own end, or with GAME_END_AT_FIRST_DEATH=1 at the first death) it
+refuses every command: a new game is a new server process. The game runs in a game process of
+its own; tool calls reach it one at a time, in the order they arrive (the tools are coroutines
+that never yield while they play), and it is closed when the server exits.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.servers.transport import parse_transport, serve
 
 HISTORY_LIMIT = 50
+GAME_OVER = (
+    "GAME OVER: this game has ended and plays no more commands. A new game needs a new server "
+    "process: restart the server (over stdio, connect again). memory and get_map still tell "
+    "how this one went."
+)
 DIRECTIONS = {
     "n": "north", "s": "south", "e": "east", "w": "west", "ne": "northeast",
     "nw": "northwest", "se": "southeast", "sw": "southwest", "u": "up", "d": "down",
@@ -58,12 +65,19 @@ class GameSession:
     def __post_init__(self) -> None:
         self.current = self.env.reset()
 
+    @property
+    def over(self) -> bool:
+        """The game has ended (play_action said GAME OVER): no command is played any more."""
+        return self.current.game_over
+
     def close(self) -> None:
         close = getattr(self.env, "close", None)
         if close is not None:
             close()
 
     def take_action(self, action: str) -> str:
+        if self.over:
+            raise ToolError(GAME_OVER)
         command = validate_action(action)
         before = self.current
         try:
@@ -81,8 +95,8 @@ class GameSession:
 
     def _report(self, before: GameObservation, after: GameObservation) -> str:
         parts = [after.text]
-        if after.score > before.score:
-            parts.append(f"+{after.score - before.score} points! (Total: {after.score})")
+        if after.score != before.score:  # a death costs points: -10 in Zork I
+            parts.append(f"{after.score - before.score:+d} points! (Total: {after.score})")
         parts.append(f"[Score: {after.score} | Moves: {after.moves}]")
         if after.game_over:
             parts.append("GAME OVER")

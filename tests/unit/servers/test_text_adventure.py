@@ -6,6 +6,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.domain.game import GameObservation
 from zork_mcp.servers.text_adventure import HISTORY_LIMIT, GameSession, movement
 
 
@@ -25,6 +26,38 @@ def test_points_and_game_over_are_announced():
     game.take_action("east")
     report = game.take_action("take egg")
     assert "+10 points! (Total: 10)" in report and report.endswith("GAME OVER")
+
+
+class DeadlyGame(FakeGameEnv):
+    """The fake game where `jump` kills the player, 10 points down, as Zork I's deaths do;
+    over at that death, as Jericho's `done` (GAME_END_AT_FIRST_DEATH=1) has it."""
+
+    def step(self, action: str) -> GameObservation:
+        if action != "jump":
+            return super().step(action)
+        alive = super().step("look")
+        death = "You jump.\n\n    ****  You have died  ****"
+        return GameObservation(death, alive.room, alive.score - 10, alive.moves, game_over=True)
+
+
+def test_a_death_announces_the_points_it_cost_and_ends_the_game():
+    game = GameSession(DeadlyGame(), "fake")
+    game.take_action("north")
+    report = game.take_action("jump")
+    assert "-10 points! (Total: -10)" in report and report.endswith("GAME OVER")
+
+
+@pytest.mark.parametrize("command", ["north", "look", "jump", ""])
+def test_after_game_over_play_action_refuses_and_says_how_to_start_again(command):
+    game = session()
+    for won in ("north", "east", "take egg"):
+        game.take_action(won)
+    moves = game.current.moves
+    with pytest.raises(ToolError, match=r"GAME OVER.*restart the server") as refused:
+        game.take_action(command)
+    assert "memory and get_map" in str(refused.value)
+    assert (game.current.moves, len(game.history)) == (moves, 3), "nothing was played"
+    assert "- Moves: 3" in game.memory() and "[Current] Behind House" in game.get_map()
 
 
 def test_the_map_records_moves_that_changed_room():

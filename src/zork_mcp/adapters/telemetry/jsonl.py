@@ -2,7 +2,8 @@
 and the one reader of events.jsonl (`show`, the HTML report, a resumed episode).
 
 The human log follows the specification's examples, e.g.
-`[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`.
+`[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`, with each turn's game
+answer, death, score change and room under its line (`human_log`).
 Each line reaches the file in one unbuffered write, so a killed process loses nothing it
 logged and never leaves half a line.
 """
@@ -18,9 +19,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from zork_mcp.adapters.telemetry.human_log import HumanLog
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
+from zork_mcp.domain.episode_facts import TurnCompleted
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.events import Event, EventType, LoggedEvent
 from zork_mcp.domain.span_facts import SpanFacts
 from zork_mcp.domain.tool_result import jsonable
 
@@ -28,7 +31,6 @@ EVENTS_FILE = "events.jsonl"
 LOG_FILE = "episode.log"
 TYPE_KEY = "event_type"  # an event's EventType, or SPAN_TYPE for a span's line
 SPAN_TYPE = "span"
-DEBUG_DETAIL = {EventType.MCP_TOOL_CALL: "arguments"}
 # Characters str.splitlines() breaks on that JSON leaves unescaped: escaped, one event per line.
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _LINE_BREAK_TABLE = str.maketrans(_LINE_BREAKS)
@@ -55,6 +57,7 @@ class JsonlTelemetry:
         self._log = _LineFile(self.log_path)
         self._wall, self._monotonic = wall_clock, monotonic
         self._lock = threading.Lock()
+        self._human = HumanLog(self._score_after)
 
     def emit(self, event: Event) -> None:
         record = {
@@ -67,16 +70,23 @@ class JsonlTelemetry:
         }
         with self._lock:
             self._events.write(json_line(record))
-            self._log.write(human_line(event) + "\n")
-            detail = DEBUG_DETAIL.get(event.type)  # type: ignore[call-overload]
-            if detail and detail in event.fields:
-                arguments = json.dumps(jsonable(event.fields[detail]), ensure_ascii=False)
-                self._log.write(
-                    human_line(
-                        Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG, event.fields)
-                    )
-                    + "\n"
-                )
+            self._log.write(self._human.text(event))
+
+    def _score_after(self, turn: int) -> int | None:
+        """The score after `turn` as this folder's events say (where a resumed episode goes
+        on); None if they do not."""
+        if turn == 0:
+            return 0
+        try:
+            events = read_events(self.events_path.parent)
+        except (ConfigurationError, OSError):
+            return None
+        scores = [
+            e.payload.facts.score
+            for e in events
+            if isinstance(e.payload, TurnCompleted) and e.payload.facts.turn == turn
+        ]
+        return scores[-1] if scores else None
 
     @contextmanager
     def span(
@@ -183,11 +193,3 @@ class _LineFile:
 
 
 _UNOPENED, _CLOSED = -2, -1
-
-
-def human_line(event: Event) -> str:
-    fields = event.fields
-    where = f"Turn {fields['turn']}" if fields.get("turn") else "Episode"
-    if fields.get("iteration") and str(event.type).startswith("mcp_tool"):
-        where += f" Iteration {fields['iteration']}"
-    return f"[{str(event.level).upper()}] {where}: {event.message}"

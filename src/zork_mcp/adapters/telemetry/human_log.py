@@ -1,0 +1,105 @@
+"""episode.log's text: each event as a line a person reads, as the specification's examples
+write it (`[INFO] Turn 47 Iteration 1: Agent calling tool thoughtbox.think`), and under a
+turn's line its reasoning, the game's answer, a death, the score (with its change), moves
+and room after it; under a tool's call its arguments, under its result a preview of it;
+a resume's mark where it went on. Every text from the LLM, the game or a server is inert."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+
+from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_text import (
+    one_line,
+    outcome_lines,
+    result_line,
+    result_size,
+    resumed_line,
+)
+from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.inert_text import inert
+from zork_mcp.domain.tool_result import jsonable
+
+INDENT = "    "
+
+
+class HumanLog:
+    """Turns each event into its lines, remembering the score after the last turn so that the
+    next shows its change; `score_after(turn)` tells it where a resumed episode goes on."""
+
+    def __init__(self, score_after: Callable[[int], int | None]) -> None:
+        self._score_after = score_after
+        self._score: int | None = None  # after the last turn written, if known
+
+    def text(self, event: Event) -> str:
+        """The event's lines, each ending in a newline."""
+        return "".join(line + "\n" for line in self._lines(event))
+
+    def _lines(self, event: Event) -> Iterator[str]:
+        if event.type is EventType.EPISODE_RESUMED:
+            yield self._resumed(event)
+            return
+        payload = _payload(event)
+        if isinstance(payload, EpisodeStarted):  # the episode's, not its turn N's
+            yield human_line(Event(event.type, event.message, event.level))
+            yield INDENT + _started(payload)
+            self._score = 0 if payload.turn == 0 else self._score
+            return
+        yield human_line(event)
+        if isinstance(payload, EpisodeEnded) and payload.error:
+            yield f"{INDENT}error: {one_line(payload.error)}"
+        elif isinstance(payload, TurnCompleted):
+            yield from self._turn(payload)
+        elif event.type is EventType.MCP_TOOL_CALL and "arguments" in event.fields:
+            arguments = json.dumps(jsonable(event.fields["arguments"]), ensure_ascii=False)
+            yield human_line(Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG,
+                                   event.fields))  # fmt: skip
+        elif event.type is EventType.MCP_TOOL_RESULT:
+            yield INDENT + _result(event)
+
+    def _resumed(self, event: Event) -> str:
+        after = event.fields.get("turn")
+        if not isinstance(after, int):
+            return human_line(event)
+        self._score = self._score_after(after)
+        return human_line(Event(event.type, resumed_line(after), event.level))
+
+    def _turn(self, turn: TurnCompleted) -> Iterator[str]:
+        if turn.reasoning:
+            yield f"{INDENT}thinking: {one_line(turn.reasoning)}"
+        for line in outcome_lines(turn.facts, turn.observation, self._score):
+            yield INDENT + line
+        self._score = turn.facts.score
+
+
+def human_line(event: Event) -> str:
+    """`[LEVEL] Turn N Iteration I: message`; a message of several lines goes on indented."""
+    fields = event.fields
+    where = f"Turn {fields['turn']}" if fields.get("turn") else "Episode"
+    if fields.get("iteration") and str(event.type).startswith("mcp_tool"):
+        where += f" Iteration {fields['iteration']}"
+    message = f"\n{INDENT}".join(event.message.splitlines())
+    return inert(f"[{str(event.level).upper()}] {where}: {message}")
+
+
+def _payload(event: Event) -> EpisodeFact | None:
+    try:
+        return LoggedEvent(event.type, event.fields).payload
+    except (KeyError, TypeError, ValueError):  # an episode event without its payload
+        return None
+
+
+def _started(start: EpisodeStarted) -> str:
+    mcp = "on" if start.mcp_enabled else "off"
+    after = f", going on after turn {start.turn}" if start.turn else ""
+    room = f", in {one_line(start.room)}" if start.room.strip() else ""
+    return f"MCP {mcp}, {start.max_turns} turns max{after}{room}"
+
+
+def _result(event: Event) -> str:
+    fields = event.fields
+    preview = str(fields.get("result_preview") or "")
+    failed = bool(fields.get("is_error"))
+    size = result_size(failed, fields.get("result_length"), preview)
+    return result_line("error" if failed else "ok", size, preview)

@@ -1,0 +1,83 @@
+"""The lines `show` and episode.log tell an episode in: the game's answer whole, or folded
+saying how much is left; the state after a turn with the score's change; a tool's result cut
+with its whole size; and nothing a terminal would act on, whatever the text."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zork_mcp.domain.episode_text import (
+    ANSWER_CHARS,
+    ANSWER_LINES,
+    PREVIEW_CHARS,
+    answer_lines,
+    outcome_lines,
+    result_line,
+    result_size,
+    resumed_line,
+    state_line,
+)
+from zork_mcp.domain.turn_facts import TurnFacts
+
+UNSAFE = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]] + [
+    "\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))
+]  # fmt: skip
+
+
+def test_an_answer_is_shown_whole_each_line_quoted():
+    answer = "West of House\nYou are standing in an open field.\n\n  There is a mailbox here.\n"
+    assert answer_lines(answer) == [
+        "| West of House", "| You are standing in an open field.", "|",
+        "|   There is a mailbox here.",
+    ]  # fmt: skip
+
+
+def test_a_long_answer_is_folded_saying_how_much_is_left():
+    many = "\n".join(f"line {n}" for n in range(100))
+    lines = answer_lines(many)
+    assert lines[:ANSWER_LINES] == [f"| line {n}" for n in range(ANSWER_LINES)]
+    left = len(many) - len("\n".join(f"line {n}" for n in range(ANSWER_LINES)))
+    assert lines[ANSWER_LINES:] == [f"| [... {left:,} more characters of the answer]"]
+    wide = answer_lines("x" * 10_000)
+    assert wide == ["| " + "x" * ANSWER_CHARS, "| [... 7,000 more characters of the answer]"]
+
+
+def test_an_answer_the_log_does_not_hold_says_so():
+    assert answer_lines("") == answer_lines("\n\n") == ["| (no answer in the log)"]
+
+
+def test_the_state_after_a_turn_gives_the_scores_change_when_the_score_before_is_known():
+    facts = TurnFacts(14, 25, 14, 0, room="Forest")
+    assert state_line(facts, 35) == "score 25 (-10), moves 14, now in Forest"
+    assert state_line(facts, 20) == "score 25 (+5), moves 14, now in Forest"
+    assert state_line(facts, 25) == state_line(facts, None) == "score 25, moves 14, now in Forest"
+    assert state_line(TurnFacts(1, 0, 1, 0), 0) == "score 0, moves 1, room unknown"
+
+
+def test_a_death_is_called_out_between_the_answer_and_the_state():
+    facts = TurnFacts(3, 0, 3, 0, room="Forest", died=True)
+    assert outcome_lines(facts, "    ****  You have died  ****", 10) == [
+        "|     ****  You have died  ****", "** died **", "score 0 (-10), moves 3, now in Forest"
+    ]  # fmt: skip
+
+
+def test_a_tool_result_is_cut_to_a_preview_that_states_its_whole_size():
+    line = result_line("ok", 12_345, '{\n "thought":\n  "' + "a" * 1000 + '"}')
+    assert line.startswith('-> ok (12,345 chars): { "thought": "aaa') and line.endswith("...")
+    assert len(line) == len("-> ok (12,345 chars): ") + PREVIEW_CHARS
+    assert result_line("timeout", None, "") == "-> timeout"
+    assert result_size(False, 111, "{...}") == 111 and result_size(False, None, "x") is None
+    assert result_size(True, 4, "server 'box' failed") == len("server 'box' failed")
+
+
+def test_the_resume_mark_says_after_which_turn_and_any_new_turn_limit():
+    assert resumed_line(12) == "— resumed after turn 12 —"
+    assert resumed_line(50, 100) == "— resumed after turn 50, now to 100 turns —"
+
+
+@given(text=st.text(), room=st.text(), size=st.none() | st.integers(0, 10**9))
+def test_no_line_holds_a_character_a_terminal_acts_on_nor_a_line_break(text, room, size):
+    facts = TurnFacts(1, 0, 1, 0, room=room, died=True)
+    lines = [*outcome_lines(facts, text, None), result_line(text, size, text)]
+    assert not any(char in line for line in lines for char in [*UNSAFE, "\n"])
