@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import shutil
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -25,12 +23,12 @@ from zork_mcp.app.sweep.map_svg import map_svg, steps_of
 from zork_mcp.app.sweep.report import (
     DIGITS,
     MEMORY_PLAY,
+    MIN_CI_EPISODES,
     PLAY,
-    McpDifference,
     cell_stats,
     ci_text,
+    difference_rows,
     extensions,
-    mcp_differences,
     write_plots,
 )
 from zork_mcp.domain.episode_facts import EpisodeStarted
@@ -43,38 +41,6 @@ from zork_mcp.domain.sweep.records import EpisodeRecord
 
 FOLD_CHARS = 300  # a tool result or reasoning longer than this starts folded
 
-# A CI is shown as trustworthy only over this many episodes or more. A percentile bootstrap
-# never reaches past the values it resamples: over 2 episodes its 95% interval is about their
-# range, which holds the true mean about half the time; it comes near 95% from about 10 on.
-MIN_CI_EPISODES = 10
-
-# What each metric counts and from what, in the README's words (its metrics table); per
-# cell each is the mean over the finished episodes that have it, with its 95% CI.
-EXPLAINED = {
-    "final_score": "the score after the episode's last turn, as the game counts it; Zork I "
-    "takes 10 points a death, so it can be below the best score",
-    "best_score": "the highest score after any turn, from the episode's turns (TALES's "
-    "highscore, which TALES reads at 100 steps)",
-    "normalized_score": "the final score over Zork I's 350 points (TALES's normalized score)",
-    "rooms": "rooms the player stood in after a turn, from each turn's room, told apart by "
-    "their Z-machine object (so Zork I's several Forests count apart)",
-    "rooms_revisited": "rooms entered again after leaving them, from the turns' rooms (a room "
-    "is its location object, else its name)",
-    "return_turns": "per room come back to, the turns from its first visit to its first "
-    "return; the episode's median (an episode with no return is left out)",
-    "repeated_rate": "turns that played a command again from the same place and got the "
-    "same answer, over the episode's turns (episodes stored before issue 45 are left out)",
-    "deaths": "turns whose text says “You have died” (an episode plays on after a death "
-    "Zork survives)",
-    "invalid_rate": "commands the game did not read (its parser refused them, or we did "
-    "before they reached it), over the episode's turns",
-    "tokens": "the prompt and completion tokens of the episode's LLM calls, as the "
-    "provider reports them",
-    "cost_usd": "the episode's LLM cost in dollars, as the provider reports it (left out "
-    "where it gives none)",
-    "latency_p50": "the median of the episode's turns' LLM time, in seconds",
-    "latency_p95": "the 95th percentile of the episode's turns' LLM time, in seconds",
-}
 PLOTS = {  # what each plot of `write_plots` shows
     "score_over_turns.png": "Per cell, the mean score after each turn with its 95% CI band "
     "(an episode that ended keeps its last score).",
@@ -87,44 +53,8 @@ PLOTS = {  # what each plot of `write_plots` shows
 
 
 def explained(name: str) -> str:
-    """What a metric counts and from what (its one-line meaning for one not listed)."""
-    return EXPLAINED.get(name) or BY_NAME[name].meaning
-
-
-@dataclass(frozen=True)
-class DifferenceRow:
-    """A row of the MCP table: the difference, and how many episodes each side has."""
-
-    difference: McpDifference
-    treated: int
-    control: int
-
-    @property
-    def few(self) -> bool:
-        return min(self.treated, self.control) < MIN_CI_EPISODES
-
-    @property
-    def verdict(self) -> str:
-        """Whether the CI excludes 0, or why no verdict is drawn."""
-        if self.few:
-            n = (
-                f"{self.treated}"
-                if self.treated == self.control
-                else f"{self.treated} {self.difference.mcp}, {self.control} off"
-            )
-            return f"n = {n}: too few for a CI, {MIN_CI_EPISODES} or more needed"
-        estimate = self.difference.difference
-        return "-" if math.isnan(estimate.low) else str(not estimate.includes(0))
-
-
-def difference_rows(records: Sequence[EpisodeRecord]) -> list[DifferenceRow]:
-    done = [r for r in records if not r.failed]
-
-    def n(d: McpDifference, mcp: str) -> int:
-        side = [r for r in done if (r.model, r.history, r.mcp) == (d.model, d.history, mcp)]
-        return len(values(side, BY_NAME[d.metric]))
-
-    return [DifferenceRow(d, n(d, d.mcp), n(d, "off")) for d in mcp_differences(records)]
+    """What a metric counts and from what."""
+    return BY_NAME[name].meaning
 
 
 def ci_sizes(records: Sequence[EpisodeRecord]) -> dict[str, dict[str, int]]:

@@ -31,6 +31,7 @@ from zork_mcp.domain.sweep.metrics import (
     estimates,
     rooms_curve,
     tool_use,
+    values,
 )
 from zork_mcp.domain.sweep.records import COLUMNS as RECORD_COLUMNS
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -136,6 +137,48 @@ def mcp_differences(
     return result
 
 
+# A CI is shown as trustworthy only over this many episodes or more. A percentile bootstrap
+# never reaches past the values it resamples: over 2 episodes its 95% interval is about their
+# range, which holds the true mean about half the time; it comes near 95% from about 10 on.
+MIN_CI_EPISODES = 10
+
+
+@dataclass(frozen=True)
+class DifferenceRow:
+    """A row of the MCP table: the difference, and how many episodes each side has."""
+
+    difference: McpDifference
+    treated: int
+    control: int
+
+    @property
+    def few(self) -> bool:
+        return min(self.treated, self.control) < MIN_CI_EPISODES
+
+    @property
+    def verdict(self) -> str:
+        """Whether the CI excludes 0, or why no verdict is drawn."""
+        if self.few:
+            n = (
+                f"{self.treated}"
+                if self.treated == self.control
+                else f"{self.treated} {self.difference.mcp}, {self.control} off"
+            )
+            return f"n = {n}: too few for a CI, {MIN_CI_EPISODES} or more needed"
+        estimate = self.difference.difference
+        return "-" if math.isnan(estimate.low) else str(not estimate.includes(0))
+
+
+def difference_rows(records: Sequence[EpisodeRecord]) -> list[DifferenceRow]:
+    done = [r for r in records if not r.failed]
+
+    def n(d: McpDifference, mcp: str) -> int:
+        side = [r for r in done if (r.model, r.history, r.mcp) == (d.model, d.history, mcp)]
+        return len(values(side, BY_NAME[d.metric]))
+
+    return [DifferenceRow(d, n(d, d.mcp), n(d, "off")) for d in mcp_differences(records)]
+
+
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
@@ -179,15 +222,15 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
             "-" if s.cost_usd is None else f"{s.cost_usd:.4f}", f"{s.tool_calls_per_turn:.2f}",
         )  # fmt: skip
     console.print(table)
-    differences = mcp_differences(records)
+    differences = difference_rows(records)
     if differences:
         diff = Table(title="MCP on minus off (95% bootstrap CI)")
         for header in ("model", "mcp", "metric", "difference", "CI excludes 0"):
             diff.add_column(header)
-        for d in differences:
-            excludes = "-" if math.isnan(d.difference.low) else str(not d.difference.includes(0))
+        for row in differences:
+            d = row.difference
             label = BY_NAME[d.metric].label
-            diff.add_row(Text(d.group), Text(d.mcp), label, ci_text(d.difference), excludes)
+            diff.add_row(Text(d.group), Text(d.mcp), label, ci_text(d.difference), row.verdict)
         console.print(diff)
     for line in extensions(records):
         console.print(line)

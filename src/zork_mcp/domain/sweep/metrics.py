@@ -25,7 +25,7 @@ class Metric:
     name: str
     label: str
     of: Callable[[EpisodeRecord], float | None]
-    meaning: str = ""  # one line: how an episode's value is read
+    meaning: str = ""  # what it counts and from what, as the report explains it
 
 
 @dataclass(frozen=True)
@@ -101,30 +101,42 @@ def _latency(record: EpisodeRecord, quantile: float) -> float | None:
 
 
 METRICS = (
-    Metric("final_score", "final score", lambda r: r.score, "the score after the last turn"),
+    Metric("final_score", "final score", lambda r: r.score,
+           "the score after the episode's last turn, as the game counts it; Zork I takes 10 "
+           "points a death, so it can be below the best score"),
     Metric("best_score", "best score", lambda r: r.best_score,
-           "the highest score after any turn (Zork I takes 10 points a death)"),
+           "the highest score after any turn, from the episode's turns (TALES's highscore, "
+           "which TALES reads at 100 steps)"),
     Metric("normalized_score", "final score / 350", lambda r: r.normalized_score,
-           "the final score over Zork I's 350"),
+           "the final score over Zork I's 350 points (TALES's normalized score)"),
     Metric("rooms", "rooms visited", lambda r: r.rooms_visited,
-           "rooms the player stood in after a turn"),
+           "rooms the player stood in after a turn, from each turn's room, told apart by their "
+           "Z-machine object (so Zork I's several Forests count apart)"),
     Metric("rooms_revisited", "rooms revisited", lambda r: rooms_revisited(r.trajectory),
-           "rooms the player entered again after leaving them"),
+           "rooms entered again after leaving them, from the turns' rooms (a room is its "
+           "location object, else its name)"),
     Metric("return_turns", "turns to return, median", lambda r: turns_to_return(r.trajectory),
-           "per room come back to, the turns from its first visit to the first return; "
-           "the episode's median"),
+           "per room come back to, the turns from its first visit to its first return; the "
+           "episode's median (an episode with no return is left out)"),
     Metric("repeated_rate", "repeats that changed nothing / turn", _repeated_rate,
-           "turns that played a command again from the same place and got the same answer"),
-    Metric("deaths", "deaths", lambda r: r.deaths, "`You have died` in a turn's text"),
+           "turns that played a command again from the same place and got the same answer, "
+           "over the episode's turns (episodes stored before issue 45 are left out)"),
+    Metric("deaths", "deaths", lambda r: r.deaths,
+           "turns whose text says “You have died” (an episode plays on after a death Zork "
+           "survives)"),
     Metric("invalid_rate", "invalid commands / turn", _invalid_rate,
-           "commands the game did not read, over turns"),
+           "commands the game did not read (its parser refused them, or we did before they "
+           "reached it), over the episode's turns"),
     Metric("tokens", "tokens (in + out)", lambda r: r.prompt_tokens + r.completion_tokens,
-           "as the provider reports them"),
-    Metric("cost_usd", "$", lambda r: r.cost_usd, "where the provider gives a cost"),
+           "the prompt and completion tokens of the episode's LLM calls, as the provider "
+           "reports them"),
+    Metric("cost_usd", "$", lambda r: r.cost_usd,
+           "the episode's LLM cost in dollars, as the provider reports it (left out where it "
+           "gives none)"),
     Metric("latency_p50", "LLM s / turn, p50", lambda r: _latency(r, 0.5),
-           "the median of the episode's turns' LLM time"),
+           "the median of the episode's turns' LLM time, in seconds"),
     Metric("latency_p95", "LLM s / turn, p95", lambda r: _latency(r, 0.95),
-           "the 95th percentile of the episode's turns' LLM time"),
+           "the 95th percentile of the episode's turns' LLM time, in seconds"),
 )  # fmt: skip
 BY_NAME = {metric.name: metric for metric in METRICS}
 MEMORY = ("rooms_revisited", "return_turns", "repeated_rate")  # memory at work, read from turns

@@ -4,19 +4,14 @@ verdict, the plots keep their own size, and an episode whose log is gone still h
 
 from __future__ import annotations
 
+import io
 import re
 
 from markupsafe import escape
+from rich.console import Console
 
-from zork_mcp.app.sweep.html_report import (
-    EXPLAINED,
-    MIN_CI_EPISODES,
-    PLOTS,
-    _read,
-    difference_rows,
-    explained,
-    write_html,
-)
+from zork_mcp.app.sweep.html_report import PLOTS, _read, explained, write_html
+from zork_mcp.app.sweep.report import MIN_CI_EPISODES, difference_rows, render
 from zork_mcp.domain.sweep.metrics import METRICS
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 from zork_mcp.domain.turn_facts import TurnFacts
@@ -42,7 +37,6 @@ def sweep(per_cell: int) -> list[EpisodeRecord]:
 
 
 def test_every_metric_and_plot_is_explained_in_more_than_its_label():
-    assert set(EXPLAINED) == {metric.name for metric in METRICS}
     assert all(len(explained(metric.name)) > len(metric.label) + 10 for metric in METRICS)
     assert set(PLOTS) == {"score_over_turns.png", "rooms_over_turns.png", "final_scores.png",
                           "tool_use.png"}  # fmt: skip
@@ -56,6 +50,13 @@ def test_with_too_few_episodes_the_difference_draws_no_verdict_and_says_how_many
     assert difference_rows(uneven)[0].verdict == f"n = 2 on, 3 off: {NEEDED}"
 
 
+def test_the_terminal_report_draws_no_verdict_over_too_few_episodes_either():
+    out = io.StringIO()
+    render(Console(file=out, width=300), sweep(2))
+    shown = out.getvalue()
+    assert f"n = 2: {NEEDED}" in shown and " True " not in shown and " False " not in shown
+
+
 def test_with_enough_episodes_the_difference_says_whether_its_ci_excludes_zero():
     [final, *_] = difference_rows(sweep(MIN_CI_EPISODES))
     assert not final.few and final.verdict == "True"  # on scores 10-12, off 0-1
@@ -64,7 +65,7 @@ def test_with_enough_episodes_the_difference_says_whether_its_ci_excludes_zero()
 def test_the_index_marks_each_ci_over_too_few_episodes_with_its_n(tmp_path):
     few = write_html(sweep(2), tmp_path / "few", "s").read_text()
     assert f"n = 2: {NEEDED}" in few and few.count("n = 2, too few") >= len(METRICS)
-    assert f"<dd>{escape(EXPLAINED['rooms'])}" in few
+    assert f"<dd>{escape(explained('rooms'))}" in few
     enough = write_html(sweep(MIN_CI_EPISODES), tmp_path / "enough", "s").read_text()
     assert "too few" not in enough.split('id="ci-rule"')[1]
     assert '<td class="text">True</td>' in enough

@@ -172,7 +172,7 @@ def test_the_memory_metrics_are_in_their_table_with_their_meanings_and_in_the_cs
     render(console, records, "s")
     text = console.export_text()
     assert "memory per cell" in text and "history state; no MCP" in text
-    assert "rooms revisited: rooms the player entered again after leaving them" in text
+    assert "rooms revisited: rooms entered again after leaving them" in text
     episodes, cells = write_csv(records, tmp_path)
     [first, *_] = csv.DictReader(episodes.open())
     assert (first["rooms_revisited"], first["return_turns"], first["repeated_rate"]) == (
