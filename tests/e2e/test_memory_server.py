@@ -89,9 +89,11 @@ def memory_tools(
 
 @pytest.fixture(autouse=True)
 def no_process_left():
-    """Every server process, and every fork server, ends with its tool server."""
+    """Every server process, and every fork server, ends with its tool server (what earlier
+    tests left running by design, a process-wide fork server, is not this test's)."""
+    before = set(live_descendants(os.getpid()))
     yield
-    left = set(live_descendants(os.getpid())) - descendants_before_the_test()
+    left = set(live_descendants(os.getpid())) - before - descendants_before_the_test()
     assert not left, f"processes outlived their tool servers: {left}"
 
 
