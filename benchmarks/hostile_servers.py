@@ -2,10 +2,11 @@
 
 Each case runs in a fresh process (so its peak RSS is its own): open one session on
 tests/support/hostile_server.py, call its good tool once, close. The cases: a 50 MB
-result, a 200 MB line with no newline, 100,000 log notifications before the answer (the
-call's timeout is long, so the flood's whole cost is measured), 5,000 tools, 100 MB of
-stderr, and a small well-behaved case for reference. What each call came to is printed
-beside it (a result, a timeout, a broken session).
+result, a 200 MB line with no newline, a 100 MB tools/list answer, 100,000 log
+notifications before the answer (the call's timeout is long, so the flood's whole cost is
+measured), 5,000 tools, 100 MB of stderr, and a small well-behaved case for reference. What
+each call came to is printed beside it (a result, a timeout, a too-large answer, a broken
+session, a failed connect).
 
     python -m benchmarks.hostile_servers
 """
@@ -30,6 +31,7 @@ CASES = {
     "reference": ("empty_name", {}),
     "50 MB result": ("big_result", {}),
     "200 MB line": ("long_line", {}),
+    "100 MB tool list": ("long_list", {}),
     "100k notifications": ("log_flood", {"HOSTILE_FLOOD": "100000"}),
     "5,000 tools": ("many_tools", {}),
     "100 MB stderr": ("stderr_flood", {"HOSTILE_STDERR_BYTES": "100000000"}),

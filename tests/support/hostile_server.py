@@ -14,7 +14,9 @@ list_changed_storm serves its plain answers). The cases about stdio framing and 
 (STDIO_ONLY) are refused in HTTP mode.
 
 Environment: HOSTILE_FLOOD (notifications for log_flood), HOSTILE_STDERR_BYTES (bytes for
-stderr_flood), HOSTILE_PID_FILE (where stubborn_child writes its child's pid).
+stderr_flood), HOSTILE_PID_FILE (where stubborn_child writes its child's pid),
+HOSTILE_ID_LAST=1 (long_list writes its answer's id after its result, as the TypeScript SDK
+does).
 """
 
 import base64
@@ -55,6 +57,7 @@ CASES = (
     "list_changed_storm",
     "big_result",
     "long_line",
+    "long_list",
     "slow_bytes",
     "bad_result_item_only",
     "unreadable_answer",
@@ -91,6 +94,7 @@ STDIO_ONLY = (
     "no_initialize_answer",
     "junk_stdout",
     "long_line",
+    "long_list",
     "slow_bytes",
 )
 SESSION_ID = "0123456789abcdef0123456789abcdef"
@@ -270,6 +274,21 @@ def write_long_line(inbox: Iterator[dict]) -> None:
         pass
 
 
+def write_long_list(request_id: object) -> None:
+    """A tools/list answer of 100 MB in one line (a tool's description), written in pieces."""
+    pad = {"name": "padded", "description": "@", "inputSchema": OBJECT}
+    answer = encode({"tools": [GOOD, pad]}).rstrip(b"\n")
+    before, after = answer.split(b'"@"')
+    framed = {"jsonrpc": "2.0", "id": request_id, "result": "@"}
+    if os.environ.get("HOSTILE_ID_LAST") == "1":
+        framed = {"result": "@", "jsonrpc": "2.0", "id": request_id}
+    start, end = encode(framed).split(b'"@"')
+    write(start + before + b'"')
+    for _ in range(100):
+        write(b"x" * 1_000_000)
+    write(b'"' + after + end)
+
+
 def good_result(arguments: dict, inbox: Iterator[dict]) -> object:
     if case == "server_requests":
         return text_result(ask_client(inbox))
@@ -338,6 +357,8 @@ def handle(message: dict, inbox: Iterator[dict]) -> None:
     if method == "initialize":
         if case != "no_initialize_answer":
             reply(request_id, initialize_result(params))
+    elif method == "tools/list" and case == "long_list":
+        write_long_list(request_id)
     elif method == "tools/list":
         reply(request_id, list_result())
         if case == "list_changed_storm":

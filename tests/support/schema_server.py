@@ -20,7 +20,7 @@ def build(schema: dict) -> Server:
 
     async def call_tool(ctx, params) -> types.CallToolResult:
         n = (params.arguments or {}).get("n")
-        text = types.TextContent(type="text", text=json.dumps(n))
+        text = types.TextContent(type="text", text=json.dumps({"n": n}))  # its serialization
         return types.CallToolResult(content=[text], structured_content={"n": n})
 
     return Server("schema", on_list_tools=list_tools, on_call_tool=call_tool)

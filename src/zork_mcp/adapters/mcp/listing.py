@@ -18,10 +18,11 @@ from typing import Any
 import mcp.types as types
 from jsonschema import SchemaError
 from jsonschema.validators import validator_for
+from mcp.shared.exceptions import MCPError as SdkMCPError
 from pydantic import ValidationError
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
-from zork_mcp.adapters.mcp.sdk_errors import UnreadableAnswerError
+from zork_mcp.adapters.mcp.sdk_errors import AnswerTooLargeError, UnreadableAnswerError, too_large
 from zork_mcp.domain.tool_judgment import ToolRejection, judge_tool, shown_name
 from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
 from zork_mcp.domain.tool_schema import ToolSpec
@@ -56,8 +57,7 @@ async def list_tools(
     listing, cursor = Listing(), None
     for _ in range(MAX_PAGES):
         params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        answer = await session.send_unvalidated(types.ListToolsRequest(params=params))
-        entries, cursor = _page(answer)
+        entries, cursor = _page(await _list_page(session, params))
         for entry in entries[: MAX_LISTED - _read(listing)]:
             _judge(listing, server, entry, tool_filter)
         if not isinstance(cursor, str) or not cursor or _read(listing) >= MAX_LISTED:
@@ -67,6 +67,17 @@ async def list_tools(
     if len(kept) < len(listing.tools):
         _drop_unkept(listing, server, {tool.name for tool in kept})
     return listing
+
+
+async def _list_page(
+    session: ZorkClientSession, params: types.PaginatedRequestParams | None
+) -> Any:
+    try:
+        return await session.send_unvalidated(types.ListToolsRequest(params=params))
+    except SdkMCPError as e:
+        if too_large(e):
+            raise AnswerTooLargeError(f"its tools/list answer is {e.message}") from e
+        raise
 
 
 def _page(answer: Any) -> tuple[list[Any], Any]:

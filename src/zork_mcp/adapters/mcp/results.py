@@ -3,10 +3,16 @@
 Text stays text. Images and audio become a short placeholder with their mime type and size;
 resource links and embedded resources keep their URI (and their text, cut); an item of a
 type MCP does not define becomes a one-line note. One odd item never costs the others.
+
+Structured content is shown with every content item beside it, except the text that only
+repeats it (MCP asks servers to send its serialization as text too): a text item whose JSON
+is the structured content, or, for a list, one item per element, as the SDK's MCPServer
+writes them. It takes the place of the first such item, or comes first.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +28,7 @@ FIELD_CHARS = 2_000
 class CallAnswer:
     """What a `tools/call` answer says, read leniently."""
 
-    content: Any
+    items: list[Any]  # each content item as the LLM reads it
     structured: Any
     has_structured: bool  # the answer has the key, even with a null value
     is_error: bool
@@ -32,11 +38,11 @@ def read_answer(answer: Any) -> CallAnswer:
     """The answer's parts, each item read alone."""
     if not isinstance(answer, Mapping):
         note = f"[the server answered {type(answer).__name__}, not a tool result]"
-        return CallAnswer(note, None, False, True)
+        return CallAnswer([note], None, False, True)
     items = answer.get("content")
     content = [content_item(item) for item in items] if isinstance(items, list) else []
     return CallAnswer(
-        _single(content),
+        content,
         answer.get("structuredContent"),
         "structuredContent" in answer,
         answer.get("isError") is True,
@@ -46,11 +52,42 @@ def read_answer(answer: Any) -> CallAnswer:
 def to_result(answer: CallAnswer, wrapped: bool) -> ToolCallResult:
     """`wrapped`: the tool's output schema wraps a primitive result as {"result": value}."""
     if answer.is_error:
-        return ToolCallResult.failure(_as_text(answer.content) or "the tool reported an error")
+        return ToolCallResult.failure(
+            _as_text(_single(answer.items)) or "the tool reported an error"
+        )
     structured = answer.structured
+    if structured is None:
+        return ToolCallResult.success(_single(answer.items))
+    shown = structured
     if wrapped and isinstance(structured, Mapping) and set(structured) == {"result"}:
-        structured = structured["result"]
-    return ToolCallResult.success(structured if structured is not None else answer.content)
+        shown = structured["result"]
+    return ToolCallResult.success(_beside(shown, (structured, shown), answer.items))
+
+
+def _beside(shown: Any, values: tuple[Any, ...], items: list[Any]) -> Any:
+    """The structured content with every item that does not repeat it (`values`: what it
+    may be written as, wrapped or not)."""
+    if isinstance(shown, list) and items and len(items) == len(shown):
+        pairs = zip(items, shown, strict=True)
+        if all(_repeats(item, (value,)) for item, value in pairs):
+            return shown  # MCPServer's one item per element of a list it returned
+    repeats = [_repeats(item, values) for item in items]
+    kept = [item for item, repeat in zip(items, repeats, strict=True) if not repeat]
+    kept.insert(repeats.index(True) if any(repeats) else 0, shown)
+    return _single(kept)
+
+
+def _repeats(item: Any, values: tuple[Any, ...]) -> bool:
+    """A text item that is one of `values`, as JSON or (for a string) as it is."""
+    if not isinstance(item, str):
+        return False
+    if any(isinstance(value, str) and item == value for value in values):
+        return True
+    try:
+        read = json.loads(item)
+    except (ValueError, RecursionError):
+        return False
+    return any(type(read) is type(value) and read == value for value in values)
 
 
 def wraps_result(output_schema: Mapping[str, Any] | None) -> bool:

@@ -7,6 +7,7 @@ from mcp.shared.exceptions import MCPError as SdkMCPError
 REQUEST_TIMEOUT = -32001
 CONNECTION_CLOSED = -32000
 UNREADABLE = -32098  # our own: a transport got an answer it could not read (pipes.py)
+TOO_LARGE = -32097  # our own: an answer over the stdio limit for one line (stdio/line_limit.py)
 
 
 def root_cause(error: BaseException) -> BaseException:
@@ -30,3 +31,14 @@ def unreadable(error: BaseException) -> bool:
     if isinstance(error, UnreadableAnswerError):
         return True
     return isinstance(error, SdkMCPError) and error.code == UNREADABLE
+
+
+class AnswerTooLargeError(Exception):
+    """A server's answer over a transport's limit for one message: it was never read."""
+
+
+def too_large(error: BaseException) -> bool:
+    """A server's answer too large to read: its message says how large and the limit."""
+    if isinstance(error, AnswerTooLargeError):
+        return True
+    return isinstance(error, SdkMCPError) and error.code == TOO_LARGE

@@ -17,7 +17,12 @@ from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.listing import Listing, list_tools
 from zork_mcp.adapters.mcp.results import CallAnswer, read_answer, to_result, wraps_result
-from zork_mcp.adapters.mcp.sdk_errors import CONNECTION_CLOSED, REQUEST_TIMEOUT, UNREADABLE
+from zork_mcp.adapters.mcp.sdk_errors import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    TOO_LARGE,
+    UNREADABLE,
+)
 from zork_mcp.domain.errors import (
     MCPSessionBrokenError,
     MCPToolCallError,
@@ -90,6 +95,8 @@ class ServerSession:
             return self._broke(f"server '{self.name}' stopped: {error.error.message}")
         if error.code == UNREADABLE:
             return MCPToolCallError(f"{tool}: {_cut(error.error.message)}")
+        if error.code == TOO_LARGE:
+            return MCPToolCallError(f"{tool}: the server's answer is {_cut(error.error.message)}")
         return MCPToolCallError(f"{tool} was refused by the server: {_cut(error.error.message)}")
 
     def _broke(self, reason: str) -> MCPSessionBrokenError:

@@ -14,7 +14,7 @@ from typing import Any
 
 import mcp.types as types
 
-from zork_mcp.adapters.mcp.sdk_errors import UNREADABLE
+from zork_mcp.adapters.mcp.sdk_errors import TOO_LARGE, UNREADABLE
 from zork_mcp.domain.tool_judgment import kind_of
 
 # Below pydantic's ~200 levels, far above the 64 a tool schema may nest (tool_judgment).
@@ -44,6 +44,15 @@ def read_message(data: bytes, request_id: RequestId | None = None) -> types.JSON
 def unreadable_answer(request_id: RequestId, reason: str) -> types.JSONRPCError:
     message = f"the server's answer is unreadable: {reason}"
     error = types.ErrorData(code=UNREADABLE, message=message)
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+
+
+def too_large_answer(request_id: RequestId, limit: int) -> types.JSONRPCError:
+    """An error answer to a request whose answer was over `limit` bytes, so never read.
+    Its message has no subject: each reader says whose answer it was (a call, tools/list)."""
+    most = f"{limit:,} bytes ({limit / 2**20:,.4g} MB)"
+    message = f"too large: over {most}, the most one message may have"
+    error = types.ErrorData(code=TOO_LARGE, message=message)
     return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 

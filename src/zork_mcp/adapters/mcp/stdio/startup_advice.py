@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zork_mcp.adapters.mcp.sdk_errors import closed_during_startup, unreadable
+from zork_mcp.adapters.mcp.sdk_errors import (
+    AnswerTooLargeError,
+    closed_during_startup,
+    too_large,
+    unreadable,
+)
+from zork_mcp.adapters.mcp.stdio.line_limit import LINE_LIMIT
 from zork_mcp.domain.server_config import MCPServerConfig
 
 
@@ -30,6 +36,8 @@ def _describe(cause: BaseException, timeout: float | None) -> str:
         return f"it did not finish the MCP handshake within {timeout:g}s"
     if closed_during_startup(cause):
         return "it exited during startup"
+    if too_large(cause):
+        return str(cause) if isinstance(cause, AnswerTooLargeError) else f"its answer is {cause}"
     if unreadable(cause):
         return f"its answer could not be read ({cause})"
     return f"{type(cause).__name__}: {cause}"
@@ -47,6 +55,12 @@ def _advice(command: str, cause: BaseException, stderr_path: Path | None) -> str
             f"Install the program that provides '{command}' (for a Python server: "
             f"`pip install <package>` in this environment), or fix 'command' in the config."
         )
+    if too_large(cause):
+        return (
+            f"No line a server writes may be over {LINE_LIMIT:,} bytes; the limit is fixed. A "
+            f"server with that many tools should page its tools/list (nextCursor): tell its "
+            f"authors, or leave it out of the config. {where}"
+        ).strip()
     if unreadable(cause):
         return f"The server does not follow the MCP specification: tell its authors. {where}"
     if isinstance(cause, TimeoutError):
