@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,10 @@ def offered(request: dict) -> set[str]:
 
 
 def fault_server(mode: str = "serve", **env: str) -> dict:
-    return {"command": sys.executable, "args": [str(FAULT_SERVER), mode], "env": env}
+    """Confined as every server is: the folders of the files its env names are its own."""
+    own = sorted({str(Path(value).parent) for value in env.values() if "/" in value})
+    return {"command": sys.executable, "args": [str(FAULT_SERVER), mode], "env": env,
+            "sandbox": {"write": own}}  # fmt: skip
 
 
 def names(server: str, tools: list[str]) -> list[str]:

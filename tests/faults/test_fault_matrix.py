@@ -48,6 +48,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import MCPSettings
@@ -91,8 +92,11 @@ class Rig:
 
     def __post_init__(self) -> None:
         self.peer = peer_for("openai", list(self.replies), FAULT_TOOLS)
-        config = MCPServerConfig(
-            command=self.command, args=(str(FAULT_SERVER), self.mode), env=self.env or None
+        config = MCPServerConfig(  # confined as every server is; `flaky` counts starts here
+            command=self.command,
+            args=(str(FAULT_SERVER), self.mode),
+            env=self.env or None,
+            sandbox=Sandbox(write=(str(self.tmp_path),)),
         )
         self.server = stdio_tool_server(
             {"faults": config},

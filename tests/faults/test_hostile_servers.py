@@ -21,6 +21,7 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
+from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import (
     MCPServerStartupError,
     MCPSessionBrokenError,
@@ -38,7 +39,11 @@ Check = Callable[[McpSession], Awaitable[None]]
 
 
 def hostile(case: str, tmp_path: Path, mode: str, **env: str) -> McpStdioToolServer:
-    config = MCPServerConfig(command="python", args=tuple(command(case)[1:]), env=env)
+    # confined as every server is; its pid file (stubborn_child) is in tmp_path
+    sandbox = Sandbox(write=(str(tmp_path),))
+    config = MCPServerConfig(
+        command="python", args=tuple(command(case)[1:]), env=env, sandbox=sandbox
+    )
     server = stdio_tool_server(
         {"h": config},
         startup_timeout_seconds=STARTUP_SECONDS,
@@ -240,18 +245,45 @@ async def test_what_already_held_still_holds(tmp_path, mode):
         assert_no_processes_left(server)
 
 
-@pytest.mark.parametrize(
-    ("case", "error"),
-    [
-        ("wrong_ids", MCPToolTimeoutError),
-        ("long_line", MCPSessionBrokenError),
-    ],
-)
-async def test_answers_that_never_come_end_the_call_as_documented(case, error, tmp_path, mode):
-    server = hostile(case, tmp_path, mode)
+async def test_an_answer_that_never_comes_ends_the_call_at_its_timeout(tmp_path, mode):
+    server = hostile("wrong_ids", tmp_path, mode)
     async with server.open_session() as session:
-        with pytest.raises(error):
+        with pytest.raises(MCPToolTimeoutError):
             await session.call_tool(GOOD, {}, CALL_SECONDS)
+    assert_no_processes_left(server)
+
+
+TOO_LARGE = "too large: over 67,108,864 bytes (64 MB), the most one message may have"
+
+
+async def test_an_answer_over_the_line_limit_fails_the_call_at_once_saying_so(tmp_path, mode):
+    """A 200 MB line with no newline: the call learns at once that the answer was too large
+    and by how much at least, never that the server exited; it is never held whole."""
+    server = hostile("long_line", tmp_path, mode)
+    async with server.open_session() as session:
+        started = time.monotonic()
+        with pytest.raises(MCPToolCallError) as caught:
+            await session.call_tool(GOOD, {}, 60)  # long: the error is not the timeout
+        assert time.monotonic() - started < 30
+    assert str(caught.value) == f"h.{GOOD_TOOL}: the server's answer is {TOO_LARGE}"
+    assert_no_processes_left(server)
+    log = (tmp_path / "stderr.log").read_text()
+    assert "a stdout line over the 67,108,864-byte limit for one message" in log
+
+
+@pytest.mark.parametrize("id_last", ["0", "1"])
+async def test_a_tool_list_over_the_line_limit_is_a_startup_error_saying_so(
+    id_last, tmp_path, mode
+):
+    """A 100 MB tools/list answer, its id first or (as the TypeScript SDK writes) last."""
+    server = hostile("long_list", tmp_path, mode, HOSTILE_ID_LAST=id_last)
+    with pytest.raises(MCPServerStartupError) as caught:
+        async with server.open_session():
+            pass
+    message = str(caught.value)
+    assert f"Failed to start MCP server 'h': its tools/list answer is {TOO_LARGE}" in message
+    assert "the limit is fixed" in message and "nextCursor" in message
+    assert "exited" not in message and "within" not in message
     assert_no_processes_left(server)
 
 

@@ -1,5 +1,6 @@
 import asyncio
 import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,6 +8,7 @@ from hypothesis import strategies as st
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server
 from tests.support.strategies import server_eras
+from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
 from zork_mcp.domain.server_env import server_environment
 
 names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)
@@ -61,6 +63,11 @@ def test_p07_the_spawned_process_sees_the_merged_environment(system, configured,
         seen = asyncio.run(child_environment())
     finally:
         assert_no_processes_left(server)
-    expected = server_environment(system, configured, server="raw")
+    merged = server_environment(system, configured, server="raw")
+    private = {name: seen.get(name) for name in TEMP_VARIABLES if name not in configured}
+    expected = {k: v for k, v in merged.items() if k not in private}
     assert {k: v for k, v in seen.items() if k in expected} == expected
-    assert set(seen) - set(expected) <= {"LC_CTYPE"}, "only Python's own locale coercion"
+    extra = set(seen) - set(expected) - set(private)
+    assert extra <= {"LC_CTYPE"}, "only Python's own locale coercion"
+    folders = set(private.values())  # the confined process's own temporary folder
+    assert len(folders) <= 1 and all(Path(f).name.startswith(FOLDER_PREFIX) for f in folders)

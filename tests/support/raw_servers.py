@@ -11,6 +11,7 @@ from pathlib import Path
 from tests.support.paths import ROOT
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
+from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.server_config import MCPServerConfig
 
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
@@ -34,8 +35,16 @@ def raw_server(
     if tools:
         listed = [{"name": name, **tool} for name, tool in tools.items()]
         configured["RAW_MCP_TOOLS"] = json.dumps(listed)
+    # confined as every server is: the folders of its log and its eras file are its own
+    files = [log] if log is not None else []
+    files += [Path(eras[1:])] if eras.startswith("@") else []
+    sandbox = Sandbox(write=tuple(str(file.parent) for file in files))
     config = MCPServerConfig(
-        command=sys.executable, args=(str(RAW_SERVER),), env=configured, protocol=protocol
+        command=sys.executable,
+        args=(str(RAW_SERVER),),
+        env=configured,
+        protocol=protocol,
+        sandbox=sandbox,
     )
     return stdio_tool_server(
         {"raw": config}, system_env=system_env, background_spare=background_spare

@@ -14,7 +14,9 @@ from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.builders.settings import RunOptions, chosen_servers
+from zork_mcp.domain.confinement import sandbox_notices
 from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.roots import Root, episode_root
 from zork_mcp.domain.server_config import AnyServerConfig, MCPConfig, by_transport
@@ -35,6 +37,7 @@ class ToolServerSettings:
     stderr_path: Path | None = None
     stderr_log_bytes: int = STDERR_LOG_BYTES
     roots: tuple[Root, ...] = ()
+    sandbox: bool = True  # [tool.zorkgpt.mcp] sandbox: stdio servers confined
 
 
 def start_plan(
@@ -76,6 +79,7 @@ def run_tool_settings(
         stderr_path=options.episode_dir / "mcp_servers.stderr.log",
         stderr_log_bytes=settings.stderr_log_bytes,
         roots=(episode_root(folder, options.episode_id),),
+        sandbox=settings.sandbox,
     )
 
 
@@ -88,12 +92,24 @@ def agent_tool_server(
     if settings is None:
         yield None
         return
+    for notice in confinement_notices(settings, abi_version()):
+        telemetry.emit(notice)
     server = mcp_tool_server(settings, forks, warn=lambda text: telemetry.emit(_lost(text)))
     server.warm_up()
     try:
         yield server
     finally:
         server.close()
+
+
+def confinement_notices(settings: ToolServerSettings, abi: int) -> list[Event]:
+    """What the episode's start says of its stdio servers' confinement, on a kernel with
+    Landlock ABI `abi` (0: none): off, or degraded, or nothing when all is enforced."""
+    stdio, _ = by_transport(settings.servers)
+    unconfined = [name for name, config in stdio.items() if config.sandbox is None]
+    return sandbox_notices(
+        enabled=settings.sandbox, unconfined_servers=unconfined, servers=list(stdio), abi=abi
+    )
 
 
 def _lost(text: str) -> Event:
@@ -130,6 +146,7 @@ def mcp_tool_server(
                 stderr_log_bytes=settings.stderr_log_bytes,
                 warn=warn,
                 roots=settings.roots,
+                sandbox=settings.sandbox,
             )
         )
     if http:

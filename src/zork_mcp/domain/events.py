@@ -38,8 +38,11 @@ class EventType(StrEnum):
     MCP_CIRCUIT_OPEN = "mcp_circuit_open"
     MCP_CONTEXT_COMPACTED = "mcp_context_compacted"
     MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
+    MCP_SANDBOX_OFF = "mcp_sandbox_off"
+    MCP_SANDBOX_DEGRADED = "mcp_sandbox_degraded"
     AGENT_PARSE_ERROR = "agent_parse_error"
     GAME_EMULATOR_RESTARTED = "game_emulator_restarted"
+    GAME_SANDBOX_DEGRADED = "game_sandbox_degraded"
 
 
 class Level(StrEnum):

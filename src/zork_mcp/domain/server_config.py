@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from zork_mcp.domain.confinement import DEFAULT_SANDBOX, Sandbox
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.protocol_era import checked_pin
 from zork_mcp.domain.tool_offer import ToolFilter
@@ -67,6 +68,21 @@ class MCPServerConfig(ServerEntry):
     command: str = Field(min_length=1)
     args: tuple[str, ...] = ()
     env: Mapping[str, str] | None = None
+    sandbox: Sandbox | None = DEFAULT_SANDBOX  # None: `"sandbox": false`, unconfined
+
+    @field_validator("sandbox", mode="before")
+    @classmethod
+    def _sandbox(cls, value: Any) -> Any:
+        if value is True:
+            return DEFAULT_SANDBOX
+        if value is False:
+            return None
+        if not isinstance(value, Mapping | Sandbox):
+            raise ValueError(
+                f"sandbox is {value!r}: write true (the default), false (unconfined) or "
+                '{"read": [...], "write": [...], "connect_ports": [...]}'
+            )
+        return value
 
     def command_line(self) -> str:
         return " ".join([self.command, *self.args])

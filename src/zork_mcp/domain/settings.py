@@ -49,6 +49,7 @@ class MCPSettings(BaseModel):
     force_tool_support: bool = False
     background_spare: bool = True
     server_start: ServerStart = "auto"
+    sandbox: bool = True  # stdio servers confined (domain/confinement.py); off: an event says
     servers: tuple[str, ...] | None = None  # which of mcp_config.json's servers; None: all
 
 

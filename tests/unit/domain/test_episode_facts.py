@@ -22,6 +22,7 @@ from zork_mcp.app.show import episode_lines
 from zork_mcp.app.sweep.episode import played_turns
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_state import EpisodeState
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import TYPE_OF, Event
 from zork_mcp.domain.messages import Usage
@@ -115,6 +116,9 @@ def test_a_field_a_reader_renames_is_an_attribute_error():
 class Reports:
     def __init__(self) -> None:
         self.turns: list[TurnReport] = []
+
+    def begin(self, state: EpisodeState) -> None:
+        pass
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
         self.turns.append(report)

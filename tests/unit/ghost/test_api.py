@@ -351,7 +351,11 @@ async def test_every_server_starts_before_the_first_handshake(tmp_path):
     script.write_text(LATE_STARTER)
     config = {
         "mcpServers": {
-            name: {"command": sys.executable, "args": [str(script), name, "3", str(log)]}
+            name: {
+                "command": sys.executable,
+                "args": [str(script), name, "3", str(log)],
+                "sandbox": {"write": [str(tmp_path)]},
+            }  # its log: confined as every server
             for name in ("first", "second")
         }
     }
@@ -369,8 +373,9 @@ async def test_a_server_of_either_era_or_both_is_connected_listed_and_called(era
     echo = {"name": "echo", "description": "says it back", "inputSchema": {"type": "object"}}
     env = {"MARK": mark, "RAW_MCP_ERAS": eras, "RAW_MCP_LOG": str(log),
            "RAW_MCP_TOOLS": json.dumps([echo])}  # fmt: skip
+    sandbox = {"write": [str(tmp_path)]}  # its log: confined as every server
     config = {"mcpServers": {"raw": {"command": sys.executable, "args": [str(RAW_SERVER)],
-                                     "env": env}}}  # fmt: skip
+                                     "env": env, "sandbox": sandbox}}}  # fmt: skip
     replies = [tool_calls_reply(("raw.echo", {"a": 1})), text_reply("ok")]
     peer = peer_for("openai", replies, ["raw.echo"])
     result = await ghost(peer, mark, server_config=config)

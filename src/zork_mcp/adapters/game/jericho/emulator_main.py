@@ -36,6 +36,7 @@ from zork_mcp.adapters.game.jericho.wire import (
     receive,
     send,
 )
+from zork_mcp.adapters.posix.landlock import restrict_self
 
 Reply = tuple[dict[str, Any], FrotzState | None]
 
@@ -168,6 +169,19 @@ def _end_with_parent() -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
+def _confine(story: str, folder: Path) -> None:
+    """Landlock (issue 47): the story, Python and Jericho read-only, its folder writable (and
+    removable when it ends), no TCP port, no signal out; what the kernel lacks is left
+    unconfined."""
+    from zork_mcp.domain.confinement import emulator_confinement  # not before the fork
+
+    paths = (sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
+    home = os.path.expanduser("~")
+    rules = emulator_confinement(paths, str(Path(story).resolve()), str(folder), os.getcwd(), home)
+    restrict_self(rules.as_dict())
+    tempfile.tempdir = os.environ["TMPDIR"] = str(folder)  # Jericho's own temporary files
+
+
 def main(argv: list[str]) -> None:
     story, seed, reply_fd = argv[0], argv[1], int(argv[2])
     if os.getsid(0) != os.getpid():
@@ -193,6 +207,7 @@ def _run(story: str, seed: int | None, request_fd: int, reply_fd: int) -> None:
         if os.getppid() == parent:  # else the parent died before the death signal was set
             folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
             os.chdir(folder)
+            _confine(story, folder)
             emulator = Emulator(story, seed)
             serve(emulator, folder, request_fd, reply_fd)  # lives to os._exit: no teardown
         code = 0

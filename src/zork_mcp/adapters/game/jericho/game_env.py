@@ -23,6 +23,8 @@ from typing import Any
 from zork_mcp.adapters.game.jericho.emulator_process import EmulatorDied, EmulatorProcess
 from zork_mcp.adapters.game.jericho.story import load_lexicon
 from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState
+from zork_mcp.adapters.posix.landlock import abi_version
+from zork_mcp.domain.confinement import game_notice
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
 from zork_mcp.domain.events import Event, EventType, Level
 from zork_mcp.domain.game import GameObservation
@@ -86,12 +88,15 @@ class JerichoGameEnv:
         end_at_first_death: bool = False,
         on_event: Callable[[Event], None] | None = None,
         forked: bool = False,
+        landlock_abi: Callable[[], int] = abi_version,
     ) -> None:
         """`forked`: game processes are forked from a preloaded parent (for a process that
         plays many games, a sweep worker) rather than started as new interpreters.
         `end_at_first_death`: the game is over at Jericho's `done`, which a death sets though
         Zork I reincarnates the player; by default it is over when the game itself ends, at
-        its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive)."""
+        its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive).
+        `landlock_abi`: what the kernel offers to confine the game process with; what it
+        cannot confine is said once, as an event."""
         self._story, self._seed = Path(game_file), seed
         self._rules = CommandRules.for_game(
             load_lexicon(self._story), allow_quit_restart=allow_quit_restart
@@ -100,6 +105,9 @@ class JerichoGameEnv:
         self._forked = forked
         self._end_at_first_death = end_at_first_death
         self._process: EmulatorProcess | None = None
+        notice = game_notice(landlock_abi())
+        if notice is not None:
+            self._on_event(notice)
         self._started()
         self._snapshot: GameSnapshot | None = None
         self._pending: FrotzState | None = None  # restored here, not yet in the process

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import (
     RUNNING,
@@ -202,10 +202,17 @@ class ForkServer:
         return process, ours
 
     def fork(
-        self, target: ForkTarget, env: Mapping[str, str], stderr: int, *, wait: bool
+        self,
+        target: ForkTarget,
+        env: Mapping[str, str],
+        stderr: int,
+        *,
+        wait: bool,
+        confine: Mapping[str, Any] | None = None,
     ) -> ForkedProcess | None:
         """A new server process running `target`, with stdin and stdout piped to us and its
-        stderr to the file descriptor `stderr` (or DEVNULL).
+        stderr to the file descriptor `stderr` (or DEVNULL), confined to `confine` (Landlock
+        rules, `Confinement.as_dict()`) before its code runs.
 
         None if the fork server is still importing and `wait` is false.
         """
@@ -216,7 +223,7 @@ class ForkServer:
             try:
                 if not self._await_ready(control, READY_TIMEOUT_SECONDS if wait else 0):
                     return None
-                return self._request(control, target, env, stderr)
+                return self._request(control, target, env, stderr, confine)
             except (OSError, ValueError, KeyError) as e:
                 self._record(ForkServerEvent.GONE)
                 message = f"the fork server stopped answering: {e}"
@@ -249,6 +256,7 @@ class ForkServer:
         target: ForkTarget,
         env: Mapping[str, str],
         stderr: int,
+        confine: Mapping[str, Any] | None,
     ) -> ForkedProcess:
         control.settimeout(READY_TIMEOUT_SECONDS)
         request = {
@@ -257,6 +265,7 @@ class ForkServer:
             "args": list(target.args),
             "env": dict(env),
             "cwd": os.getcwd(),
+            "confine": None if confine is None else dict(confine),
         }
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
@@ -315,7 +324,12 @@ class Forking:
         self._restart: threading.Thread | None = None
 
     def start(
-        self, command: str, args: tuple[str, ...], env: Mapping[str, str], stderr: int
+        self,
+        command: str,
+        args: tuple[str, ...],
+        env: Mapping[str, str],
+        stderr: int,
+        confine: Mapping[str, Any] | None = None,
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
         if target is None:
@@ -324,7 +338,7 @@ class Forking:
         if not self._server.serves:
             return None
         try:
-            return self._server.fork(target, env, stderr, wait=self._wait)
+            return self._server.fork(target, env, stderr, wait=self._wait, confine=confine)
         except ForkServerUnavailableError as e:
             self._lost(e)
             return None

@@ -13,14 +13,17 @@ waits would add up on the turn's critical path.
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
-from typing import Protocol
+from typing import Any, Protocol
 
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
+from zork_mcp.adapters.mcp.stdio.sandbox import Confined, ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.startup_advice import startup_message
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
@@ -42,10 +45,14 @@ class ProcessSupply:
         reaper: ProcessReaper,
         keep_spare: bool,
         forks: ForkStarter | None = None,
+        sandbox: ServerSandbox | None = None,
     ) -> None:
+        """`sandbox`: how each process is confined (None: not at all)."""
         self.name, self._config, self._system_env = name, config, system_env
         self._stderr, self._reaper, self._keep_spare = stderr, reaper, keep_spare
         self._forks = forks
+        self._sandbox = sandbox or ServerSandbox(None)
+        self._confined: dict[int, Confined] = {}  # by pid: the folder to remove at its end
         self._spare: Future[ServerProcess | None] | None = None
         self._lock = threading.Lock()  # the started list, shared with the starter thread
         self._started: list[ServerProcess] = []
@@ -62,8 +69,14 @@ class ProcessSupply:
         if process is not None and process.poll() is None:
             return process, True
         if process is not None:
-            self._reaper.retire(process)
+            self.retire(process)
         return self._start(), False
+
+    def retire(self, process: ServerProcess) -> None:
+        """End it off the critical path, then remove its private folder."""
+        with self._lock:
+            confined = self._confined.pop(process.pid, None)
+        self._reaper.retire(process, confined.remove if confined else None)
 
     def warm_up(self) -> None:
         """Start the spare now, on this thread."""
@@ -93,20 +106,42 @@ class ProcessSupply:
 
     def _start(self) -> ServerProcess:
         env = server_environment(self._system_env, self._config.env, server=self.name)
-        command = resolve_command(self._config.command)
-        stderr = self._stderr.handle(self.name)
-        forks = self._forks
-        forked = forks.start(command, self._config.args, env, stderr) if forks else None
-        process = forked or self._spawn(command, env, stderr)
+        command, args = resolve_command(self._config.command), self._config.args
+        confined = self._sandbox.prepare(command, args, env)
+        try:
+            process = self._fork_or_spawn(command, args, env, confined)
+        except BaseException:
+            if confined is not None:
+                confined.remove()
+            raise
         with self._lock:
             self._started = [p for p in self._started if p.poll() is None] + [process]
             self.pids.append(process.pid)
+            if confined is not None:
+                self._confined[process.pid] = confined
         return process
 
-    def _spawn(self, command: str, env: Mapping[str, str], stderr: int) -> ServerProcess:
+    def _fork_or_spawn(
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str], confined: Confined | None
+    ) -> ServerProcess:
+        if confined is not None:
+            env = confined.environment(env, self._config.env)
+        stderr = self._stderr.handle(self.name)
+        rules = confined.rules.as_dict() if confined is not None else None
+        forked = self._forks.start(command, args, env, stderr, rules) if self._forks else None
+        return forked or self._spawn(command, env, stderr, confined)
+
+    def _spawn(
+        self, command: str, env: Mapping[str, str], stderr: int, confined: Confined | None
+    ) -> ServerProcess:
+        argv = [command, *self._config.args]
         try:
+            if confined is not None:
+                if shutil.which(command, path=env.get("PATH", os.defpath)) is None:
+                    raise FileNotFoundError(2, "No such file or directory", command)
+                argv = confined.launcher_argv(argv)
             return subprocess.Popen(
-                [command, *self._config.args],
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr,
@@ -134,16 +169,27 @@ class ProcessSupply:
         """Retire every process it started, once a spare still starting has started."""
         self._take_spare()
         with self._lock:
-            for process in self._started:
-                self._reaper.retire(process)
+            started = list(self._started)
+        for process in started:
+            self.retire(process)
+        with self._lock:  # the folders of processes that died unused, never retired
+            ended, self._confined = list(self._confined.values()), {}
+        for confined in ended:
+            confined.remove()
 
 
 class ForkStarter(Protocol):
     def start(
-        self, command: str, args: tuple[str, ...], env: Mapping[str, str], stderr: int
+        self,
+        command: str,
+        args: tuple[str, ...],
+        env: Mapping[str, str],
+        stderr: int,
+        confine: Mapping[str, Any] | None = None,
     ) -> ServerProcess | None:
         """A forked process running `command args` with `env` and its stderr to the file
-        descriptor `stderr`, or None to have it spawned."""
+        descriptor `stderr`, confined to `confine` (Landlock rules) before its code runs;
+        or None to have it spawned."""
         ...
 
 

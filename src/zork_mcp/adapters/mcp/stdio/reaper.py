@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
@@ -34,16 +35,17 @@ class ProcessReaper:
         self._waiters: ThreadPoolExecutor | None = None
         self._retired: set[int] = set()
 
-    def retire(self, process: ServerProcess) -> None:
+    def retire(self, process: ServerProcess, then: Callable[[], object] | None = None) -> None:
+        """End `process` off this thread; `then` runs once it and its group are gone."""
         if process.pid in self._retired:
             return
         self._retired.add(process.pid)
         if self._waiters is None:
             self._waiters = ThreadPoolExecutor(WAITERS, thread_name_prefix="mcp-reaper")
         try:
-            self._waiters.submit(_end_process, process)
+            self._waiters.submit(_end_process, process, then)
         except RuntimeError:  # the interpreter is exiting and has ended the waiting threads
-            _end_process(process)
+            _end_process(process, then)
 
     def join(self) -> None:
         """Wait until every retired process has ended; the waiting threads end too."""
@@ -59,7 +61,7 @@ def _close_pipes(process: ServerProcess) -> None:
                 stream.close()
 
 
-def _end_process(process: ServerProcess) -> None:
+def _end_process(process: ServerProcess, then: Callable[[], object] | None = None) -> None:
     _close_pipes(process)
     for sig, grace in (
         (None, STDIN_GRACE_SECONDS),
@@ -74,6 +76,8 @@ def _end_process(process: ServerProcess) -> None:
         except subprocess.TimeoutExpired:
             continue
     end_group(process.pid)
+    if then is not None:
+        then()
 
 
 def end_group(group: int) -> None:

@@ -26,6 +26,7 @@ from zork_mcp.adapters.mcp.stdio.fork_server import Forking
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
+from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.roots import Root
@@ -49,12 +50,14 @@ class McpStdioToolServer:
         system_env: Mapping[str, str] | None = None,
         warn: Callable[[str], None] | None = None,
         roots: Sequence[Root] = (),
+        sandbox: bool = True,
     ) -> None:
         """`plan` is how these servers start, as decided once by whoever built this; `forks`
         gives the fork server to fork from when the plan forks any; `warn` hears that the
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
         much of each server's stderr the log keeps; `roots`: what the client names to every
-        server (none: it declares no roots)."""
+        server (none: it declares no roots); `sandbox`: each server process confined as its
+        entry's `"sandbox"` says (domain/confinement.py), or none at all."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
@@ -68,7 +71,16 @@ class McpStdioToolServer:
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
         self._roots = tuple(roots)
         self._supplies = [
-            ProcessSupply(name, config, env, self._stderr, self._reaper, background_spare, forking)
+            ProcessSupply(
+                name,
+                config,
+                env,
+                self._stderr,
+                self._reaper,
+                background_spare,
+                forking,
+                ServerSandbox(config.sandbox if sandbox else None, self._roots),
+            )
             for name, config in servers.items()
         ]
         self._owner, self._fork_server, self._forks = forks, fork_server, forking
@@ -141,7 +153,7 @@ class McpStdioToolServer:
 
     def _take(self, stack: AsyncExitStack, supply: ProcessSupply) -> tuple[ServerProcess, bool]:
         process, was_spare = supply.take()
-        stack.callback(self._reaper.retire, process)
+        stack.callback(supply.retire, process)
         return process, was_spare
 
     @asynccontextmanager

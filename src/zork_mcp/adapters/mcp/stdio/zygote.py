@@ -9,9 +9,10 @@ control socket reaches EOF (the client closed it, or died), ending any child sti
 Each child is forked before it is asked for (a Spare), so a request costs a hand-over,
 not a fork. Given its request, it becomes a new session and process group, drops
 everything the fork server held, then runs the server's module or script from its top
-level with the requested argv, environment and cwd. This module imports only the
-standard library (and `readiness`, which is poll) before forking. Its descriptors may be
-numbered above 1024 (inherited from a client holding many), which `select` refuses.
+level with the requested argv, environment and cwd, confined first when the request says
+so (Landlock). This module imports only the standard library (and `readiness`, which is
+poll, and `landlock`, ctypes) before forking. Its descriptors may be numbered above 1024
+(inherited from a client holding many), which `select` refuses.
 
 What is preloaded is then frozen (gc.freeze), so a child's collections never walk, and
 never copy, the fork server's pages. A child ends as the interpreter would end it (exit
@@ -38,6 +39,7 @@ import time
 import traceback
 from typing import Any, NoReturn
 
+from zork_mcp.adapters.posix.landlock import abi_version, restrict_self
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 PRELOAD = (
@@ -177,10 +179,13 @@ def _become_server(handover: socket.socket, fds: list[int]) -> None:
 
 
 def run_server(request: dict[str, Any]) -> None:
-    """What `python -m module args` or `python script args` would do, in this process."""
+    """What `python -m module args` or `python script args` would do, in this process,
+    confined first when the request has rules (a LandlockError ends it, never unconfined)."""
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    if request.get("confine") is not None:
+        restrict_self(request["confine"])
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
@@ -269,6 +274,8 @@ def _preload() -> None:
             importlib.import_module(module)
     with contextlib.suppress(Exception):  # only a speed-up: a failure costs the children
         importlib.import_module(WARM_UP).warm_up()
+    with contextlib.suppress(Exception):  # libc loaded once, for every child's restriction
+        abi_version()
     gc.collect()
     gc.freeze()
 

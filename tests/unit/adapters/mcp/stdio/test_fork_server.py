@@ -23,8 +23,10 @@ from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import MAX_RESTARTS, ForkServerState
 from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, plan_starts
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking, ForkServer, zygote_environment
+from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
+from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -142,6 +144,9 @@ async def test_a_forked_server_sees_what_a_spawned_one_sees(tmp_path, probe):
     spawned, forked = await describe(spawned_server), await describe(forked_server)
     assert forked_server.fork_server_pids and forked["ppid"] in forked_server.fork_server_pids
     assert spawned["ppid"] == os.getpid()
+    for seen in (spawned, forked):  # each process its own private folder (issue 47)
+        private = {seen["env"].pop(name) for name in TEMP_VARIABLES}
+        assert len(private) == 1 and FOLDER_PREFIX in private.pop()
     for key in ("env", "argv", "cwd", "path0", "name", "fds"):
         assert forked[key] == spawned[key], key
     for seen in (spawned, forked):
@@ -194,7 +199,9 @@ async def test_a_server_ends_as_the_interpreter_ends_it(tmp_path, start):
     message printed: what a forked child keeps of interpreter shutdown (issue 14)."""
     script, out = tmp_path / "exit_probe.py", tmp_path / "out"
     script.write_text(EXIT_PROBE)
-    config = MCPServerConfig(command="python", args=(str(script), str(out)))
+    config = MCPServerConfig(  # confined: it may write its report where the test reads it
+        command="python", args=(str(script), str(out)), sandbox=Sandbox(write=(str(tmp_path),))
+    )
     server = probe_server(config, tmp_path, start, background_spare=False)
     async with server.open_session() as session:
         assert (await session.call_tool("probe.ping", {}, 10)).content == "pong"
@@ -362,6 +369,10 @@ server.warm_up()
 async def hold():
     async with server.open_session() as session:
         await session.call_tool("probe.count", {}, 10)
+        for _ in range(1000):  # the spare starts in the background (its folder made first)
+            if len(server.spawned_pids) >= 3:
+                break
+            await asyncio.sleep(0.01)
         print(json.dumps(server.spawned_pids), flush=True)
         await asyncio.sleep(600)
 asyncio.run(hold())

@@ -1,0 +1,169 @@
+"""How a stdio server process is confined: the facts of its surroundings gathered here (its
+folder, Python's paths, the home folder), the policy decided by `domain.confinement`, and
+a private folder made before it starts and removed when it ends (its TMPDIR).
+
+A spawned server runs through the `adapters/posix/confined` launcher, which restricts
+itself and execs the command; a forked one restricts itself right after the fork server
+hands it its request (`zygote.run_server`), before its module runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+
+from zork_mcp.domain.confinement import Confinement, Sandbox, ServerFacts, server_confinement
+from zork_mcp.domain.roots import Root
+from zork_mcp.domain.story_file import DEFAULT_GAME
+
+LAUNCHER = "zork_mcp.adapters.posix.confined"
+FOLDER_PREFIX = "zork-mcp-server-"
+TEMP_VARIABLES = ("TMPDIR", "TMP", "TEMP")
+
+
+@dataclass(frozen=True)
+class Confined:
+    """One process's confinement: its rules, and the private folder to remove at its end."""
+
+    rules: Confinement
+    folder: str
+
+    def environment(
+        self, env: Mapping[str, str], configured: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
+        """`env` with its temporary folder the private one, unless the server's entry names
+        its own (which its `sandbox.write` must then allow)."""
+        own = {name: env[name] for name in TEMP_VARIABLES if name in (configured or {})}
+        return {**env, **dict.fromkeys(TEMP_VARIABLES, self.folder), **own}
+
+    def launcher_argv(self, argv: Sequence[str]) -> list[str]:
+        """`argv` run through the launcher, which confines itself then execs it."""
+        return [sys.executable, "-m", LAUNCHER, self.rules.to_json(), "--", *argv]
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class ServerSandbox:
+    """Confines each process of one server, or none (`"sandbox": false`, or switched off)."""
+
+    def __init__(self, sandbox: Sandbox | None, roots: Sequence[Root] = ()) -> None:
+        self._sandbox = sandbox
+        self._roots = tuple(str(root.folder) for root in roots)
+        self._facts: dict[tuple[str, ...], ServerFacts] = {}  # by command line and env
+
+    @property
+    def enabled(self) -> bool:
+        return self._sandbox is not None
+
+    def prepare(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> Confined | None:
+        """A new private folder and the rules for `command args`, or None (unconfined)."""
+        if self._sandbox is None:
+            return None
+        folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
+        facts = replace(self._facts_of(command, args, env), private_folder=folder)
+        return Confined(server_confinement(facts, self._sandbox), folder)
+
+    def _facts_of(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> ServerFacts:
+        """Its surroundings, looked up on disk once per command line and environment (each
+        start then only makes its folder: a forked start stays about a millisecond)."""
+        key = (os.getcwd(), command, *args, "\0", *sorted(f"{k}={v}" for k, v in env.items()))
+        facts = self._facts.get(key)
+        if facts is None:
+            facts = self._facts[key] = server_facts(command, args, env, "", self._roots)
+        return facts
+
+
+def server_facts(
+    command: str, args: Sequence[str], env: Mapping[str, str], folder: str, roots: tuple[str, ...]
+) -> ServerFacts:
+    cwd = os.getcwd()
+    home = env.get("HOME") or os.path.expanduser("~")
+    own, lists_cwd = _own_folders(command, args, cwd, home)
+    return ServerFacts(
+        home=os.path.realpath(home),
+        cwd=cwd,
+        python_paths=python_paths(env),
+        own_folders=(*own, *_given_files(env, cwd)),
+        private_folder=folder,
+        roots=roots,
+        lists_cwd=lists_cwd,
+    )
+
+
+def python_paths(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The interpreter's prefixes and import folders, and the folders of PATH."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    executable = os.path.dirname(os.path.realpath(sys.executable))
+    folders = [p for p in sys.path if p and os.path.isabs(p)]
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if p and os.path.isabs(p)]
+    return tuple(dict.fromkeys([*sorted(prefixes), executable, *folders, *path]))
+
+
+def _own_folders(
+    command: str, args: Sequence[str], cwd: str, home: str
+) -> tuple[tuple[str, ...], bool]:
+    """The folders of the server's own code: a `-m` module's top package, a script's folder,
+    a package's root above its `node_modules`; and whether its names are in the working
+    folder (which is then listed, never read: a script there is readable, not its sibling
+    files)."""
+    own: list[str] = []
+    lists_cwd = False
+    if len(args) > 1 and args[0] == "-m":
+        top = args[1].split(".")[0]
+        for candidate in (Path(cwd, top), Path(cwd, f"{top}.py")):
+            if candidate.exists():
+                own.append(str(candidate))
+                lists_cwd = True
+    for word in [command, *args]:
+        path = Path(cwd, word)
+        if "/" not in word or not path.is_file():
+            continue
+        real = Path(os.path.realpath(path))
+        folder = _package_root(real)
+        if _holds(folder, cwd) or _holds(folder, home):
+            own.append(str(real))
+            lists_cwd = lists_cwd or _holds(real.parent, cwd)
+        else:
+            own.append(str(folder))
+    return tuple(own), lists_cwd
+
+
+def _given_files(env: Mapping[str, str], cwd: str) -> tuple[str, ...]:
+    """The files its environment names (the text-adventure server's GAME, say): given to it,
+    so readable, each file alone (credential-like variables never reach a server's env); and
+    the project's default story file (../shared/games/zork1.z3), which our text-adventure
+    server plays when nothing names one."""
+    files = [str(Path(cwd, DEFAULT_GAME).resolve())] if Path(cwd, DEFAULT_GAME).is_file() else []
+    for value in env.values():
+        if "/" in value and _is_file(Path(cwd, value)):
+            files.append(os.path.realpath(Path(cwd, value)))
+    return tuple(files)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether a variable's value names a file (a value is any text: too long, a NUL, ...)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _package_root(file: Path) -> Path:
+    """The folder above the first `node_modules` (its packages and their dependencies), or
+    the file's own folder."""
+    parts = file.parts
+    if "node_modules" in parts:
+        return Path(*parts[: parts.index("node_modules")])
+    return file.parent
+
+
+def _holds(folder: Path, place: str) -> bool:
+    """Whether `folder` is `place` or holds it: granting it would grant `place`."""
+    inner = PurePosixPath(place)
+    return PurePosixPath(folder) == inner or PurePosixPath(folder) in inner.parents
