@@ -8,14 +8,14 @@ get it. Under CI a failed install fails, so a report never goes untested there u
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.support.debian import install
 
 PACKAGES = ("chromium", "chromium-driver")
 DRIVER = Path("/usr/bin/chromedriver")
@@ -26,18 +26,7 @@ def ensure_chromium() -> str:
     found = shutil.which("chromium")
     if found and DRIVER.exists():
         return found
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip(
-            f"needs Debian's chromium and chromium-driver: apt-get install {' '.join(PACKAGES)}"
-        )
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *PACKAGES]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
-        if done.returncode != 0:
-            message = f"{' '.join(command)} failed: {done.stderr[-500:]}"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+    install(PACKAGES)
     return shutil.which("chromium") or pytest.fail("chromium is not on PATH after its install")
 
 

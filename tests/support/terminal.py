@@ -8,7 +8,6 @@ failed install fails. The pane's server is killed when the block ends, whatever 
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -22,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.debian import install
+
 EXIT = re.compile(r"^EXIT=(\d+)$", re.MULTILINE)
 
 
@@ -30,16 +31,7 @@ def ensure_tmux() -> str:
     found = shutil.which("tmux")
     if found:
         return found
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip("needs Debian's tmux (not root on a Debian machine): apt-get install tmux")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "tmux"]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
-        if done.returncode != 0:
-            message = f"{' '.join(command)} failed: {done.stderr[-500:]}"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+    install(["tmux"])
     return shutil.which("tmux") or pytest.fail("tmux is not on PATH after its install")
 
 
