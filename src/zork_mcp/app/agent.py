@@ -76,7 +76,6 @@ class ZorkAgent:
         self.connection = ServerConnections()
         self.notices = ToolNotices()
         self.turn = 0
-        self.last_outcome: LoopOutcome[ParsedAnswer] | None = None
         self._interrupted = False
         self._lock = threading.Lock()
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[object]] | None = None
@@ -113,14 +112,12 @@ class ZorkAgent:
             raise KeyboardInterrupt
         self.turn = turn
         try:
-            self.last_outcome = asyncio.run(
-                self._interruptible(self.decide_messages(messages, turn))
-            )
+            outcome = asyncio.run(self._interruptible(self.decide_messages(messages, turn)))
         except asyncio.CancelledError:
             if self._interrupted:
                 raise KeyboardInterrupt from None
             raise
-        return Decision.of(self.last_outcome)
+        return Decision.of(outcome)
 
     async def _interruptible(self, turn: Awaitable[T]) -> T:
         with self._lock:

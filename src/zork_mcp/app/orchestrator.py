@@ -75,7 +75,6 @@ class Orchestrator:
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
         self._history, self._journal = history, journal
-        self._timed_from = (clock(), 0.0)  # this run's start, and the time of the runs before
         self.state = EpisodeState(
             EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
         )
@@ -87,7 +86,7 @@ class Orchestrator:
     def run(self) -> EpisodeSummary:
         started = self._clock()
         observation = self._restore() if self._resume else self._begin(self._game.reset())
-        self._timed_from = (started, self.summary.seconds)
+        self._timed_from = (started, self.summary.seconds)  # this run's start, the runs' before
         place = self.state.place
         started_with = EpisodeStarted(
             self._agent.tool_server is not None,
@@ -193,10 +192,7 @@ class Orchestrator:
         outcome = decision.outcome
         summary = self.summary
         summary.turns += 1
-        facts = replace(
-            turn_facts(played.turn, after, outcome),
-            repeated=unchanged_repeat(self.state, played),
-        )
+        facts = turn_facts(played, after, outcome, repeated=unchanged_repeat(self.state, played))
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
         summary.usage = summary.usage + outcome.usage
@@ -241,24 +237,26 @@ def played_turn(state: EpisodeState, command: str, after: GameObservation) -> Pl
     )
 
 
-def turn_facts(turn: int, after: GameObservation, outcome: LoopOutcome | None) -> TurnFacts:
+def turn_facts(
+    played: PlayedTurn, after: GameObservation, outcome: LoopOutcome, *, repeated: bool = False
+) -> TurnFacts:
     """The turn's facts from what the game answered and how the agent decided."""
-    chain = outcome.tool_chain if outcome else ()
-    usage = outcome.usage if outcome else Usage()
+    chain, usage = outcome.tool_chain, outcome.usage
     return TurnFacts(
-        turn=turn,
-        score=after.score,
+        turn=played.turn,
+        score=played.score,
         moves=after.moves,
         tool_calls=len(chain),
-        room=after.room or "",
-        location=after.location,
+        room=played.place.room,
+        location=played.place.location,
         valid=not (after.refused or unread(after.text)),
-        died=died(after.text),
+        died=played.died,
         prompt_tokens=usage.prompt_tokens,
         completion_tokens=usage.completion_tokens,
-        llm_seconds=round(outcome.llm_seconds, 3) if outcome else 0.0,
+        llm_seconds=round(outcome.llm_seconds, 3),
         tool_errors=sum(1 for call in chain if call.result.is_error),
         tools=tool_uses((call.tool_name, 1, int(call.result.is_error)) for call in chain),
+        repeated=repeated,
     )
 
 
