@@ -185,7 +185,8 @@ class Orchestrator:
         self.state = state
         if self._journal is not None:
             self._journal.begin(state.start, state.opening, state.turn)
-        self._emit(EventType.EPISODE_RESUMED, f"Resumed after turn {state.turn}", turn=state.turn)
+        text, score = f"Resumed after turn {state.turn}", state.summary.score
+        self._emit(EventType.EPISODE_RESUMED, text, turn=state.turn, score=score)
         return observation
 
     def _record(self, played: PlayedTurn, decision: Decision, after: GameObservation) -> TurnReport:

@@ -7,7 +7,7 @@ a resume's mark where it went on. Every text from the LLM, the game or a server 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.episode_text import (
@@ -26,10 +26,9 @@ INDENT = "    "
 
 class HumanLog:
     """Turns each event into its lines, remembering the score after the last turn so that the
-    next shows its change; `score_after(turn)` tells it where a resumed episode goes on."""
+    next shows its change; a resume says the score it goes on from."""
 
-    def __init__(self, score_after: Callable[[int], int | None]) -> None:
-        self._score_after = score_after
+    def __init__(self) -> None:
         self._score: int | None = None  # after the last turn written, if known
 
     def text(self, event: Event) -> str:
@@ -62,7 +61,8 @@ class HumanLog:
         after = event.fields.get("turn")
         if not isinstance(after, int):
             return human_line(event)
-        self._score = self._score_after(after)
+        score = event.fields.get("score")
+        self._score = score if isinstance(score, int) else None
         return human_line(Event(event.type, resumed_line(after), event.level))
 
     def _turn(self, turn: TurnCompleted) -> Iterator[str]:

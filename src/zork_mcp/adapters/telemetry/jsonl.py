@@ -21,7 +21,6 @@ from typing import Any
 
 from zork_mcp.adapters.telemetry.human_log import HumanLog
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
-from zork_mcp.domain.episode_facts import TurnCompleted
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, LoggedEvent
 from zork_mcp.domain.span_facts import SpanFacts
@@ -57,7 +56,7 @@ class JsonlTelemetry:
         self._log = _LineFile(self.log_path)
         self._wall, self._monotonic = wall_clock, monotonic
         self._lock = threading.Lock()
-        self._human = HumanLog(self._score_after)
+        self._human = HumanLog()
 
     def emit(self, event: Event) -> None:
         record = {
@@ -71,22 +70,6 @@ class JsonlTelemetry:
         with self._lock:
             self._events.write(json_line(record))
             self._log.write(self._human.text(event))
-
-    def _score_after(self, turn: int) -> int | None:
-        """The score after `turn` as this folder's events say (where a resumed episode goes
-        on); None if they do not."""
-        if turn == 0:
-            return 0
-        try:
-            events = read_events(self.events_path.parent)
-        except (ConfigurationError, OSError):
-            return None
-        scores = [
-            e.payload.facts.score
-            for e in events
-            if isinstance(e.payload, TurnCompleted) and e.payload.facts.turn == turn
-        ]
-        return scores[-1] if scores else None
 
     @contextmanager
     def span(
