@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -109,6 +109,11 @@ class Confinement:
     def to_json(self) -> str:
         return json.dumps(self.as_dict())
 
+    def writing(self, folder: str) -> Confinement:
+        """These rules for one process, with its private folder writable: a server's policy
+        is decided once, and each start only adds the folder made for it."""
+        return replace(self, write=(folder, *self.write))
+
     def as_dict(self) -> dict[str, Any]:
         """What `adapters/posix/landlock.restrict_self` is given."""
         return {
@@ -141,7 +146,7 @@ class ServerFacts:
     cwd: str
     python_paths: tuple[str, ...]  # the interpreter's prefixes and sys.path folders
     own_folders: tuple[str, ...]  # the server's module, script or package folders
-    private_folder: str  # made for this process, removed when it ends: its TMPDIR
+    private_folder: str | None = None  # made for one process, removed when it ends: its TMPDIR
     roots: tuple[str, ...] = ()  # the folders the client names to it (MCP roots)
     pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
     lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
@@ -163,7 +168,7 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
     if facts.pid_folder is not None:
         read.append(facts.pid_folder)
     write = [
-        facts.private_folder,
+        *([facts.private_folder] if facts.private_folder else []),
         *DEVICES_WRITE,
         *facts.roots,
         *(f"{home}/{folder}" for folder in HOME_WRITE),

@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from zork_mcp.domain.confinement import Confinement, Sandbox, ServerFacts, server_confinement
@@ -55,7 +55,7 @@ class ServerSandbox:
     def __init__(self, sandbox: Sandbox | None, roots: Sequence[Root] = ()) -> None:
         self._sandbox = sandbox
         self._roots = tuple(str(root.folder) for root in roots)
-        self._facts: dict[tuple[str, ...], ServerFacts] = {}  # by command line and env
+        self._policies: dict[tuple[str, ...], Confinement] = {}  # by command line and env
 
     @property
     def enabled(self) -> bool:
@@ -66,21 +66,22 @@ class ServerSandbox:
         if self._sandbox is None:
             return None
         folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
-        facts = replace(self._facts_of(command, args, env), private_folder=folder)
-        return Confined(server_confinement(facts, self._sandbox), folder)
+        return Confined(self._policy_of(command, args, env).writing(folder), folder)
 
-    def _facts_of(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> ServerFacts:
-        """Its surroundings, looked up on disk once per command line and environment (each
-        start then only makes its folder: a forked start stays about a millisecond)."""
+    def _policy_of(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> Confinement:
+        """Its surroundings looked up on disk, and its policy decided, once per command line
+        and environment: each start then only makes its folder (a forked start's
+        confinement stays under a millisecond)."""
         key = (os.getcwd(), command, *args, "\0", *sorted(f"{k}={v}" for k, v in env.items()))
-        facts = self._facts.get(key)
-        if facts is None:
-            facts = self._facts[key] = server_facts(command, args, env, "", self._roots)
-        return facts
+        policy = self._policies.get(key)
+        if policy is None:
+            facts = server_facts(command, args, env, self._roots)
+            policy = self._policies[key] = server_confinement(facts, self._sandbox)
+        return policy
 
 
 def server_facts(
-    command: str, args: Sequence[str], env: Mapping[str, str], folder: str, roots: tuple[str, ...]
+    command: str, args: Sequence[str], env: Mapping[str, str], roots: tuple[str, ...]
 ) -> ServerFacts:
     cwd = os.getcwd()
     home = env.get("HOME") or os.path.expanduser("~")
@@ -90,7 +91,6 @@ def server_facts(
         cwd=cwd,
         python_paths=python_paths(env),
         own_folders=(*own, *_given_files(env, cwd)),
-        private_folder=folder,
         roots=roots,
         lists_cwd=lists_cwd,
     )
