@@ -110,16 +110,27 @@ def restrict_self(rules: dict[str, Any], abi: int | None = None) -> int:
     """Confine this process (and what it starts) to `rules` (a `Confinement`'s JSON, read
     here without the domain: the launcher must start fast), as far as ABI `abi` (default:
     the kernel's) allows; returns that ABI, which says what was left unenforced
-    (`domain.confinement.unenforced`). LandlockError if a call fails.
+    (`domain.confinement.unenforced`). LandlockError if a call fails."""
+    abi = abi_version() if abi is None else abi
+    ruleset = build_ruleset(rules, abi)
+    if ruleset is not None:
+        enforce(ruleset)
+    return abi
+
+
+def build_ruleset(rules: dict[str, Any], abi: int | None = None) -> int | None:
+    """A ruleset's file descriptor holding `rules`, for `enforce` here or in a process it is
+    handed to (a forked or spawned server: built in its parent, its start only enforces it);
+    None when the kernel has no Landlock.
 
     `read`: readable (and executable) beneath; `write`: also writable, with files and
     folders made and removed beneath; `listed`: names listed only; `removable`: empty
     folders beneath may be removed (a folder of its own, when it ends); `connect_ports`: TCP
     ports it may connect to (none may be bound); `scoped`: no signal and no abstract unix
-    socket out of its domain. Its own /proc entry stays readable (the pid it has now)."""
+    socket out of its domain."""
     abi = abi_version() if abi is None else abi
     if abi < 1:
-        return abi
+        return None
     handled_fs = _FS_BY_ABI.get(abi, _FS_ALL)
     attr = _RulesetAttr(handled_fs, NET_BIND_TCP | NET_CONNECT_TCP, 0)
     if rules["scoped"] and abi >= SCOPE_ABI:
@@ -129,16 +140,27 @@ def restrict_self(rules: dict[str, Any], abi: int | None = None) -> int:
     ruleset = _checked(libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), size, 0), "create")
     try:
         _add_paths(libc, ruleset, rules["listed"], FS_READ_DIR)
-        _add_paths(libc, ruleset, [*rules["read"], OWN_PROC], _READ & handled_fs)
+        _add_paths(libc, ruleset, rules["read"], _READ & handled_fs)
         _add_paths(libc, ruleset, rules["write"], handled_fs)
         _add_paths(libc, ruleset, rules.get("removable", ()), FS_REMOVE_DIR)
         if abi >= NET_ABI:
             _add_ports(libc, ruleset, rules["connect_ports"])
+    except BaseException:
+        os.close(ruleset)
+        raise
+    return ruleset
+
+
+def enforce(ruleset: int) -> None:
+    """Restrict this process to `ruleset` (which it closes), with its own /proc entry
+    readable: the pid it has now, known only here."""
+    libc = _syscall()
+    try:
+        _add_paths(libc, ruleset, [OWN_PROC], _READ)
         _checked(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
         _checked(libc.syscall(_SYS_RESTRICT_SELF, ruleset, 0), "restrict_self")
     finally:
         os.close(ruleset)
-    return abi
 
 
 def _add_paths(libc: ctypes.CDLL, ruleset: int, paths: Iterable[str], access: int) -> None:

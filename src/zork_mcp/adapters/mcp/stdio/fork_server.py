@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Literal
+from typing import IO, Literal
 
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import (
     RUNNING,
@@ -208,11 +208,11 @@ class ForkServer:
         stderr: int,
         *,
         wait: bool,
-        confine: Mapping[str, Any] | None = None,
+        ruleset: int | None = None,
     ) -> ForkedProcess | None:
         """A new server process running `target`, with stdin and stdout piped to us and its
-        stderr to the file descriptor `stderr` (or DEVNULL), confined to `confine` (Landlock
-        rules, `Confinement.as_dict()`) before its code runs.
+        stderr to the file descriptor `stderr` (or DEVNULL), confined to `ruleset` (a Landlock
+        ruleset's descriptor, sent along) before its code runs.
 
         None if the fork server is still importing and `wait` is false.
         """
@@ -223,7 +223,7 @@ class ForkServer:
             try:
                 if not self._await_ready(control, READY_TIMEOUT_SECONDS if wait else 0):
                     return None
-                return self._request(control, target, env, stderr, confine)
+                return self._request(control, target, env, stderr, ruleset)
             except (OSError, ValueError, KeyError) as e:
                 self._record(ForkServerEvent.GONE)
                 message = f"the fork server stopped answering: {e}"
@@ -256,7 +256,7 @@ class ForkServer:
         target: ForkTarget,
         env: Mapping[str, str],
         stderr: int,
-        confine: Mapping[str, Any] | None,
+        ruleset: int | None,
     ) -> ForkedProcess:
         control.settimeout(READY_TIMEOUT_SECONDS)
         request = {
@@ -265,14 +265,15 @@ class ForkServer:
             "args": list(target.args),
             "env": dict(env),
             "cwd": os.getcwd(),
-            "confine": None if confine is None else dict(confine),
+            "confined": ruleset is not None,
         }
+        extra = [] if ruleset is None else [ruleset]
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         with _stderr_fd(stderr) as stderr_fd:
             try:
                 packet = json.dumps(request).encode()
-                socket.send_fds(control, [packet], [stdin_r, stdout_w, stderr_fd])
+                socket.send_fds(control, [packet], [stdin_r, stdout_w, stderr_fd, *extra])
             except BaseException:
                 for fd in (stdin_w, stdout_r):
                     os.close(fd)
@@ -329,7 +330,7 @@ class Forking:
         args: tuple[str, ...],
         env: Mapping[str, str],
         stderr: int,
-        confine: Mapping[str, Any] | None = None,
+        ruleset: int | None = None,
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
         if target is None:
@@ -338,7 +339,7 @@ class Forking:
         if not self._server.serves:
             return None
         try:
-            return self._server.fork(target, env, stderr, wait=self._wait, confine=confine)
+            return self._server.fork(target, env, stderr, wait=self._wait, ruleset=ruleset)
         except ForkServerUnavailableError as e:
             self._lost(e)
             return None

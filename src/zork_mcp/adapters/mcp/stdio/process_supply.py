@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
-from typing import Any, Protocol
+from typing import Protocol
 
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.sandbox import Confined, ServerSandbox
@@ -124,22 +124,28 @@ class ProcessSupply:
     def _fork_or_spawn(
         self, command: str, args: tuple[str, ...], env: Mapping[str, str], confined: Confined | None
     ) -> ServerProcess:
-        if confined is not None:
+        if confined is None:
+            return self._fork_or_spawn_with(command, args, env, None)
+        with confined.ruleset() as ruleset:
             env = confined.environment(env, self._config.env)
+            return self._fork_or_spawn_with(command, args, env, ruleset)
+
+    def _fork_or_spawn_with(
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str], ruleset: int | None
+    ) -> ServerProcess:
         stderr = self._stderr.handle(self.name)
-        rules = confined.rules.as_dict() if confined is not None else None
-        forked = self._forks.start(command, args, env, stderr, rules) if self._forks else None
-        return forked or self._spawn(command, env, stderr, confined)
+        forked = self._forks.start(command, args, env, stderr, ruleset) if self._forks else None
+        return forked or self._spawn(command, env, stderr, ruleset)
 
     def _spawn(
-        self, command: str, env: Mapping[str, str], stderr: int, confined: Confined | None
+        self, command: str, env: Mapping[str, str], stderr: int, ruleset: int | None
     ) -> ServerProcess:
         argv = [command, *self._config.args]
         try:
-            if confined is not None:
+            if ruleset is not None:
                 if shutil.which(command, path=env.get("PATH", os.defpath)) is None:
                     raise FileNotFoundError(2, "No such file or directory", command)
-                argv = confined.launcher_argv(argv)
+                argv = Confined.launcher_argv(argv, ruleset)
             return subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
@@ -147,6 +153,7 @@ class ProcessSupply:
                 stderr=stderr,
                 env=env,
                 start_new_session=True,
+                pass_fds=() if ruleset is None else (ruleset,),
             )
         except OSError as e:
             raise self.startup_error(e, None) from e
@@ -185,11 +192,11 @@ class ForkStarter(Protocol):
         args: tuple[str, ...],
         env: Mapping[str, str],
         stderr: int,
-        confine: Mapping[str, Any] | None = None,
+        ruleset: int | None = None,
     ) -> ServerProcess | None:
         """A forked process running `command args` with `env` and its stderr to the file
-        descriptor `stderr`, confined to `confine` (Landlock rules) before its code runs;
-        or None to have it spawned."""
+        descriptor `stderr`, confined to `ruleset` (a Landlock ruleset's descriptor) before
+        its code runs; or None to have it spawned."""
         ...
 
 

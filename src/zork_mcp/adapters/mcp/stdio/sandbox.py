@@ -2,21 +2,24 @@
 folder, Python's paths, the home folder), the policy decided by `domain.confinement`, and
 a private folder made before it starts and removed when it ends (its TMPDIR).
 
-A spawned server runs through the `adapters/posix/confined` launcher, which restricts
-itself and execs the command; a forked one restricts itself right after the fork server
-hands it its request (`zygote.run_server`), before its module runs.
+Its Landlock ruleset is built here, in the agent, and handed to the process: a spawned
+server runs through the `adapters/posix/confined` launcher, which enforces it and execs the
+command; a forked one enforces it right after the fork server hands it its request
+(`zygote.run_server`), before its module runs. So a start pays only the enforcing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from zork_mcp.adapters.posix.landlock import build_ruleset
 from zork_mcp.domain.confinement import Confinement, Sandbox, ServerFacts, server_confinement
 from zork_mcp.domain.roots import Root
 from zork_mcp.domain.story_file import DEFAULT_GAME
@@ -41,9 +44,22 @@ class Confined:
         own = {name: env[name] for name in TEMP_VARIABLES if name in (configured or {})}
         return {**env, **dict.fromkeys(TEMP_VARIABLES, self.folder), **own}
 
-    def launcher_argv(self, argv: Sequence[str]) -> list[str]:
-        """`argv` run through the launcher, which confines itself then execs it."""
-        return [sys.executable, "-m", LAUNCHER, self.rules.to_json(), "--", *argv]
+    @contextlib.contextmanager
+    def ruleset(self) -> Iterator[int | None]:
+        """Its rules as a Landlock ruleset's descriptor, built here for the process to enforce
+        (None: the kernel has no Landlock), closed once the process has it."""
+        ruleset = build_ruleset(self.rules.as_dict())
+        try:
+            yield ruleset
+        finally:
+            if ruleset is not None:
+                os.close(ruleset)
+
+    @staticmethod
+    def launcher_argv(argv: Sequence[str], ruleset: int) -> list[str]:
+        """`argv` run through the launcher, which enforces `ruleset` (a descriptor it
+        inherits) then execs it."""
+        return [sys.executable, "-m", LAUNCHER, str(ruleset), "--", *argv]
 
     def remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -2,17 +2,18 @@
 
 Run as `python -m zork_mcp.adapters.mcp.stdio.zygote <fd>`, where fd is its end of a
 SOCK_SEQPACKET socketpair inherited from the client (no path anyone else can reach). Each
-request is one JSON packet with three fds (stdin, stdout, stderr); the answer is the
-child's pid with a pidfd. It stays single-threaded with no event loop, and exits when the
+request is one JSON packet with three fds (stdin, stdout, stderr), and a fourth when the
+server is confined (its Landlock ruleset, built by the client); the answer is the child's
+pid with a pidfd. It stays single-threaded with no event loop, and exits when the
 control socket reaches EOF (the client closed it, or died), ending any child still alive.
 
 Each child is forked before it is asked for (a Spare), so a request costs a hand-over,
 not a fork. Given its request, it becomes a new session and process group, drops
 everything the fork server held, then runs the server's module or script from its top
 level with the requested argv, environment and cwd, confined first when the request says
-so (Landlock). This module imports only the standard library (and `readiness`, which is
-poll, and `landlock`, ctypes) before forking. Its descriptors may be numbered above 1024
-(inherited from a client holding many), which `select` refuses.
+so (it enforces the ruleset it was sent). This module imports only the standard library
+(and `readiness`, which is poll, and `landlock`, ctypes) before forking. Its descriptors
+may be numbered above 1024 (inherited from a client holding many), which `select` refuses.
 
 What is preloaded is then frozen (gc.freeze), so a child's collections never walk, and
 never copy, the fork server's pages. A child ends as the interpreter would end it (exit
@@ -39,7 +40,7 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from zork_mcp.adapters.posix.landlock import abi_version, restrict_self
+from zork_mcp.adapters.posix.landlock import abi_version, enforce
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 PRELOAD = (
@@ -56,6 +57,8 @@ PRELOAD = (
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"
 MAX_REQUEST = 1 << 20
+MAX_FDS = 4  # stdin, stdout, stderr, and a ruleset
+RULESET_FD = 3  # where a forked server finds its ruleset
 REAP_INTERVAL = 1.0
 EXIT_GRACE_SECONDS = 2.0
 
@@ -113,7 +116,7 @@ def serve(control: socket.socket) -> None:
         if not readable:
             continue
         try:
-            packet, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, 3)
+            packet, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, MAX_FDS)
         except ConnectionError:  # the client closed with our "ready" unread
             packet, fds = b"", []
         if not packet:
@@ -158,7 +161,7 @@ def _wait(control: socket.socket, exited: int) -> bool:
 def _wait_then_run(handover: socket.socket) -> NoReturn:
     """A spare's life: never back into the fork server's loop, whatever happens."""
     try:
-        packet, fds, _, _ = socket.recv_fds(handover, MAX_REQUEST, 3)
+        packet, fds, _, _ = socket.recv_fds(handover, MAX_REQUEST, MAX_FDS)
         if not packet:  # EOF: the fork server ended before it needed us
             os._exit(0)
         request = json.loads(packet)
@@ -169,23 +172,26 @@ def _wait_then_run(handover: socket.socket) -> NoReturn:
 
 
 def _become_server(handover: socket.socket, fds: list[int]) -> None:
+    """Its stdin, stdout and stderr, then its ruleset at RULESET_FD, and nothing else open.
+    `fds` ascend from 3 (recv_fds takes the lowest free numbers), so no dup2 overwrites one
+    not yet moved."""
     handover.close()
     os.setsid()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    os.closerange(len(fds), os.sysconf("SC_OPEN_MAX"))
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
 
 
 def run_server(request: dict[str, Any]) -> None:
     """What `python -m module args` or `python script args` would do, in this process,
-    confined first when the request has rules (a LandlockError ends it, never unconfined)."""
+    confined first when the request says so (a LandlockError ends it, never unconfined)."""
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    if request.get("confine") is not None:
-        restrict_self(request["confine"])
+    if request.get("confined"):
+        enforce(RULESET_FD)
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
