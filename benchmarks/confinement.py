@@ -1,9 +1,12 @@
 """What confining a forked server costs a start (issue 47: at most 1 ms), side by side in one run.
 
-Two tool servers of the reasoning server, forked, no spare (the start is on the clock), one
-confined (the default) and one with `sandbox` off, turns interleaved so both see the same
-machine. Each turn times take (the fork request) to the first tool call answered, and the
-median of each is printed with their difference. Then the two parts of the confinement alone:
+Three tool servers of the reasoning server, forked, no spare (the start is on the clock):
+one with `sandbox` off, one confined (the default), one confined with a host list (its own
+network namespace and proxy; an unused one, the reasoning server connects nowhere). Their
+starts are interleaved, in turns whose order rotates, so all see the same machine. Each
+start is timed from take (the fork request) to the first tool call answered; the medians
+are printed, and each confined start's difference from the unconfined start of its turn,
+with a bootstrap 95% CI of its median. Then the two parts of the default confinement alone:
 building the server's Landlock ruleset (in the agent) and enforcing it (in a freshly forked
 child of this process, as the server does before its code runs).
 
@@ -33,12 +36,20 @@ REASONING = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reas
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
 
-def _server(sandbox: bool, folder: Path) -> McpStdioToolServer:
+WITH_HOSTS = MCPServerConfig.model_validate(
+    {**REASONING.model_dump(), "sandbox": {"hosts": ["example.com"]}}
+)
+KINDS = {"unconfined": (REASONING, False), "confined": (REASONING, True),
+         "with a host list": (WITH_HOSTS, True)}  # fmt: skip
+
+
+def _server(kind: str, folder: Path) -> McpStdioToolServer:
+    config, sandbox = KINDS[kind]
     server = stdio_tool_server(
-        {"r": REASONING},
+        {"r": config},
         server_start="fork",
         background_spare=False,
-        stderr_path=folder / f"stderr-{sandbox}.log",
+        stderr_path=folder / f"stderr-{kind}.log",
         sandbox=sandbox,
     )
     assert server.fork_server_ready(60)
@@ -80,27 +91,30 @@ def _build_and_enforce() -> tuple[float, float]:
 
 async def main(turns: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        servers = {True: _server(True, Path(tmp)), False: _server(False, Path(tmp))}
-        times: dict[bool, list[float]] = {True: [], False: []}
+        servers = {kind: _server(kind, Path(tmp)) for kind in KINDS}
+        kinds = list(KINDS)
+        times: dict[str, list[float]] = {kind: [] for kind in KINDS}
         try:
-            for _ in range(3):  # warm both
+            for _ in range(3):  # warm all
                 for server in servers.values():
                     await _turn(server)
-            for turn in range(turns):  # paired, and each goes first every other turn
-                for sandbox in (True, False) if turn % 2 else (False, True):
-                    times[sandbox].append(await _turn(servers[sandbox]))
+            for turn in range(turns):
+                for kind in kinds[turn % 3 :] + kinds[: turn % 3]:
+                    times[kind].append(await _turn(servers[kind]))
         finally:
             for server in servers.values():
                 server.close()
     built, enforced = zip(*(_build_and_enforce() for _ in range(turns)), strict=True)
-    on, off = statistics.median(times[True]), statistics.median(times[False])
-    paired = [a - b for a, b in zip(times[True], times[False], strict=True)]
-    low, high = _median_ci(paired)
-    print(f"Landlock ABI {abi_version()}, {turns} forked starts each (median ms):")
-    print(f"  start to first answer, confined:   {on:8.2f}")
-    print(f"  start to first answer, unconfined: {off:8.2f}")
-    print(f"  difference, paired by turn:        {statistics.median(paired):8.2f}", end="")
-    print(f"   (95% CI {low:.2f} to {high:.2f})")
+    print(f"Landlock ABI {abi_version()}, {turns} forked starts each, start to first answer (ms):")
+    print(f"  {'':18} {'median':>8}  difference from unconfined, paired by turn")
+    for kind in KINDS:
+        line = f"  {kind:18} {statistics.median(times[kind]):8.2f}"
+        if kind != "unconfined":
+            paired = [a - b for a, b in zip(times[kind], times["unconfined"], strict=True)]
+            low, high = _median_ci(paired)
+            line += f"  {statistics.median(paired):+.2f} (95% CI {low:+.2f} to {high:+.2f})"
+        print(line)
+    print("The default confinement's two parts (median ms):")
     print(f"  its ruleset built, in the agent:   {statistics.median(built):8.3f}")
     print(f"  its ruleset enforced, in a child:  {statistics.median(enforced):8.3f}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import threading
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -16,6 +17,9 @@ from tests.support.paths import ROOT
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.posix.landlock import SCOPE_ABI, abi_version
+from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.domain.events import Event, EventType
+from zork_mcp.domain.host_list import PROXY_PORT
 from zork_mcp.domain.roots import Root
 from zork_mcp.domain.server_config import MCPServerConfig
 
@@ -111,3 +115,114 @@ async def test_a_server_whose_entry_says_sandbox_false_is_not_confined(planted, 
     finally:
         server.close()
     assert "sk-planted" in result.content
+
+
+def _greeter() -> tuple[socket.socket, int]:
+    """A local "host" that says hello to whoever connects."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def greet() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.sendall(b"hello from an allowed host")
+
+    threading.Thread(target=greet, daemon=True).start()
+    return listener, listener.getsockname()[1]
+
+
+@pytest.mark.skipif(not namespaces_available(), reason="needs unprivileged user namespaces")
+async def test_a_server_with_a_host_list_reaches_those_hosts_and_nothing_else(mode, tmp_path):
+    """Its one way out is the proxy, which tunnels to the listed host only. A direct
+    connection goes nowhere, not even to the proxy's port on the agent's own network; nor
+    does a UDP datagram. Each refused host is an event."""
+    allowed_host, allowed_port = _greeter()
+    other_host, other_port = _greeter()
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    udp.settimeout(0.5)
+    outer_proxy_port = _listening_on(PROXY_PORT)  # the agent's own port of that number
+    said: list[Event] = []
+    entry = {"command": "python", "args": [str(SERVER)]}
+    config = MCPServerConfig.model_validate(
+        {**entry, "sandbox": {"hosts": [f"127.0.0.1:{allowed_port}"]}}
+    )
+    server = stdio_tool_server(
+        {"x": config},
+        server_start=mode,
+        background_spare=False,
+        stderr_path=tmp_path / "stderr.log",
+        on_event=said.append,
+    )
+    if mode == "fork":
+        assert server.fork_server_ready(30)
+    try:
+        async with server.open_session() as session:
+            tunnel = await session.call_tool(
+                "x.proxy", {"target": f"127.0.0.1:{allowed_port}"}, CALL_SECONDS
+            )
+            assert not tunnel.is_error and "hello from an allowed host" in tunnel.content
+            denied = [
+                ("proxy", {"target": f"127.0.0.1:{other_port}"}),
+                ("proxy", {"target": "localhost:443"}),
+                ("connect", {"port": allowed_port}),
+                ("connect", {"host": "10.255.255.1", "port": PROXY_PORT}),
+            ]
+            for tool, arguments in denied:
+                result = await session.call_tool(f"x.{tool}", arguments, CALL_SECONDS)
+                said_text = f"{result.content} {result.error_message}"
+                assert result.is_error and "denied: E" in said_text, (tool, said_text)
+            await session.call_tool("x.udp", {"port": udp.getsockname()[1]}, CALL_SECONDS)
+            inside = await session.call_tool("x.connect", {"port": PROXY_PORT}, CALL_SECONDS)
+            assert not inside.is_error  # its proxy, in its own namespace
+    finally:
+        server.close()
+        for listener in (allowed_host, other_host):
+            listener.close()
+    with pytest.raises(TimeoutError):
+        udp.recv(64)
+    if outer_proxy_port is not None:
+        outer_proxy_port.settimeout(0.1)
+        with pytest.raises(TimeoutError):
+            outer_proxy_port.accept()  # its connection to 127.0.0.1:3128 never came here
+        outer_proxy_port.close()
+    refused = [(e.fields["host"], e.fields["port"]) for e in said]
+    assert refused == [("127.0.0.1", other_port), ("localhost", 443)]
+    assert all(e.type is EventType.MCP_SANDBOX_HOST_REFUSED for e in said)
+    assert "add it to" in said[0].message
+    assert_no_processes_left(server)
+
+
+@pytest.mark.skipif(not namespaces_available(), reason="needs unprivileged user namespaces")
+async def test_an_empty_host_list_is_no_network_at_all(mode, tmp_path):
+    config = MCPServerConfig.model_validate(
+        {"command": "python", "args": [str(SERVER)], "sandbox": {"hosts": []}}
+    )
+    host, port = _greeter()
+    server = stdio_tool_server(
+        {"x": config}, server_start=mode, background_spare=False, stderr_path=tmp_path / "e"
+    )
+    if mode == "fork":
+        assert server.fork_server_ready(30)
+    try:
+        async with server.open_session() as session:
+            direct = await session.call_tool("x.connect", {"port": port}, CALL_SECONDS)
+            proxied = await session.call_tool(
+                "x.proxy", {"target": f"127.0.0.1:{port}"}, CALL_SECONDS
+            )
+    finally:
+        server.close()
+        host.close()
+    assert direct.is_error and proxied.is_error
+    assert "no proxy" in f"{proxied.content} {proxied.error_message}"
+    assert_no_processes_left(server)
+
+
+def _listening_on(port: int) -> socket.socket | None:
+    try:
+        return socket.create_server(("127.0.0.1", port))
+    except OSError:
+        return None  # taken on this machine: that part of the check is skipped

@@ -3,8 +3,10 @@ report what they got (issue 47): a tool that escaped answers "ESCAPED: ...", a d
 tool error "denied: <errno name>". Fast to start: no mcp import. It exits when stdin closes.
 
 Tools: `read` (a file's first bytes; `/proc/<pid>/environ` too), `write` (a new file),
-`connect` (TCP to 127.0.0.1:port), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH,
-then detach), and `parent` (its parent's pid, from /proc/self/status).
+`connect` (TCP to host:port, 127.0.0.1 by default), `udp` (a datagram to 127.0.0.1:port),
+`proxy` (a CONNECT to host:port through the proxy HTTPS_PROXY names, then what the far end
+says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach), and
+`parent` (its parent's pid, from /proc/self/status).
 """
 
 import ctypes
@@ -15,7 +17,7 @@ import socket
 import sys
 
 PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-TOOLS = ["read", "write", "connect", "signal", "ptrace", "parent"]
+TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "parent"]
 
 
 def _read(args: dict) -> str:
@@ -30,8 +32,37 @@ def _write(args: dict) -> str:
 
 
 def _connect(args: dict) -> str:
-    with socket.create_connection(("127.0.0.1", int(args["port"])), timeout=2):
-        return f"ESCAPED: connected to port {args['port']}"
+    host = args.get("host", "127.0.0.1")
+    with socket.create_connection((host, int(args["port"])), timeout=2):
+        return f"ESCAPED: connected to {host}:{args['port']}"
+
+
+def _udp(args: dict) -> str:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.sendto(b"escaped", ("127.0.0.1", int(args["port"])))
+    return "sent (whether it arrived is the listener's to say)"
+
+
+def _proxy(args: dict) -> str:
+    """A tunnel through the proxy: "tunnel: <first bytes>", or denied with its status."""
+    proxy = os.environ.get("HTTPS_PROXY", "")
+    if not proxy.startswith("http://"):
+        raise OSError(errno.ENOENT, f"no proxy in HTTPS_PROXY ({proxy!r})")
+    host, port = proxy.removeprefix("http://").rstrip("/").rsplit(":", 1)
+    target, blank = args["target"], b"\r\n\r\n"
+    with socket.create_connection((host, int(port)), timeout=5) as tunnel:
+        tunnel.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+        head = b""
+        while blank not in head:
+            data = tunnel.recv(4096)
+            if not data:
+                break
+            head += data
+        status, _, rest = head.partition(blank)
+        if b" 200 " not in status.split(b"\r\n", 1)[0]:
+            raise OSError(errno.EACCES, (status + b" " + rest).decode())
+        rest = rest or tunnel.recv(100)
+        return f"tunnel: {rest.decode()}"
 
 
 def _signal(args: dict) -> str:
@@ -61,6 +92,8 @@ ACTIONS = {
     "read": _read,
     "write": _write,
     "connect": _connect,
+    "udp": _udp,
+    "proxy": _proxy,
     "signal": _signal,
     "ptrace": _ptrace,
     "parent": _parent,

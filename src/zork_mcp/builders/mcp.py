@@ -15,6 +15,7 @@ from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, p
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
+from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.confinement import sandbox_notices
 from zork_mcp.domain.events import Event, EventType, Level
@@ -94,7 +95,11 @@ def agent_tool_server(
         return
     for notice in confinement_notices(settings, abi_version()):
         telemetry.emit(notice)
-    server = mcp_tool_server(settings, forks, warn=lambda text: telemetry.emit(_lost(text)))
+
+    def warn(text: str) -> None:
+        telemetry.emit(_lost(text))
+
+    server = mcp_tool_server(settings, forks, warn=warn, on_event=telemetry.emit)
     server.warm_up()
     try:
         yield server
@@ -102,13 +107,22 @@ def agent_tool_server(
         server.close()
 
 
-def confinement_notices(settings: ToolServerSettings, abi: int) -> list[Event]:
+def confinement_notices(
+    settings: ToolServerSettings, abi: int, namespaces: Callable[[], bool] = namespaces_available
+) -> list[Event]:
     """What the episode's start says of its stdio servers' confinement, on a kernel with
-    Landlock ABI `abi` (0: none): off, or degraded, or nothing when all is enforced."""
+    Landlock ABI `abi` (0: none) and with user namespaces or not (asked only when a server
+    lists hosts): off, or degraded, or nothing when all is enforced."""
     stdio, _ = by_transport(settings.servers)
     unconfined = [name for name, config in stdio.items() if config.sandbox is None]
+    listed = [name for name, c in stdio.items() if c.sandbox and c.sandbox.hosts is not None]
     return sandbox_notices(
-        enabled=settings.sandbox, unconfined_servers=unconfined, servers=list(stdio), abi=abi
+        enabled=settings.sandbox,
+        unconfined_servers=unconfined,
+        servers=list(stdio),
+        abi=abi,
+        host_listed=listed,
+        namespaces=namespaces() if listed and settings.sandbox else True,
     )
 
 
@@ -128,7 +142,10 @@ def run_fork_servers() -> Iterator[ForkServerOwner]:
 
 
 def mcp_tool_server(
-    settings: ToolServerSettings, forks: ForkServerOwner, warn: Callable[[str], object]
+    settings: ToolServerSettings,
+    forks: ForkServerOwner,
+    warn: Callable[[str], object],
+    on_event: Callable[[Event], object] | None = None,
 ) -> McpToolServer:
     """Every stdio server started as the start plan says (forked from the fork server
     `forks` gives), every HTTP server, one session over them all."""
@@ -147,6 +164,7 @@ def mcp_tool_server(
                 warn=warn,
                 roots=settings.roots,
                 sandbox=settings.sandbox,
+                on_event=on_event,
             )
         )
     if http:

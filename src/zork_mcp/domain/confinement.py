@@ -5,10 +5,12 @@ Python's paths, the server's own folder) and enforces the result with Landlock.
 A third-party MCP server reads the system and toolchain folders, its own code and the
 package caches it needs; writes only a private folder of its own (its TMPDIR) and the MCP
 roots it is named; connects to TCP ports 443 and 80 only (any host: Landlock filters ports,
-not addresses); and never reads the agent's working folder's files (`.env`), dotfiles of
-the home folder (`.ssh`, `.aws`, `.config`, `.netrc`, shell history), nor other processes'
-`/proc` entries. A server's `"sandbox"` entry widens or narrows that; `"sandbox": false`
-and `[tool.zorkgpt.mcp] sandbox = false` turn it off, which an event then says.
+not addresses), or, when its entry lists `hosts`, only to those, through a proxy, from a
+network namespace of its own (domain/host_list.py); and never reads the agent's working
+folder's files (`.env`), dotfiles of the home folder (`.ssh`, `.aws`, `.config`, `.netrc`,
+shell history), nor other processes' `/proc` entries. A server's `"sandbox"` entry widens
+or narrows that; `"sandbox": false` and `[tool.zorkgpt.mcp] sandbox = false` turn it off,
+which an event then says.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import PurePosixPath
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from zork_mcp.domain.events import Event, EventType, Level
+from zork_mcp.domain.host_list import PROXY_PORT, HostSyntaxError, host_rules
 
 SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt")
 SYSTEM_WIDE_PROC = (  # what runtimes read of /proc that describes no process
@@ -61,16 +65,54 @@ FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix 
 NET_ABI, SCOPE_ABI = 4, 6  # the Landlock ABI that first filters TCP ports; that scopes
 
 
+class Network(StrEnum):
+    """Where a confined process's connections can go."""
+
+    OPEN = "open"  # the host's network, TCP to the allowed ports only (Landlock)
+    ISOLATED = "isolated"  # a network namespace of its own with loopback alone: nowhere
+    PROXIED = "proxied"  # isolated, and the proxy relays HTTPS to its listed hosts
+
+
 class Sandbox(BaseModel):
-    """A server entry's `"sandbox": {"read": [...], "write": [...], "connect_ports": [...]}`:
-    `read` and `write` add absolute folders (or files) to the default; `connect_ports`
-    replaces the default ports (`[]`: no TCP connection at all)."""
+    """A server entry's `"sandbox": {"read": [...], "write": [...], "connect_ports": [...],
+    "hosts": [...]}`: `read` and `write` add absolute folders (or files) to the default;
+    `connect_ports` replaces the default ports (`[]`: no TCP connection at all); `hosts`
+    instead lets it reach only those hosts, over HTTPS through a proxy (`[]`: no network)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     read: tuple[str, ...] = ()
     write: tuple[str, ...] = ()
     connect_ports: tuple[int, ...] | None = None
+    hosts: tuple[str, ...] | None = None
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, hosts: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if hosts is None:
+            return None
+        try:
+            return tuple(str(rule) for rule in host_rules(hosts))
+        except HostSyntaxError as e:
+            raise ValueError(f"sandbox hosts: {e}") from None
+
+    @model_validator(mode="after")
+    def _ports_or_hosts(self) -> Sandbox:
+        if self.hosts is not None and self.connect_ports is not None:
+            raise ValueError(
+                "sandbox has both connect_ports and hosts: give one (a host's port goes in "
+                'its entry, "example.com:8443")'
+            )
+        return self
+
+    def network(self, *, namespaces: bool) -> Network:
+        """How its connections are confined, on a kernel that does (or does not) let a
+        process make a network namespace of its own."""
+        if self.hosts is None:
+            return Network.OPEN
+        if not namespaces or not self.hosts:  # a host list that cannot be kept: no network
+            return Network.ISOLATED if namespaces else Network.OPEN
+        return Network.PROXIED
 
     @field_validator("read", "write")
     @classmethod
@@ -105,6 +147,7 @@ class Confinement:
     scoped: bool = True  # no signal and no abstract unix socket out of its own processes
     listed: tuple[str, ...] = ()  # folders whose names may be listed, no file in them read
     removable: tuple[str, ...] = ()  # folders whose empty subfolders may be removed
+    network: Network = Network.OPEN
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict())
@@ -123,6 +166,7 @@ class Confinement:
             "scoped": self.scoped,
             "listed": self.listed,
             "removable": self.removable,
+            "network": self.network.value,
         }
 
     @classmethod
@@ -135,6 +179,7 @@ class Confinement:
             bool(data["scoped"]),
             tuple(data["listed"]),
             tuple(data.get("removable", ())),
+            Network(data.get("network", Network.OPEN)),
         )
 
 
@@ -150,6 +195,7 @@ class ServerFacts:
     roots: tuple[str, ...] = ()  # the folders the client names to it (MCP roots)
     pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
     lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
+    namespaces: bool = True  # the kernel lets it make a network namespace of its own
 
 
 def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -> Confinement:
@@ -174,11 +220,22 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
         *(f"{home}/{folder}" for folder in HOME_WRITE),
         *_expanded(sandbox.write, home),
     ]
-    ports = DEFAULT_CONNECT_PORTS if sandbox.connect_ports is None else sandbox.connect_ports
+    network = sandbox.network(namespaces=facts.namespaces)
     # Python's import lists each sys.path folder: a `python -m` server found in the working
     # folder needs its names listed; no file there is read but its own package's.
     listed = (facts.cwd,) if facts.lists_cwd else ()
-    return Confinement(_unique(read), _unique(write), tuple(ports), listed=listed)
+    ports = _ports(sandbox, network)
+    return Confinement(_unique(read), _unique(write), ports, listed=listed, network=network)
+
+
+def _ports(sandbox: Sandbox, network: Network) -> tuple[int, ...]:
+    """The TCP ports it may connect to: with a host list, only its proxy's (in its own
+    namespace), or none when that list cannot be kept on the host's network."""
+    if network is Network.PROXIED:
+        return (PROXY_PORT,)
+    if sandbox.hosts is not None:
+        return NO_PORTS
+    return DEFAULT_CONNECT_PORTS if sandbox.connect_ports is None else sandbox.connect_ports
 
 
 def emulator_confinement(
@@ -241,11 +298,18 @@ def unenforced(abi: int, *, scoped: bool = True) -> tuple[str, ...]:
 
 
 def sandbox_notices(
-    *, enabled: bool, unconfined_servers: Sequence[str], servers: Sequence[str], abi: int
+    *,
+    enabled: bool,
+    unconfined_servers: Sequence[str],
+    servers: Sequence[str],
+    abi: int,
+    host_listed: Sequence[str] = (),
+    namespaces: bool = True,
 ) -> list[Event]:
     """What an episode's start says of its servers' confinement: off (globally, or for the
-    servers whose entry says `"sandbox": false`), or degraded by the kernel; nothing when
-    every server is fully confined."""
+    servers whose entry says `"sandbox": false`), or degraded by the kernel (too old a
+    Landlock; or no user namespaces, so the servers that list `hosts` get no network);
+    nothing when every server is confined as its entry says."""
     if not servers:
         return []
     if not enabled:
@@ -256,8 +320,8 @@ def sandbox_notices(
         names = list(unconfined_servers)
         text = f'MCP servers {", ".join(names)} run unconfined: their entry says "sandbox": false'
         events.append(Event(EventType.MCP_SANDBOX_OFF, text, Level.WARNING, {"servers": names}))
-    missing = unenforced(abi)
     confined = [name for name in servers if name not in unconfined_servers]
+    missing = unenforced(abi)
     if missing and confined:
         what = "Landlock" if abi < 1 else f"Landlock ABI {abi}"
         text = (
@@ -265,6 +329,15 @@ def sandbox_notices(
             f"{', '.join(confined)} run with {', '.join(missing)} unconfined"
         )
         fields = {"abi": abi, "unconfined": list(missing), "servers": confined}
+        events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
+    listed = [name for name in host_listed if name in confined]
+    if listed and not namespaces:
+        text = (
+            f"the kernel lets no process make a user namespace: MCP servers {', '.join(listed)} "
+            'run with no network, as their host lists ("sandbox": {"hosts": [...]}) '
+            "cannot be kept"
+        )
+        fields = {"namespaces": False, "unconfined": [], "servers": listed}
         events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
     return events
 

@@ -40,6 +40,7 @@ class EventType(StrEnum):
     MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
     MCP_SANDBOX_OFF = "mcp_sandbox_off"
     MCP_SANDBOX_DEGRADED = "mcp_sandbox_degraded"
+    MCP_SANDBOX_HOST_REFUSED = "mcp_sandbox_host_refused"
     AGENT_PARSE_ERROR = "agent_parse_error"
     GAME_EMULATOR_RESTARTED = "game_emulator_restarted"
     GAME_SANDBOX_DEGRADED = "game_sandbox_degraded"

@@ -80,7 +80,7 @@ class MCPServerConfig(ServerEntry):
         if not isinstance(value, Mapping | Sandbox):
             raise ValueError(
                 f"sandbox is {value!r}: write true (the default), false (unconfined) or "
-                '{"read": [...], "write": [...], "connect_ports": [...]}'
+                '{"read": [...], "write": [...], "connect_ports": [...], "hosts": [...]}'
             )
         return value
 

@@ -29,6 +29,7 @@ from zork_mcp.adapters.mcp.stdio.fork_lifecycle import (
     transition,
 )
 from zork_mcp.adapters.mcp.stdio.process_supply import resolve_command
+from zork_mcp.adapters.mcp.stdio.sandbox import Handover
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.posix.readiness import wait_readable
 from zork_mcp.domain.errors import MCPConfigError
@@ -208,11 +209,11 @@ class ForkServer:
         stderr: int,
         *,
         wait: bool,
-        ruleset: int | None = None,
+        handover: Handover | None = None,
     ) -> ForkedProcess | None:
         """A new server process running `target`, with stdin and stdout piped to us and its
-        stderr to the file descriptor `stderr` (or DEVNULL), confined to `ruleset` (a Landlock
-        ruleset's descriptor, sent along) before its code runs.
+        stderr to the file descriptor `stderr` (or DEVNULL), confined as `handover` says (its
+        descriptors sent along) before its code runs.
 
         None if the fork server is still importing and `wait` is false.
         """
@@ -223,7 +224,7 @@ class ForkServer:
             try:
                 if not self._await_ready(control, READY_TIMEOUT_SECONDS if wait else 0):
                     return None
-                return self._request(control, target, env, stderr, ruleset)
+                return self._request(control, target, env, stderr, handover)
             except (OSError, ValueError, KeyError) as e:
                 self._record(ForkServerEvent.GONE)
                 message = f"the fork server stopped answering: {e}"
@@ -256,7 +257,7 @@ class ForkServer:
         target: ForkTarget,
         env: Mapping[str, str],
         stderr: int,
-        ruleset: int | None,
+        handover: Handover | None,
     ) -> ForkedProcess:
         control.settimeout(READY_TIMEOUT_SECONDS)
         request = {
@@ -265,9 +266,9 @@ class ForkServer:
             "args": list(target.args),
             "env": dict(env),
             "cwd": os.getcwd(),
-            "confined": ruleset is not None,
+            **(handover.fork_request() if handover is not None else {}),
         }
-        extra = [] if ruleset is None else [ruleset]
+        extra = handover.fds if handover is not None else ()
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         with _stderr_fd(stderr) as stderr_fd:
@@ -330,7 +331,7 @@ class Forking:
         args: tuple[str, ...],
         env: Mapping[str, str],
         stderr: int,
-        ruleset: int | None = None,
+        handover: Handover | None = None,
     ) -> ForkedProcess | None:
         target = fork_target(command, args, env, self._server.env)
         if target is None:
@@ -339,7 +340,7 @@ class Forking:
         if not self._server.serves:
             return None
         try:
-            return self._server.fork(target, env, stderr, wait=self._wait, ruleset=ruleset)
+            return self._server.fork(target, env, stderr, wait=self._wait, handover=handover)
         except ForkServerUnavailableError as e:
             self._lost(e)
             return None

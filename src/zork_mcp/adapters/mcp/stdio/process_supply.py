@@ -18,12 +18,13 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future
 from typing import Protocol
 
+from zork_mcp.adapters.mcp.stdio.host_proxy import HostProxy
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
-from zork_mcp.adapters.mcp.stdio.sandbox import Confined, ServerSandbox
+from zork_mcp.adapters.mcp.stdio.sandbox import Confined, Handover, ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.startup_advice import startup_message
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
@@ -46,13 +47,16 @@ class ProcessSupply:
         keep_spare: bool,
         forks: ForkStarter | None = None,
         sandbox: ServerSandbox | None = None,
+        proxy: HostProxy | None = None,
     ) -> None:
-        """`sandbox`: how each process is confined (None: not at all)."""
+        """`sandbox`: how each process is confined (None: not at all); `proxy`: what relays
+        the connections of a process whose entry lists hosts."""
         self.name, self._config, self._system_env = name, config, system_env
         self._stderr, self._reaper, self._keep_spare = stderr, reaper, keep_spare
         self._forks = forks
         self._sandbox = sandbox or ServerSandbox(None)
-        self._confined: dict[int, Confined] = {}  # by pid: the folder to remove at its end
+        self._proxy = proxy
+        self._endings: dict[int, Callable[[], None]] = {}  # by pid: its folder and proxy to end
         self._spare: Future[ServerProcess | None] | None = None
         self._lock = threading.Lock()  # the started list, shared with the starter thread
         self._started: list[ServerProcess] = []
@@ -73,10 +77,10 @@ class ProcessSupply:
         return self._start(), False
 
     def retire(self, process: ServerProcess) -> None:
-        """End it off the critical path, then remove its private folder."""
+        """End it off the critical path, then remove its private folder and stop its proxy."""
         with self._lock:
-            confined = self._confined.pop(process.pid, None)
-        self._reaper.retire(process, confined.remove if confined else None)
+            ending = self._endings.pop(process.pid, None)
+        self._reaper.retire(process, ending)
 
     def warm_up(self) -> None:
         """Start the spare now, on this thread."""
@@ -109,7 +113,7 @@ class ProcessSupply:
         command, args = resolve_command(self._config.command), self._config.args
         confined = self._sandbox.prepare(command, args, env)
         try:
-            process = self._fork_or_spawn(command, args, env, confined)
+            process, ending = self._fork_or_spawn(command, args, env, confined)
         except BaseException:
             if confined is not None:
                 confined.remove()
@@ -117,35 +121,48 @@ class ProcessSupply:
         with self._lock:
             self._started = [p for p in self._started if p.poll() is None] + [process]
             self.pids.append(process.pid)
-            if confined is not None:
-                self._confined[process.pid] = confined
+            if ending is not None:
+                self._endings[process.pid] = ending
         return process
 
     def _fork_or_spawn(
         self, command: str, args: tuple[str, ...], env: Mapping[str, str], confined: Confined | None
-    ) -> ServerProcess:
+    ) -> tuple[ServerProcess, Callable[[], None] | None]:
+        """The process, and what ends its confinement once it has ended."""
         if confined is None:
-            return self._fork_or_spawn_with(command, args, env, None)
-        with confined.ruleset() as ruleset:
-            env = confined.environment(env, self._config.env)
-            return self._fork_or_spawn_with(command, args, env, ruleset)
+            return self._fork_or_spawn_with(command, args, env, None), None
+        env = confined.environment(env, self._config.env)
+        with confined.handover() as (handover, proxy_end):
+            process = self._fork_or_spawn_with(command, args, env, handover)
+        if proxy_end is None:
+            return process, confined.remove
+        if self._proxy is None:  # nothing relays: its connections are refused
+            proxy_end.close()
+            return process, confined.remove
+        stop = self._proxy.serve(proxy_end, self.name, confined.hosts)
+
+        def end() -> None:
+            stop()
+            confined.remove()
+
+        return process, end
 
     def _fork_or_spawn_with(
-        self, command: str, args: tuple[str, ...], env: Mapping[str, str], ruleset: int | None
+        self, command: str, args: tuple[str, ...], env: Mapping[str, str], handover: Handover | None
     ) -> ServerProcess:
         stderr = self._stderr.handle(self.name)
-        forked = self._forks.start(command, args, env, stderr, ruleset) if self._forks else None
-        return forked or self._spawn(command, env, stderr, ruleset)
+        forked = self._forks.start(command, args, env, stderr, handover) if self._forks else None
+        return forked or self._spawn(command, env, stderr, handover)
 
     def _spawn(
-        self, command: str, env: Mapping[str, str], stderr: int, ruleset: int | None
+        self, command: str, env: Mapping[str, str], stderr: int, handover: Handover | None
     ) -> ServerProcess:
         argv = [command, *self._config.args]
         try:
-            if ruleset is not None:
+            if handover is not None:
                 if shutil.which(command, path=env.get("PATH", os.defpath)) is None:
                     raise FileNotFoundError(2, "No such file or directory", command)
-                argv = Confined.launcher_argv(argv, ruleset)
+                argv = handover.launcher_argv(argv)
             return subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
@@ -153,7 +170,7 @@ class ProcessSupply:
                 stderr=stderr,
                 env=env,
                 start_new_session=True,
-                pass_fds=() if ruleset is None else (ruleset,),
+                pass_fds=() if handover is None else handover.fds,
             )
         except OSError as e:
             raise self.startup_error(e, None) from e
@@ -180,9 +197,9 @@ class ProcessSupply:
         for process in started:
             self.retire(process)
         with self._lock:  # the folders of processes that died unused, never retired
-            ended, self._confined = list(self._confined.values()), {}
-        for confined in ended:
-            confined.remove()
+            endings, self._endings = list(self._endings.values()), {}
+        for ending in endings:
+            ending()
 
 
 class ForkStarter(Protocol):
@@ -192,11 +209,11 @@ class ForkStarter(Protocol):
         args: tuple[str, ...],
         env: Mapping[str, str],
         stderr: int,
-        ruleset: int | None = None,
+        handover: Handover | None = None,
     ) -> ServerProcess | None:
         """A forked process running `command args` with `env` and its stderr to the file
-        descriptor `stderr`, confined to `ruleset` (a Landlock ruleset's descriptor) before
-        its code runs; or None to have it spawned."""
+        descriptor `stderr`, confined as `handover` says before its code runs; or None to
+        have it spawned."""
         ...
 
 

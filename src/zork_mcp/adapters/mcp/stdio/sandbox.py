@@ -13,14 +13,24 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from zork_mcp.adapters.posix.landlock import build_ruleset
-from zork_mcp.domain.confinement import Confinement, Sandbox, ServerFacts, server_confinement
+from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.domain.confinement import (
+    Confinement,
+    Network,
+    Sandbox,
+    ServerFacts,
+    server_confinement,
+)
+from zork_mcp.domain.host_list import PROXY_PORT, HostRule, host_rules, proxy_environment
 from zork_mcp.domain.roots import Root
 from zork_mcp.domain.story_file import DEFAULT_GAME
 
@@ -30,36 +40,79 @@ TEMP_VARIABLES = ("TMPDIR", "TMP", "TEMP")
 
 
 @dataclass(frozen=True)
+class Handover:
+    """What a confined process is handed as it starts: its Landlock ruleset's descriptor
+    (None: the kernel has none), how its network is confined, and its end of the unix
+    socket that carries its proxy's listener back (when proxied)."""
+
+    ruleset: int | None
+    network: Network
+    channel: int | None = None
+
+    @property
+    def fds(self) -> tuple[int, ...]:
+        """The descriptors it inherits, in this order."""
+        return tuple(fd for fd in (self.ruleset, self.channel) if fd is not None)
+
+    def launcher_argv(self, argv: Sequence[str]) -> list[str]:
+        """`argv` run through the launcher, which confines itself then execs it."""
+        ruleset = "-" if self.ruleset is None else str(self.ruleset)
+        network = self.network.value
+        if self.network is Network.PROXIED:
+            network = f"proxy:{self.channel}:{PROXY_PORT}"
+        return [sys.executable, "-m", LAUNCHER, ruleset, network, "--", *argv]
+
+    def fork_request(self) -> dict[str, Any]:
+        """What the fork server's child is told (its descriptors follow stdin, stdout and
+        stderr, numbered from 3)."""
+        return {"confined": self.ruleset is not None, "network": self.network.value,
+                "proxy_port": PROXY_PORT}  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Confined:
-    """One process's confinement: its rules, and the private folder to remove at its end."""
+    """One process's confinement: its rules, its private folder to remove at its end, and
+    the hosts its proxy lets it reach (when its network is proxied)."""
 
     rules: Confinement
     folder: str
+    hosts: tuple[HostRule, ...] = ()
+
+    @property
+    def proxied(self) -> bool:
+        return self.rules.network is Network.PROXIED
 
     def environment(
         self, env: Mapping[str, str], configured: Mapping[str, str] | None = None
     ) -> dict[str, str]:
         """`env` with its temporary folder the private one, unless the server's entry names
-        its own (which its `sandbox.write` must then allow)."""
+        its own (which its `sandbox.write` must then allow); and its proxy, when it has one."""
         own = {name: env[name] for name in TEMP_VARIABLES if name in (configured or {})}
-        return {**env, **dict.fromkeys(TEMP_VARIABLES, self.folder), **own}
+        env = {**env, **dict.fromkeys(TEMP_VARIABLES, self.folder), **own}
+        return proxy_environment(env) if self.proxied else env
 
     @contextlib.contextmanager
-    def ruleset(self) -> Iterator[int | None]:
-        """Its rules as a Landlock ruleset's descriptor, built here for the process to enforce
-        (None: the kernel has no Landlock), closed once the process has it."""
+    def handover(self) -> Iterator[tuple[Handover, socket.socket | None]]:
+        """What the process is handed, and our end of its proxy's socket (None: no proxy),
+        which the caller keeps; the process's descriptors are closed once it has them."""
         ruleset = build_ruleset(self.rules.as_dict())
+        ours, theirs = (
+            socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            if self.proxied
+            else (None, None)
+        )
         try:
-            yield ruleset
+            channel = theirs.fileno() if theirs is not None else None
+            yield Handover(ruleset, self.rules.network, channel), ours
+        except BaseException:
+            if ours is not None:
+                ours.close()
+            raise
         finally:
             if ruleset is not None:
                 os.close(ruleset)
-
-    @staticmethod
-    def launcher_argv(argv: Sequence[str], ruleset: int) -> list[str]:
-        """`argv` run through the launcher, which enforces `ruleset` (a descriptor it
-        inherits) then execs it."""
-        return [sys.executable, "-m", LAUNCHER, str(ruleset), "--", *argv]
+            if theirs is not None:
+                theirs.close()
 
     def remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -82,7 +135,8 @@ class ServerSandbox:
         if self._sandbox is None:
             return None
         folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
-        return Confined(self._policy_of(command, args, env).writing(folder), folder)
+        rules = self._policy_of(command, args, env).writing(folder)
+        return Confined(rules, folder, host_rules(self._sandbox.hosts or ()))
 
     def _policy_of(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> Confinement:
         """Its surroundings looked up on disk, and its policy decided, once per command line
@@ -92,6 +146,8 @@ class ServerSandbox:
         policy = self._policies.get(key)
         if policy is None:
             facts = server_facts(command, args, env, self._roots)
+            if self._sandbox.hosts:  # asked only when it matters: a probe costs ~20 ms
+                facts = replace(facts, namespaces=namespaces_available())
             policy = self._policies[key] = server_confinement(facts, self._sandbox)
         return policy
 

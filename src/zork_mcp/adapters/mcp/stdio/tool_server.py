@@ -23,12 +23,14 @@ from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking
+from zork_mcp.adapters.mcp.stdio.host_proxy import HostProxy
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
 from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
+from zork_mcp.domain.events import Event
 from zork_mcp.domain.roots import Root
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
@@ -51,13 +53,15 @@ class McpStdioToolServer:
         warn: Callable[[str], None] | None = None,
         roots: Sequence[Root] = (),
         sandbox: bool = True,
+        on_event: Callable[[Event], object] | None = None,
     ) -> None:
         """`plan` is how these servers start, as decided once by whoever built this; `forks`
         gives the fork server to fork from when the plan forks any; `warn` hears that the
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
         much of each server's stderr the log keeps; `roots`: what the client names to every
         server (none: it declares no roots); `sandbox`: each server process confined as its
-        entry's `"sandbox"` says (domain/confinement.py), or none at all."""
+        entry's `"sandbox"` says (domain/confinement.py), or none at all; `on_event` hears
+        of a host a server was refused (default: a note in the stderr log)."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
         self._startup_timeout = startup_timeout_seconds
@@ -70,6 +74,8 @@ class McpStdioToolServer:
             forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
         self._roots = tuple(roots)
+        note = self._stderr.note  # not self: the finalizer below must not keep it alive
+        self._proxy = HostProxy(on_event or (lambda event: note(event.message)))
         self._supplies = [
             ProcessSupply(
                 name,
@@ -80,6 +86,7 @@ class McpStdioToolServer:
                 background_spare,
                 forking,
                 ServerSandbox(config.sandbox if sandbox else None, self._roots),
+                self._proxy,
             )
             for name, config in servers.items()
         ]
@@ -87,7 +94,14 @@ class McpStdioToolServer:
         self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-spare")
         # Runs on close(), on garbage collection, or at interpreter exit, whichever is first.
         self._shutdown = weakref.finalize(
-            self, _shut_down, self._supplies, self._starter, self._reaper, self._stderr, forks
+            self,
+            _shut_down,
+            self._supplies,
+            self._starter,
+            self._reaper,
+            self._stderr,
+            forks,
+            self._proxy,
         )
 
     @property
@@ -235,11 +249,13 @@ def _shut_down(
     reaper: ProcessReaper,
     stderr: StderrLog,
     forks: ForkServerOwner,
+    proxy: HostProxy,
 ) -> None:
     for supply in supplies:
         supply.close()
     starter.shutdown()
     reaper.join()
+    proxy.close()
     forks.release()
     stderr.close()
 

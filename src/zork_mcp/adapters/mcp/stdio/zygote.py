@@ -2,10 +2,11 @@
 
 Run as `python -m zork_mcp.adapters.mcp.stdio.zygote <fd>`, where fd is its end of a
 SOCK_SEQPACKET socketpair inherited from the client (no path anyone else can reach). Each
-request is one JSON packet with three fds (stdin, stdout, stderr), and a fourth when the
-server is confined (its Landlock ruleset, built by the client); the answer is the child's
-pid with a pidfd. It stays single-threaded with no event loop, and exits when the
-control socket reaches EOF (the client closed it, or died), ending any child still alive.
+request is one JSON packet with three fds (stdin, stdout, stderr), then those of its
+confinement (`sandbox.Handover`: its Landlock ruleset, built by the client, and the socket
+its proxy's listener goes back over); the answer is the child's pid with a pidfd. It
+stays single-threaded with no event loop, and exits when the control socket reaches EOF
+(the client closed it, or died), ending any child still alive.
 
 Each child is forked before it is asked for (a Spare), so a request costs a hand-over,
 not a fork. Given its request, it becomes a new session and process group, drops
@@ -41,6 +42,7 @@ import traceback
 from typing import Any, NoReturn
 
 from zork_mcp.adapters.posix.landlock import abi_version, enforce
+from zork_mcp.adapters.posix.network_namespace import isolate
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 PRELOAD = (
@@ -57,8 +59,7 @@ PRELOAD = (
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"
 MAX_REQUEST = 1 << 20
-MAX_FDS = 4  # stdin, stdout, stderr, and a ruleset
-RULESET_FD = 3  # where a forked server finds its ruleset
+MAX_FDS = 5  # stdin, stdout, stderr, a ruleset, a proxy's channel
 REAP_INTERVAL = 1.0
 EXIT_GRACE_SECONDS = 2.0
 
@@ -172,9 +173,9 @@ def _wait_then_run(handover: socket.socket) -> NoReturn:
 
 
 def _become_server(handover: socket.socket, fds: list[int]) -> None:
-    """Its stdin, stdout and stderr, then its ruleset at RULESET_FD, and nothing else open.
-    `fds` ascend from 3 (recv_fds takes the lowest free numbers), so no dup2 overwrites one
-    not yet moved."""
+    """Its stdin, stdout and stderr, then its confinement's from 3 on, and nothing else
+    open. `fds` ascend from 3 (recv_fds takes the lowest free numbers), so no dup2
+    overwrites one not yet moved."""
     handover.close()
     os.setsid()
     for target, fd in enumerate(fds):
@@ -190,8 +191,7 @@ def run_server(request: dict[str, Any]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    if request.get("confined"):
-        enforce(RULESET_FD)
+    _confine(request)
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
@@ -200,6 +200,19 @@ def run_server(request: dict[str, Any]) -> None:
     else:
         sys.path[0] = os.path.dirname(os.path.realpath(target))
         runpy.run_path(target, run_name="__main__")
+
+
+def _confine(request: dict[str, Any]) -> None:
+    """Its network first (once Landlock is enforced, nothing may be bound), then Landlock;
+    its descriptors are 3 (the ruleset, when confined) and the next (the proxy's channel)."""
+    ruleset = 3 if request.get("confined") else None
+    network = request.get("network", "open")
+    if network == "isolated":
+        isolate()
+    elif network == "proxied":
+        isolate(4 if ruleset is not None else 3, request["proxy_port"])
+    if ruleset is not None:
+        enforce(ruleset)
 
 
 def _reap(children: set[int]) -> None:
