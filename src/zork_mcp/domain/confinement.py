@@ -58,6 +58,15 @@ HOME_READ = (
     ".rustup/toolchains",
 )
 HOME_WRITE = (".npm", ".cache/uv", ".cache/node", ".cache/pip")
+# The cache a launcher makes on its first run, made for it before the start when missing:
+# confined, it may write in the folder but not make it in the home folder.
+LAUNCHER_CACHES = {
+    "npx": ".npm",
+    "npm": ".npm",
+    "pnpm": ".npm",
+    "uvx": ".cache/uv",
+    "uv": ".cache/uv",
+}
 DEFAULT_CONNECT_PORTS = (443, 80)  # https and http to any host; DNS is UDP, never filtered
 NO_PORTS: tuple[int, ...] = ()
 
@@ -236,6 +245,12 @@ def _ports(sandbox: Sandbox, network: Network) -> tuple[int, ...]:
     if sandbox.hosts is not None:
         return NO_PORTS
     return DEFAULT_CONNECT_PORTS if sandbox.connect_ports is None else sandbox.connect_ports
+
+
+def launcher_cache(command: str, home: str) -> str | None:
+    """The cache folder `command`'s launcher (npx, uvx, ...) fills, or None."""
+    folder = LAUNCHER_CACHES.get(PurePosixPath(command).name)
+    return f"{home}/{folder}" if folder else None
 
 
 def emulator_confinement(

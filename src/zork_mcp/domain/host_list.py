@@ -121,7 +121,7 @@ def refusal(server: str, request: Connect, rules: Iterable[HostRule]) -> Refusal
     return Refusal(
         403,
         "Forbidden",
-        f"{request.host}:{request.port} is not in MCP server {server!r}'s host list "
+        f"{request.host}:{request.port} is not in the host list of MCP server {server!r} "
         f'({listed}); add it to "sandbox": {{"hosts": [...]}} in its mcp_config.json entry',
     )
 

@@ -117,6 +117,8 @@ class _Relay:
             await self._tunnel(reader, writer)
         except (ConnectionError, OSError):
             pass  # either side went away: the other is closed below
+        except asyncio.CancelledError:
+            pass  # the relay ended: a handler's last act (Python 3.11 logs one cancelled)
         finally:
             self._connections.discard(task)
             writer.close()

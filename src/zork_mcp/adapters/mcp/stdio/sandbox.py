@@ -28,6 +28,7 @@ from zork_mcp.domain.confinement import (
     Network,
     Sandbox,
     ServerFacts,
+    launcher_cache,
     server_confinement,
 )
 from zork_mcp.domain.host_list import PROXY_PORT, HostRule, host_rules, proxy_environment
@@ -146,6 +147,10 @@ class ServerSandbox:
         policy = self._policies.get(key)
         if policy is None:
             facts = server_facts(command, args, env, self._roots)
+            cache = launcher_cache(command, facts.home)
+            if cache is not None:  # before the policy, which grants only folders that exist
+                with contextlib.suppress(OSError):
+                    os.makedirs(cache, mode=0o700, exist_ok=True)
             if self._sandbox.hosts:  # asked only when it matters: a probe costs ~20 ms
                 facts = replace(facts, namespaces=namespaces_available())
             policy = self._policies[key] = server_confinement(facts, self._sandbox)

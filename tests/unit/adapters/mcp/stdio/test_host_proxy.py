@@ -106,3 +106,11 @@ def test_a_process_that_ends_before_sending_its_listener_costs_nothing():
     stop()
     proxy.close()
     assert not any(t.name == "mcp-host-proxy" for t in threading.enumerate())
+
+
+def test_a_process_that_ends_mid_tunnel_ends_its_relay_quietly(proxied, echo_port, caplog):
+    proxy, address = proxied
+    _, client = _ask(address, f"CONNECT 127.0.0.1:{echo_port} HTTP/1.1\r\n\r\n".encode())
+    client.close()  # its side gone, the host's still open
+    proxy.close()
+    assert not [record for record in caplog.records if record.name == "asyncio"]
