@@ -15,7 +15,6 @@ which an event then says.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -158,16 +157,14 @@ class Confinement:
     removable: tuple[str, ...] = ()  # folders whose empty subfolders may be removed
     network: Network = Network.OPEN
 
-    def to_json(self) -> str:
-        return json.dumps(self.as_dict())
-
     def writing(self, folder: str) -> Confinement:
         """These rules for one process, with its private folder writable: a server's policy
         is decided once, and each start only adds the folder made for it."""
         return replace(self, write=(folder, *self.write))
 
     def as_dict(self) -> dict[str, Any]:
-        """What `adapters/posix/landlock.restrict_self` is given."""
+        """What `adapters/posix/landlock.build_ruleset` is given (the network's namespace is
+        the process's own doing, before it)."""
         return {
             "read": self.read,
             "write": self.write,
@@ -175,21 +172,7 @@ class Confinement:
             "scoped": self.scoped,
             "listed": self.listed,
             "removable": self.removable,
-            "network": self.network.value,
         }
-
-    @classmethod
-    def from_json(cls, text: str) -> Confinement:
-        data = json.loads(text)
-        return cls(
-            tuple(data["read"]),
-            tuple(data["write"]),
-            tuple(int(p) for p in data["connect_ports"]),
-            bool(data["scoped"]),
-            tuple(data["listed"]),
-            tuple(data.get("removable", ())),
-            Network(data.get("network", Network.OPEN)),
-        )
 
 
 @dataclass(frozen=True)

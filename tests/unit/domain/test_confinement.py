@@ -13,7 +13,6 @@ from zork_mcp.domain.confinement import (
     FILES,
     NETWORK,
     SCOPES,
-    Confinement,
     Sandbox,
     ServerFacts,
     emulator_confinement,
@@ -56,11 +55,6 @@ def test_an_entry_widens_the_folders_and_replaces_the_ports():
     rules = server_confinement(FACTS, sandbox)
     assert "/home/u/data" in rules.read and "/srv/out" in rules.write
     assert rules.connect_ports == ()
-
-
-def test_rules_travel_as_json():
-    rules = server_confinement(FACTS)
-    assert Confinement.from_json(rules.to_json()) == rules
 
 
 def test_the_emulator_reads_its_story_writes_its_folder_and_connects_nowhere():
