@@ -21,7 +21,7 @@ from tests.support.http_servers import http_server
 from tests.support.processes import descendants_before_the_test, live_descendants
 from tests.support.projects import play_episode
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
-from zork_mcp.builders.mcp import mcp_tool_server, run_fork_servers, run_tool_settings, start_plan
+from zork_mcp.builders.mcp import mcp_tool_server, run_tool_settings, start_plan
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import episode_journal
 from zork_mcp.domain.episode_state import Place, PlayedTurn
@@ -79,12 +79,11 @@ def memory_tools(
     assert built is not None
     if not roots:
         built = replace(built, roots=())
-    with run_fork_servers() as forks:
-        server = mcp_tool_server(built, forks, warn=print)
-        try:
-            yield server
-        finally:
-            server.close()
+    server = mcp_tool_server(built, warn=print)
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 @pytest.fixture(autouse=True)

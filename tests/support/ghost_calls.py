@@ -17,7 +17,7 @@ from tests.support.processes import (
     process_group_members,
     processes_with_environment,
 )
-from zork_mcp.builders.process import PROCESS
+from zork_mcp.adapters.mcp.stdio.fork_owner import process_fork_server
 from zork_mcp.ghost import mcp_ghost
 
 
@@ -52,7 +52,7 @@ def assert_no_server_left(mark: str) -> None:
     ahead (which waits in its process group; a server leads its own), or one older than
     the test."""
     assert processes_with_environment("MARK", mark) == []
-    shared = PROCESS.fork_server().started
+    shared = process_fork_server().started
     fork_server = process_group_members(shared.pids if shared is not None else [])
     known = fork_server | descendants_before_the_test()
     assert [pid for pid in live_descendants(os.getpid()) if pid not in known] == []

@@ -11,7 +11,6 @@ from zork_mcp.builders.llm import llm_session, llm_settings
 from zork_mcp.builders.mcp import (
     agent_tool_server,
     patient_start_plan,
-    run_fork_servers,
     run_start_plan,
     run_tool_settings,
 )
@@ -41,7 +40,6 @@ __all__ = [
     "offer_limits",
     "patient_start_plan",
     "results_store",
-    "run_fork_servers",
     "run_start_plan",
     "run_tool_settings",
     "sweep_backend",

@@ -1,6 +1,6 @@
 """The dependency-injector container that wires one run's ports to what the builders make
-(`app/bootstrap.py` indexes them); what every run in a process shares is `PROCESS`, in
-zork_mcp.builders.process."""
+(`app/bootstrap.py` indexes them). What every run in a process shares, the MCP fork server,
+is the stdio package's own (its start plan says whether a run uses it)."""
 
 from dependency_injector import containers, providers
 
@@ -32,10 +32,7 @@ class Container(containers.DeclarativeContainer):
     tool_settings = providers.Singleton(
         bootstrap.run_tool_settings, options, settings, mcp_config, start_plan
     )
-    fork_servers = providers.Resource(bootstrap.run_fork_servers)
-    tool_server = providers.Resource(
-        bootstrap.agent_tool_server, tool_settings, fork_servers, telemetry
-    )
+    tool_server = providers.Resource(bootstrap.agent_tool_server, tool_settings, telemetry)
     checkpoints = providers.Singleton(bootstrap.checkpoints, options.provided.episode_dir)
     history = providers.Singleton(bootstrap.history_policy, options)
     journal = providers.Singleton(bootstrap.episode_journal, options.provided.episode_dir)

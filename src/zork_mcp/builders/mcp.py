@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
@@ -42,12 +42,19 @@ class ToolServerSettings:
 
 
 def start_plan(
-    servers: Mapping[str, AnyServerConfig], server_start: ServerStart, *, patient: bool = False
+    servers: Mapping[str, AnyServerConfig],
+    server_start: ServerStart,
+    *,
+    shared: bool = False,
+    patient: bool = False,
 ) -> StartPlan:
-    """`patient`: for a process that starts many runs at once (a sweep worker), starts wait
-    for the shared fork server, once, rather than all spawn."""
+    """`shared`: fork from the fork server every run of this process shares (MCP-Ghost's
+    calls, a sweep worker's episodes), not one of the tool server's own; `patient`: for a
+    process that starts many runs at once (a sweep worker), starts wait for that fork
+    server, once, rather than all spawn."""
     stdio, _ = by_transport(servers)
-    return replace(plan_starts(stdio, os.environ, server_start), patient=patient)
+    plan = plan_starts(stdio, os.environ, server_start)
+    return replace(plan, shared=shared, patient=patient)
 
 
 def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
@@ -58,10 +65,12 @@ def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan
 
 
 def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
-    """The run's start plan in a process that plays many episodes at once (a sweep worker)."""
+    """The run's start plan in a process that plays many episodes at once (a sweep worker):
+    the process's fork server, waited for once by all."""
     if config is None:
         return None
-    return start_plan(chosen_servers(config, settings), settings.server_start, patient=True)
+    servers = chosen_servers(config, settings)
+    return start_plan(servers, settings.server_start, shared=True, patient=True)
 
 
 def run_tool_settings(
@@ -86,7 +95,7 @@ def run_tool_settings(
 
 @contextmanager
 def agent_tool_server(
-    settings: ToolServerSettings | None, forks: ForkServerOwner, telemetry: Telemetry
+    settings: ToolServerSettings | None, telemetry: Telemetry
 ) -> Iterator[McpToolServer | None]:
     """The agent's tool server (None with MCP off): its spares started ahead, a lost fork
     server an event of the episode, and every process ended with the run."""
@@ -99,7 +108,7 @@ def agent_tool_server(
     def warn(text: str) -> None:
         telemetry.emit(_lost(text))
 
-    server = mcp_tool_server(settings, forks, warn=warn, on_event=telemetry.emit)
+    server = mcp_tool_server(settings, warn=warn, on_event=telemetry.emit)
     server.warm_up()
     try:
         yield server
@@ -130,25 +139,13 @@ def _lost(text: str) -> Event:
     return Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
 
 
-@contextmanager
-def run_fork_servers() -> Iterator[ForkServerOwner]:
-    """The owner of one run's fork server (made only if the run forks a server), ended with
-    the run."""
-    owner = ForkServerOwner.for_run()
-    try:
-        yield owner
-    finally:
-        owner.close()
-
-
 def mcp_tool_server(
     settings: ToolServerSettings,
-    forks: ForkServerOwner,
     warn: Callable[[str], object],
     on_event: Callable[[Event], object] | None = None,
 ) -> McpToolServer:
-    """Every stdio server started as the start plan says (forked from the fork server
-    `forks` gives), every HTTP server, one session over them all."""
+    """Every stdio server started as the start plan says (forked from the tool server's own
+    fork server, or the process's), every HTTP server, one session over them all."""
     stdio, http = by_transport(settings.servers)
     groups: list[ServerGroup] = []
     if stdio:
@@ -156,7 +153,6 @@ def mcp_tool_server(
             McpStdioToolServer(
                 stdio,
                 settings.plan,
-                forks,
                 startup_timeout_seconds=settings.startup_timeout,
                 background_spare=settings.background_spare,
                 stderr_path=settings.stderr_path,

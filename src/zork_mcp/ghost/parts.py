@@ -12,12 +12,7 @@ from typing import Any
 import httpx
 
 from zork_mcp.builders.llm import LLMSettings, llm_session
-from zork_mcp.builders.mcp import (
-    ForkServerOwner,
-    ToolServerSettings,
-    mcp_tool_server,
-    start_plan,
-)
+from zork_mcp.builders.mcp import ToolServerSettings, mcp_tool_server, start_plan
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.telemetry import call_telemetry, telemetry
 from zork_mcp.domain.messages import RetryStats
@@ -53,19 +48,17 @@ class GhostParts:
 def tool_settings(
     config: MCPConfig, *, startup_timeout: float, server_start: ServerStart
 ) -> ToolServerSettings:
-    """Every server of one config, with no spare (a call is one session) and no stderr log."""
-    plan = start_plan(config.mcpServers, server_start)
+    """Every server of one config, with no spare (a call is one session) and no stderr log;
+    stdio ones forked from the fork server every call of this process shares."""
+    plan = start_plan(config.mcpServers, server_start, shared=True)
     return ToolServerSettings(config.mcpServers, plan, startup_timeout)
 
 
 @asynccontextmanager
-async def ghost_parts(
-    call: GhostCall, forks: ForkServerOwner, prompt: Any
-) -> AsyncIterator[GhostParts]:
+async def ghost_parts(call: GhostCall, prompt: Any) -> AsyncIterator[GhostParts]:
     """Its trace, its LLM (over the caller's HTTP client, else one of its own), and every
-    server of its config, stdio ones forked from the fork server `forks` gives (the one
-    every call of this process shares, `PROCESS`). All are closed when the call ends; the
-    tool server off the event loop (closing waits for processes to end)."""
+    server of its config (`tool_settings`). All are closed when the call ends; the tool
+    server off the event loop (closing waits for processes to end)."""
     async with AsyncExitStack() as stack:
         traced = call_telemetry(call.logger, call.llm, call.config.mcpServers, prompt)
         trace = stack.enter_context(telemetry(traced))
@@ -74,7 +67,7 @@ async def ghost_parts(
         settings = tool_settings(
             call.config, startup_timeout=call.startup_timeout, server_start=call.server_start
         )
-        tool_server = mcp_tool_server(settings, forks, warn=call.logger.warning)
+        tool_server = mcp_tool_server(settings, warn=call.logger.warning)
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
         offer = PROVIDERS[call.llm.provider].offer_limits()
         yield GhostParts(call.config, trace, llm, tool_server, offer)

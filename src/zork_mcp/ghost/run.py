@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from zork_mcp.builders.env_file import environment_with_env_file
 from zork_mcp.builders.llm import LLMSettings
-from zork_mcp.builders.process import PROCESS
 from zork_mcp.builders.providers import (
     PROVIDERS,
     OpenAIApi,
@@ -106,7 +105,7 @@ async def mcp_ghost(
     )
     messages = [system_message(system_prompt), user_message(user_prompt)]
     started = time.monotonic()
-    async with ghost_parts(call, PROCESS.fork_server(), user_prompt) as parts:
+    async with ghost_parts(call, user_prompt) as parts:
         llm = parts.llm if conversation_memory else RecentContextLLM(parts.llm)
         run = _Run(parts, llm, limits, ghost_policy(enable_backtracking), started)
         return await run.answer(messages, call.logger)

@@ -114,7 +114,6 @@ def start_config(server_start: str, tmp_path) -> tuple[list[str], dict]:
 
 def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_alike(tmp_path):
     """The agent refused this config while MCP-Ghost spawned the npx server: one assembly."""
-    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
     from zork_mcp.builders.mcp import mcp_tool_server
     from zork_mcp.domain.server_config import MCPConfig
     from zork_mcp.ghost.parts import tool_settings
@@ -127,12 +126,12 @@ def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_a
         settings = tool_settings(
             MCPConfig.model_validate(config), startup_timeout=5, server_start="fork"
         )
-        mcp_tool_server(settings, ForkServerOwner.for_process(), warn=print)
+        mcp_tool_server(settings, warn=print)
     assert str(agent.value) == str(ghost.value)
 
 
 def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
-    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
+    from zork_mcp.adapters.mcp.stdio.fork_owner import process_fork_server
     from zork_mcp.builders.mcp import mcp_tool_server
     from zork_mcp.domain.server_config import MCPConfig
     from zork_mcp.ghost.parts import tool_settings
@@ -143,16 +142,15 @@ def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
     container = container_for(arguments)
     try:
         container.tool_server()
-        assert container.fork_servers().started is None
-        assert not container.start_plan().forks
+        assert not container.start_plan().forks  # so its tool server makes no fork server
     finally:
         container.shutdown_resources()
-    shared = ForkServerOwner.for_process()
+    before = process_fork_server().started  # an earlier test's Ghost call may have made it
     settings = tool_settings(
         MCPConfig.model_validate(config), startup_timeout=5, server_start="auto"
     )
-    mcp_tool_server(settings, shared, warn=print).close()
-    assert shared.started is None, "MCP-Ghost started a fork server for nothing"
+    mcp_tool_server(settings, warn=print).close()
+    assert process_fork_server().started is before, "MCP-Ghost started a fork server for nothing"
 
 
 def test_r9_3_a_malformed_config_fails_the_container_with_an_mcp_error(project):
@@ -234,32 +232,27 @@ def test_r14_4_langfuse_keys_without_its_sdk_say_what_to_install(
     assert "Langfuse SDK is not installed" in printed and "sk-test-secret" not in printed
 
 
-def test_the_shared_fork_server_is_the_process_containers_and_can_be_overridden(tmp_path):
-    """A sweep worker's episodes get their fork server from PROCESS, as MCP-Ghost's calls do:
-    a test (or a program) overrides it there, not in a module global."""
-    from dependency_injector import providers
-
-    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, Lifetime
+def test_a_sweep_worker_and_ghost_fork_from_the_process_fork_server_the_cli_from_its_own(
+    tmp_path,
+):
+    """Whose fork server a run forks from is its start plan's to say, chosen once: a sweep
+    worker's episodes and MCP-Ghost's calls share the process's (a sweep worker's waits for
+    it), the CLI's run has its tool server's own. Nothing else names a fork-server owner."""
+    from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, process_fork_server
     from zork_mcp.app.sweep.episode import _share_the_workers_fork_server
-    from zork_mcp.builders.process import PROCESS
+    from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.ghost.parts import tool_settings
 
-    class Recording(ForkServerOwner):
-        def __init__(self) -> None:
-            super().__init__(Lifetime.PROCESS)
-            self.plans: list = []
-
-        def serve(self, plan, stderr):
-            self.plans.append(plan)
-            return None
-
-    arguments, _ = start_config("auto", tmp_path)
-    container = container_for(arguments)
-    recording = Recording()
-    try:
-        with PROCESS.fork_server.override(providers.Object(recording)):
-            _share_the_workers_fork_server(container)
-            assert container.fork_servers() is recording
-            container.tool_server()
-            assert recording.plans == [container.start_plan()] and recording.plans[0].patient
-    finally:
-        container.shutdown_resources()
+    arguments, config = start_config("auto", tmp_path)
+    cli = container_for(arguments).start_plan()
+    worker = container_for(arguments)
+    _share_the_workers_fork_server(worker)
+    sweep = worker.start_plan()
+    ghost = tool_settings(
+        MCPConfig.model_validate(config), startup_timeout=5, server_start="auto"
+    ).plan
+    assert (cli.shared, sweep.shared, sweep.patient, ghost.shared) == (False, True, True, True)
+    assert ForkServerOwner.for_plan(sweep, None) is process_fork_server()
+    assert ForkServerOwner.for_plan(ghost, None) is process_fork_server()
+    own = ForkServerOwner.for_plan(cli, None)
+    assert own is not process_fork_server() and own.ends_with_tool_server

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.adapters.mcp.stdio.fork_owner import StartPlan
+from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan
 from zork_mcp.builders.mcp import ToolServerSettings, confinement_notices
 from zork_mcp.domain.confinement import (
     DEFAULT_CONNECT_PORTS,

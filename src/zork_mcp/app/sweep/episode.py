@@ -14,7 +14,6 @@ from dependency_injector import providers
 from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
-from zork_mcp.builders.process import PROCESS
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode_facts import TurnCompleted
@@ -123,7 +122,6 @@ def _share_the_workers_fork_server(container: Container) -> None:
     container.start_plan.override(
         providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
     )
-    container.fork_servers.override(PROCESS.fork_server)
 
 
 def played_turns(directory: Path, through: int) -> list[TurnFacts]:

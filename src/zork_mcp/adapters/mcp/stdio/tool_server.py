@@ -21,7 +21,7 @@ from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession, server_session
 from zork_mcp.adapters.mcp.session import McpSession
-from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, StartPlan, plan_starts
+from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking
 from zork_mcp.adapters.mcp.stdio.host_proxy import HostProxy
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
@@ -29,6 +29,7 @@ from zork_mcp.adapters.mcp.stdio.process_supply import ProcessSupply
 from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
+from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.events import Event
 from zork_mcp.domain.roots import Root
@@ -43,7 +44,6 @@ class McpStdioToolServer:
         self,
         servers: Mapping[str, MCPServerConfig],
         plan: StartPlan,
-        forks: ForkServerOwner,
         *,
         startup_timeout_seconds: float = 10.0,
         background_spare: bool = True,
@@ -55,8 +55,9 @@ class McpStdioToolServer:
         sandbox: bool = True,
         on_event: Callable[[Event], object] | None = None,
     ) -> None:
-        """`plan` is how these servers start, as decided once by whoever built this; `forks`
-        gives the fork server to fork from when the plan forks any; `warn` hears that the
+        """`plan` is how these servers start, as decided once by whoever built this: whether
+        any is forked, and from whose fork server (its own, or the process's); `warn` hears
+        that the
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
         much of each server's stderr the log keeps; `roots`: what the client names to every
         server (none: it declares no roots); `sandbox`: each server process confined as its
@@ -68,6 +69,7 @@ class McpStdioToolServer:
         self._reaper = ProcessReaper()
         self._stderr = StderrLog(stderr_path, stderr_log_bytes)
         env = os.environ if system_env is None else system_env
+        forks = ForkServerOwner.for_plan(plan, system_env)
         fork_server = forks.serve(plan, self._stderr)
         forking = None
         if fork_server is not None:
@@ -239,8 +241,7 @@ def stdio_tool_server(
     and MCP-Ghost build theirs in zork_mcp.builders.mcp."""
     env = os.environ if system_env is None else system_env
     plan = plan_starts(servers, env, server_start)
-    owner = ForkServerOwner.for_tool_server(env)
-    return McpStdioToolServer(servers, plan, owner, system_env=system_env, **options)
+    return McpStdioToolServer(servers, plan, system_env=system_env, **options)
 
 
 def _shut_down(

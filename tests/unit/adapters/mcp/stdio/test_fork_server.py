@@ -21,9 +21,9 @@ from tests.support.paths import FAULT_SERVER, ROOT
 from tests.support.processes import assert_no_processes_left, processes_in_groups
 from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import MAX_RESTARTS, ForkServerState
-from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, plan_starts
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking, ForkServer, zygote_environment
 from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
+from zork_mcp.adapters.mcp.stdio.start_plan import plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.confinement import Sandbox
@@ -333,7 +333,6 @@ async def test_a_patient_start_waits_for_the_importing_fork_server(tmp_path, pro
     server = McpStdioToolServer(
         {"probe": probe},
         plan,
-        ForkServerOwner.for_tool_server(SYSTEM),
         system_env=SYSTEM,
         stderr_path=tmp_path / "stderr.log",
         background_spare=False,
