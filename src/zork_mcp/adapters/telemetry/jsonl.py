@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from zork_mcp.adapters.telemetry.human_log import HumanLog
-from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
+from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.events import Event, EventType, LoggedEvent
 from zork_mcp.domain.span_facts import SpanFacts
@@ -79,12 +79,8 @@ class JsonlTelemetry:
         input: Any = None,
         facts: SpanFacts | None = None,
     ) -> Iterator[RecordedSpan]:
-        span = RecordedSpan.opened(name, facts=facts)
-        started = self._monotonic()
-        try:
+        with timed_span(name, facts, self._monotonic, self._write_span) as span:
             yield span
-        finally:
-            self._write_span(span, self._monotonic() - started)
 
     def _write_span(self, span: RecordedSpan, seconds: float) -> None:
         usage = span.usage

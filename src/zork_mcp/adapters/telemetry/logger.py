@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
+from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
 from zork_mcp.domain.events import Event, Level
 from zork_mcp.domain.span_facts import SpanFacts
 
@@ -39,12 +39,8 @@ class LoggingTelemetry:
         input: Any = None,
         facts: SpanFacts | None = None,
     ) -> Iterator[RecordedSpan]:
-        span = RecordedSpan.opened(name, facts=facts)
-        started = time.perf_counter()
-        try:
+        with timed_span(name, facts, time.perf_counter, self._log_span) as span:
             yield span
-        finally:
-            span.closed = True
-            self.logger.debug(
-                "%s %s took %.1f ms", span.kind, name, 1000 * (time.perf_counter() - started)
-            )
+
+    def _log_span(self, span: RecordedSpan, seconds: float) -> None:
+        self.logger.debug("%s %s took %.1f ms", span.kind, span.name, 1000 * seconds)
