@@ -9,17 +9,25 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_facts import (
+    EpisodeEnded,
+    EpisodeResumed,
+    EpisodeStarted,
+    TurnCompleted,
+)
 from zork_mcp.domain.episode_text import result_size
 from zork_mcp.domain.events import EventType, LoggedEvent
+from zork_mcp.domain.tool_facts import (
+    ToolCallRequested,
+    ToolFact,
+    ToolResultReceived,
+    ToolSkipped,
+    ToolTimedOut,
+    tool_fact,
+)
 from zork_mcp.domain.turn_facts import TurnFacts
 
-TOOL_EVENTS = (
-    EventType.MCP_TOOL_CALL,
-    EventType.MCP_TOOL_RESULT,
-    EventType.MCP_TOOL_TIMEOUT,
-    EventType.MCP_TOOL_SKIPPED,
-)
+TOOL_EVENTS = (ToolCallRequested, ToolResultReceived, ToolTimedOut, ToolSkipped)
 NOTICE_LEVELS = ("warning", "error")
 
 
@@ -91,19 +99,19 @@ def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
     view = EpisodeView()
     reading = _Reading()
     for event in events:
-        payload = event.payload
+        payload, tool = event.payload, tool_fact(event.type, event.fields)
         if isinstance(payload, EpisodeStarted):
-            _started(view, payload, event.get("episode_id"), reading)
+            _started(view, payload, event.episode_id, reading)
         elif event.type == EventType.EPISODE_RESUMED:
-            reading.resumed(view, event.get("turn"))
-        elif event.type in TOOL_EVENTS:
-            _tool_event(event, reading.tools)
+            reading.resumed(view, EpisodeResumed.from_fields(event.fields).turn)
+        elif isinstance(tool, TOOL_EVENTS):
+            _tool_event(tool, event.message, reading.tools)
         elif isinstance(payload, TurnCompleted):
             view.turns.append(reading.turn(payload, view.turns))
         elif isinstance(payload, EpisodeEnded):
             view.end = reading.ended = payload
-        elif event.get("level") in NOTICE_LEVELS and event.get("message"):
-            reading.notices.append(str(event.get("message")))
+        elif event.level in NOTICE_LEVELS and event.message:
+            reading.notices.append(event.message)
     return view
 
 
@@ -149,10 +157,10 @@ def _started(
     view.start, view.episode_id = start, episode_id
 
 
-def _tool_event(event: LoggedEvent, tools: list[ToolView]) -> None:
-    name = str(event.get("tool_name") or "?")
-    if event.type == EventType.MCP_TOOL_CALL:
-        arguments = event.get("arguments")
+def _tool_event(fact: ToolFact, message: object, tools: list[ToolView]) -> None:
+    name = str(fact.tool_name or "?")
+    if isinstance(fact, ToolCallRequested):
+        arguments = fact.arguments
         shown = (
             arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
         )
@@ -162,15 +170,11 @@ def _tool_event(event: LoggedEvent, tools: list[ToolView]) -> None:
     if call is None:
         call = ToolView(name, "")
         tools.append(call)
-    if event.type == EventType.MCP_TOOL_RESULT:
-        call.status = "error" if event.get("is_error") else "ok"
-        call.result = str(event.get("result_preview") or "")
-        call.detail = (
-            f"{event.get('result_type')} of {event.get('result_length')} chars "
-            f"in {event.get('duration_ms')} ms"
-        )
-        failed = bool(event.get("is_error"))
-        call.size = result_size(failed, event.get("result_length"), call.result)
+    if isinstance(fact, ToolResultReceived):
+        call.status = "error" if fact.is_error else "ok"
+        call.result = str(fact.result_preview or "")
+        call.detail = f"{fact.result_type} of {fact.result_length} chars in {fact.duration_ms} ms"
+        call.size = result_size(bool(fact.is_error), fact.result_length, call.result)
     else:
-        call.status = str(event.type.value).removeprefix("mcp_tool_") if event.type else "?"
-        call.detail = str(event.get("message") or "")
+        call.status = str(fact.kind).removeprefix("mcp_tool_")  # timeout, skipped
+        call.detail = str(message or "")

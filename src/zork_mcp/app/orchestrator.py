@@ -9,7 +9,13 @@ from typing import Protocol
 
 from zork_mcp.app.agent import Decision, ZorkAgent
 from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
-from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_facts import (
+    EpisodeEnded,
+    EpisodeFact,
+    EpisodeResumed,
+    EpisodeStarted,
+    TurnCompleted,
+)
 from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
@@ -186,7 +192,7 @@ class Orchestrator:
         if self._journal is not None:
             self._journal.begin(state.start, state.opening, state.turn)
         text, score = f"Resumed after turn {state.turn}", state.summary.score
-        self._emit(EventType.EPISODE_RESUMED, text, turn=state.turn, score=score)
+        self._emit(EventType.EPISODE_RESUMED, text, **EpisodeResumed(state.turn, score).fields())
         return observation
 
     def _record(self, played: PlayedTurn, decision: Decision, after: GameObservation) -> TurnReport:

@@ -1,6 +1,7 @@
 """What an episode's own events say, typed: the orchestrator writes these payloads as its
 episode_start, turn_complete and episode_end events, and the log's readers (show, the HTML
-report, a resumed sweep episode) get the same types back from `LoggedEvent.payload`."""
+report, a resumed sweep episode) get the same types back from `LoggedEvent.payload`; an
+episode_resumed event's readers read it as `EpisodeResumed`."""
 
 from __future__ import annotations
 
@@ -109,3 +110,19 @@ class EpisodeEnded:
 _ENDED_BEFORE: dict[str, Any] = {"cached_tokens": 0, "cost_usd": None, "error": None}
 
 EpisodeFact = EpisodeStarted | TurnCompleted | EpisodeEnded
+
+
+@dataclass(frozen=True)
+class EpisodeResumed:
+    """Where a resumed episode goes on: after which turn, with the score it had then. Read
+    back, what the line lacks is None (an earlier version wrote no score)."""
+
+    turn: int | None
+    score: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> EpisodeResumed:
+        return cls(**{f.name: values.get(f.name) for f in fields(cls)})

@@ -97,6 +97,10 @@ PAYLOADS: dict[EventType, type[EpisodeFact]] = {
 TYPE_OF = {payload: kind for kind, payload in PAYLOADS.items()}
 
 
+# Beside its fields, every line of an events log says these of its event (its envelope).
+LEVEL_KEY, MESSAGE_KEY, EPISODE_KEY = "level", "message", "episode_id"
+
+
 @dataclass(frozen=True)
 class LoggedEvent:
     """One line of an episode's events log, read back: its type (None for a span's line, or a
@@ -112,6 +116,18 @@ class LoggedEvent:
         kind = PAYLOADS.get(self.type) if self.type is not None else None
         if kind is not None:
             object.__setattr__(self, "payload", kind.from_fields(self.fields))
+
+    @property
+    def level(self) -> str | None:
+        return self.fields.get(LEVEL_KEY)
+
+    @property
+    def message(self) -> str:
+        return str(self.fields.get(MESSAGE_KEY) or "")
+
+    @property
+    def episode_id(self) -> str | None:
+        return self.fields.get(EPISODE_KEY)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)

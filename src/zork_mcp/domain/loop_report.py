@@ -1,7 +1,8 @@
 """What the tool loop reports (requirement 7): one observer owns its events and its spans.
 
-Every event carries the run's iteration and turn; the loop calls one method per thing that
-happened and never builds an Event itself.
+Every event carries the run's place (iteration and turn) and one typed fact (`loop_facts`,
+`tool_facts`) as its fields; the loop calls one method per thing that happened and never
+builds an Event itself.
 """
 
 from __future__ import annotations
@@ -12,18 +13,35 @@ from typing import TYPE_CHECKING, Any
 
 from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.context_budget import Compaction
-from zork_mcp.domain.events import (
-    LLM_GENERATION,
-    Event,
-    EventType,
-    Level,
-    tool_span_name,
+from zork_mcp.domain.events import LLM_GENERATION, Event, Level, tool_span_name
+from zork_mcp.domain.loop_facts import (
+    AnswerUnparsed,
+    Backtracked,
+    ContextCompacted,
+    EventPlace,
+    IterationStarted,
+    LoopFact,
+    NoContent,
+    ProtocolSpoken,
+    SessionCompleted,
+    ToolRejected,
+    ToolsLeftOut,
+    UnexpectedState,
 )
 from zork_mcp.domain.loop_policy import LoopLimits
 from zork_mcp.domain.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
 from zork_mcp.domain.messages import LLMRequest, LLMResponse, ToolCall
 from zork_mcp.domain.protocol_era import ServerProtocol
 from zork_mcp.domain.span_facts import LLMAnswered, LLMCalled, ToolAnswered, ToolCalled
+from zork_mcp.domain.tool_facts import (
+    ToolCallFailed,
+    ToolCallRequested,
+    ToolCircuitOpened,
+    ToolResultReceived,
+    ToolSessionBroken,
+    ToolSkipped,
+    ToolTimedOut,
+)
 from zork_mcp.domain.tool_judgment import ToolRejection
 from zork_mcp.domain.tool_offer import LeftOut
 from zork_mcp.domain.tool_result import ToolCallResult
@@ -56,24 +74,18 @@ class LoopReport:
     def tools_rejected(self, rejections: Sequence[ToolRejection]) -> None:
         for rejection in rejections:
             self._emit(
-                EventType.MCP_TOOL_REJECTED,
+                ToolRejected(rejection.server, rejection.tool, rejection.reason),
                 f"MCP server '{rejection.server}' listed a tool that cannot be offered "
                 f"({rejection.tool!r}): {rejection.reason}; its other tools stay usable",
                 Level.WARNING,
-                server=rejection.server,
-                tool=rejection.tool,
-                reason=rejection.reason,
             )
 
     def protocols_spoken(self, protocols: Sequence[ServerProtocol]) -> None:
         for protocol in protocols:
             self._emit(
-                EventType.MCP_SERVER_PROTOCOL,
+                ProtocolSpoken(protocol.server, protocol.version, str(protocol.era)),
                 f"MCP server '{protocol.server}' is spoken to in MCP {protocol.version} "
                 f"({protocol.era} era)",
-                server=protocol.server,
-                version=protocol.version,
-                era=str(protocol.era),
             )
 
     def tools_left_out(self, left_out: Sequence[LeftOut]) -> None:
@@ -83,51 +95,46 @@ class LoopReport:
         for reason, tools in by_reason.items():
             shown = ", ".join(tools[:TOOLS_NAMED]) + (" ..." if len(tools) > TOOLS_NAMED else "")
             self._emit(
-                EventType.MCP_TOOLS_LEFT_OUT,
+                ToolsLeftOut(tools, reason),
                 f"{len(tools)} MCP tool(s) not offered to the LLM ({reason}): {shown}",
                 Level.WARNING,
-                tools=tools,
-                reason=reason,
             )
 
     def iteration_started(self) -> None:
         most = self._limits.max_iterations
         self._emit(
-            EventType.MCP_ITERATION_START,
-            f"Agent tool-calling iteration {self._state.iterations}/{most}",
-            max_iterations=most,
+            IterationStarted(most), f"Agent tool-calling iteration {self._state.iterations}/{most}"
         )
 
     def unexpected_state(self, finish_reason: str | None) -> None:
         self._emit(
-            EventType.MCP_UNEXPECTED_STATE,
+            UnexpectedState(finish_reason),
             f"LLM returned no content and no tool_calls, finish_reason={finish_reason}",
             Level.WARNING,
-            finish_reason=finish_reason,
         )
 
     def left_without_content(self, reason: ExitReason) -> None:
         iterations = self._state.iterations
         self._emit(
-            EventType.MCP_NO_CONTENT,
+            NoContent(iterations, reason.value),
             f"Agent exited tool loop without content after {iterations} "
             f"iterations ({reason.value}); asking for the final answer without tools",
             Level.WARNING,
-            iterations=iterations,
-            reason=reason.value,
         )
 
     def context_compacted(self, compaction: Compaction) -> None:
-        self._emit(
-            EventType.MCP_CONTEXT_COMPACTED,
-            f"Context over budget (~{compaction.tokens_before} tokens): "
-            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
-            f"tokens sent",
+        compacted = ContextCompacted(
             tokens_before=compaction.tokens_before,
             tokens_after=compaction.tokens_after,
             max_tokens=self._limits.context_budget.max_tokens,
             steps_condensed=compaction.steps_condensed,
             critical_kept=compaction.critical_kept,
+        )
+        self._emit(
+            compacted,
+            f"Context over budget (~{compaction.tokens_before} tokens): "
+            f"{compaction.steps_condensed} older step(s) summarised, ~{compaction.tokens_after} "
+            f"tokens sent",
         )
 
     @contextmanager
@@ -155,20 +162,12 @@ class LoopReport:
     def arguments_unparsed(self, call: ToolCall, error: ValueError) -> None:
         name = call.function.name
         self._emit(
-            EventType.MCP_TOOL_CALL,
+            ToolCallRequested(name, call.function.arguments, arguments_error=str(error)),
             f"Agent calling tool {name} with arguments that are not valid JSON",
-            tool_name=name,
-            arguments=call.function.arguments,
-            arguments_error=str(error),
         )
 
     def tool_called(self, name: str, arguments: Mapping[str, Any]) -> None:
-        self._emit(
-            EventType.MCP_TOOL_CALL,
-            f"Agent calling tool {name}",
-            tool_name=name,
-            arguments=arguments,
-        )
+        self._emit(ToolCallRequested(name, arguments), f"Agent calling tool {name}")
 
     @contextmanager
     def tool_span(self, call: ToolCall, arguments: Mapping[str, Any]) -> Iterator[Ran]:
@@ -205,53 +204,38 @@ class LoopReport:
             self._call_failed(record)
 
     def call_skipped(self, name: str, result: ToolCallResult) -> None:
-        self._emit(
-            EventType.MCP_TOOL_SKIPPED, f"Skipping {name}: {result.error_message}", tool_name=name
-        )
+        self._emit(ToolSkipped(name), f"Skipping {name}: {result.error_message}")
 
     def circuit_opened(self, name: str, failures: int) -> None:
         self._emit(
-            EventType.MCP_CIRCUIT_OPEN,
+            ToolCircuitOpened(name),
             f"Tool {name} failed {failures} times in a row: not called again",
             Level.WARNING,
-            tool_name=name,
         )
 
     def backtracked(self, failed: list[ToolCallRecord]) -> None:
         self._emit(
-            EventType.MCP_BACKTRACK,
+            Backtracked(len(self._state.backtracks), [r.tool_name for r in failed]),
             f"Backtracking after {len(failed)} failed tool call(s)",
             Level.WARNING,
-            backtrack=len(self._state.backtracks),
-            failed_tools=[r.tool_name for r in failed],
         )
 
     def answer_unparsed(self, content: str | None, error: str) -> None:
         self._emit(
-            EventType.AGENT_PARSE_ERROR,
-            f"Failed to parse agent response: {error}",
-            Level.ERROR,
-            raw_response=content,
-            error=error,
+            AnswerUnparsed(content, error), f"Failed to parse agent response: {error}", Level.ERROR
         )
 
     def session_complete(self, outcome: LoopOutcome[Any], final_action: str | None) -> None:
         chain = outcome.tool_chain
         used = sorted({r.tool_name for r in chain if r.outcome is not CallOutcome.SKIPPED})
         self._emit(
-            EventType.MCP_SESSION_COMPLETE,
+            SessionCompleted(outcome.iterations, len(chain), used, final_action),
             f"MCP session complete ({outcome.iterations} iterations, {len(chain)} tool calls)",
-            iterations=outcome.iterations,
-            tool_calls_count=len(chain),
-            tools_used=used,
-            final_action=final_action,
         )
 
     def _result_received(self, record: ToolCallRecord) -> None:
         name, content = record.tool_name, record.result.content
-        self._emit(
-            EventType.MCP_TOOL_RESULT,
-            f"Tool result received from {name} ({record.duration_seconds:.1f}s)",
+        received = ToolResultReceived(
             tool_name=name,
             result_type=type(content).__name__,
             result_length=len(str(content)),
@@ -261,44 +245,33 @@ class LoopReport:
             server_name=self._server_of(name),
             timeout_seconds=self._limits.tool_timeout_seconds,
         )
+        self._emit(received, f"Tool result received from {name} ({record.duration_seconds:.1f}s)")
 
     def _timed_out(self, record: ToolCallRecord) -> None:
         self._emit(
-            EventType.MCP_TOOL_TIMEOUT,
+            ToolTimedOut(record.tool_name, self._limits.tool_timeout_seconds),
             f"Tool call timeout: {record.tool_name}",
             Level.WARNING,
-            tool_name=record.tool_name,
-            timeout_seconds=self._limits.tool_timeout_seconds,
         )
 
     def _session_broken(self, record: ToolCallRecord) -> None:
         self._emit(
-            EventType.MCP_SESSION_BROKEN,
+            ToolSessionBroken(record.tool_name, record.result.error_message),
             f"Tool server stopped during {record.tool_name}: no more tool calls this turn",
             Level.WARNING,
-            tool_name=record.tool_name,
-            error=record.result.error_message,
         )
 
     def _call_failed(self, record: ToolCallRecord) -> None:
-        self._emit(
-            EventType.MCP_TOOL_ERROR,
-            f"Tool call failed: {record.tool_name}",
-            Level.WARNING,
-            tool_name=record.tool_name,
-            error=record.result.error_message,
-            outcome=record.outcome.value,
-        )
+        failed = ToolCallFailed(record.tool_name, record.result.error_message, record.outcome.value)
+        self._emit(failed, f"Tool call failed: {record.tool_name}", Level.WARNING)
 
     def _server_of(self, tool_name: str) -> str | None:
         spec = self._tools.get(tool_name)
         return spec.server if spec else None
 
-    def _emit(
-        self, kind: EventType, message: str, level: Level = Level.INFO, **fields: Any
-    ) -> None:
-        fields = {"iteration": self._state.iterations, "turn": self._turn, **fields}
-        self._telemetry.emit(Event(kind, message, level, fields))
+    def _emit(self, fact: LoopFact, message: str, level: Level = Level.INFO) -> None:
+        place = EventPlace(iteration=self._state.iterations, turn=self._turn)
+        self._telemetry.emit(Event(fact.kind, message, level, place.fields() | fact.fields()))
 
 
 def _response_summary(response: LLMResponse) -> dict[str, Any]:

@@ -9,7 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.episode_facts import (
+    EpisodeEnded,
+    EpisodeFact,
+    EpisodeResumed,
+    EpisodeStarted,
+    TurnCompleted,
+)
 from zork_mcp.domain.episode_text import (
     one_line,
     outcome_lines,
@@ -19,6 +25,8 @@ from zork_mcp.domain.episode_text import (
 )
 from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
 from zork_mcp.domain.inert_text import inert
+from zork_mcp.domain.loop_facts import EventPlace
+from zork_mcp.domain.tool_facts import ToolCallRequested, ToolResultReceived, tool_fact
 from zork_mcp.domain.tool_result import jsonable
 
 INDENT = "    "
@@ -46,24 +54,24 @@ class HumanLog:
             self._score = 0 if payload.turn == 0 else self._score
             return
         yield human_line(event)
+        tool = tool_fact(event.type, event.fields)
         if isinstance(payload, EpisodeEnded) and payload.error:
             yield f"{INDENT}error: {one_line(payload.error)}"
         elif isinstance(payload, TurnCompleted):
             yield from self._turn(payload)
-        elif event.type is EventType.MCP_TOOL_CALL and "arguments" in event.fields:
-            arguments = json.dumps(jsonable(event.fields["arguments"]), ensure_ascii=False)
+        elif isinstance(tool, ToolCallRequested) and tool.arguments is not None:
+            arguments = json.dumps(jsonable(tool.arguments), ensure_ascii=False)
             yield human_line(Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG,
                                    event.fields))  # fmt: skip
-        elif event.type is EventType.MCP_TOOL_RESULT:
-            yield INDENT + _result(event)
+        elif isinstance(tool, ToolResultReceived):
+            yield INDENT + _result(tool)
 
     def _resumed(self, event: Event) -> str:
-        after = event.fields.get("turn")
-        if not isinstance(after, int):
+        resumed = EpisodeResumed.from_fields(event.fields)
+        if not isinstance(resumed.turn, int):
             return human_line(event)
-        score = event.fields.get("score")
-        self._score = score if isinstance(score, int) else None
-        return human_line(Event(event.type, resumed_line(after), event.level))
+        self._score = resumed.score if isinstance(resumed.score, int) else None
+        return human_line(Event(event.type, resumed_line(resumed.turn), event.level))
 
     def _turn(self, turn: TurnCompleted) -> Iterator[str]:
         if turn.reasoning:
@@ -75,10 +83,10 @@ class HumanLog:
 
 def human_line(event: Event) -> str:
     """`[LEVEL] Turn N Iteration I: message`; a message of several lines goes on indented."""
-    fields = event.fields
-    where = f"Turn {fields['turn']}" if fields.get("turn") else "Episode"
-    if fields.get("iteration") and str(event.type).startswith("mcp_tool"):
-        where += f" Iteration {fields['iteration']}"
+    place = EventPlace.from_fields(event.fields)
+    where = f"Turn {place.turn}" if place.turn else "Episode"
+    if place.iteration and str(event.type).startswith("mcp_tool"):
+        where += f" Iteration {place.iteration}"
     message = f"\n{INDENT}".join(event.message.splitlines())
     return inert(f"[{str(event.level).upper()}] {where}: {message}")
 
@@ -97,9 +105,8 @@ def _started(start: EpisodeStarted) -> str:
     return f"MCP {mcp}, {start.max_turns} turns max{after}{room}"
 
 
-def _result(event: Event) -> str:
-    fields = event.fields
-    preview = str(fields.get("result_preview") or "")
-    failed = bool(fields.get("is_error"))
-    size = result_size(failed, fields.get("result_length"), preview)
+def _result(received: ToolResultReceived) -> str:
+    preview = str(received.result_preview or "")
+    failed = bool(received.is_error)
+    size = result_size(failed, received.result_length, preview)
     return result_line("error" if failed else "ok", size, preview)

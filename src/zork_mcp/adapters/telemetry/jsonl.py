@@ -22,7 +22,14 @@ from typing import Any
 from zork_mcp.adapters.telemetry.human_log import HumanLog
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, EventType, LoggedEvent
+from zork_mcp.domain.events import (
+    EPISODE_KEY,
+    LEVEL_KEY,
+    MESSAGE_KEY,
+    Event,
+    EventType,
+    LoggedEvent,
+)
 from zork_mcp.domain.span_facts import SpanFacts
 from zork_mcp.domain.tool_result import jsonable
 
@@ -62,9 +69,9 @@ class JsonlTelemetry:
         record = {
             "timestamp": round(self._wall(), 3),
             TYPE_KEY: str(event.type),
-            "level": str(event.level),
-            "message": event.message,
-            "episode_id": self.episode_id,
+            LEVEL_KEY: str(event.level),
+            MESSAGE_KEY: event.message,
+            EPISODE_KEY: self.episode_id,
             **jsonable(dict(event.fields)),
         }
         with self._lock:
@@ -90,7 +97,7 @@ class JsonlTelemetry:
             "name": span.name,
             "kind": str(span.kind),
             "duration_ms": round(seconds * 1000, 3),
-            "episode_id": self.episode_id,
+            EPISODE_KEY: self.episode_id,
             "metadata": jsonable(span.metadata),
         }
         if usage is not None:
