@@ -16,12 +16,13 @@ from typing import Any
 
 import anyio
 import mcp.types as types
-from mcp.client._input_required import InputRequiredRoundsExceededError, run_input_required_driver
+from mcp import InputRequiredRoundsExceededError
 from mcp.client.session import ClientRequestContext, ListRootsFnT
 from mcp.shared.exceptions import MCPError as SdkMCPError
 from pydantic import ValidationError
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
+from zork_mcp.adapters.mcp.sdk import run_input_required_driver
 from zork_mcp.adapters.mcp.sdk_errors import REQUEST_TIMEOUT
 from zork_mcp.domain.errors import MCPToolCallError
 from zork_mcp.domain.roots import Root

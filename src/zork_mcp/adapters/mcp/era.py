@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import mcp.types as types
-from mcp.client._probe import negotiate_auto
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
+from zork_mcp.adapters.mcp.sdk import negotiate_auto
 from zork_mcp.domain.protocol_era import Era, ServerProtocol, era_of
 
 

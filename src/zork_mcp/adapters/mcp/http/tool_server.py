@@ -21,7 +21,6 @@ from typing import Any
 
 import httpx2
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError as SdkMCPError
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer
@@ -31,6 +30,7 @@ from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.http.http_status import StatusWatch
 from zork_mcp.adapters.mcp.http.readable_answers import ReadableAnswers
 from zork_mcp.adapters.mcp.listing import list_tools
+from zork_mcp.adapters.mcp.sdk import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.adapters.mcp.session import McpSession
