@@ -10,7 +10,7 @@ with a bootstrap 95% CI of its median. Then the two parts of the default confine
 building the server's Landlock ruleset (in the agent) and enforcing it (in a freshly forked
 child of this process, as the server does before its code runs).
 
-    python -m benchmarks.confinement [--turns 100]
+    python -m benchmarks.confinement [--turns 100] [--warm-ups 3] [--quick]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from scipy.stats import bootstrap
 
+from benchmarks.support import parse_arguments
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.posix.landlock import abi_version, build_ruleset, enforce
@@ -89,13 +90,13 @@ def _build_and_enforce() -> tuple[float, float]:
     return built, took
 
 
-async def main(turns: int) -> None:
+async def main(turns: int, warm_ups: int = 3) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         servers = {kind: _server(kind, Path(tmp)) for kind in KINDS}
         kinds = list(KINDS)
         times: dict[str, list[float]] = {kind: [] for kind in KINDS}
         try:
-            for _ in range(3):  # warm all
+            for _ in range(warm_ups):  # warm all
                 for server in servers.values():
                     await _turn(server)
             for turn in range(turns):
@@ -128,4 +129,6 @@ def _median_ci(values: list[float]) -> tuple[float, float]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=100)
-    asyncio.run(main(parser.parse_args().turns))
+    parser.add_argument("--warm-ups", type=int, default=3, help="unmeasured turns first")
+    options = parse_arguments(parser, {"turns": 5, "warm_ups": 1})
+    asyncio.run(main(options.turns, options.warm_ups))

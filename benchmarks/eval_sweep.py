@@ -14,7 +14,7 @@ speaks by default (2026-07-28); "CPU ms/turn" is the whole tree's CPU (this proc
 workers, the game and MCP server processes, all reaped by the end) per turn played.
 
     python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 16]
-        [--workers 2] [--llm-latency 0] [--modes on,off]
+        [--workers 2] [--llm-latency 0] [--modes on,off] [--quick]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 from tests.support.eval_peers import WalkthroughPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
@@ -212,7 +212,8 @@ def main() -> None:
     )
     parser.add_argument("--modes", default="on,off", help="MCP modes: on, off or both")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
-    args = parser.parse_args()
+    quick = {"episodes": 2, "turns": 2, "parallel": 2, "workers": 1}
+    args = parse_arguments(parser, quick)
     args.game = find_game_file(args.game)
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows = []

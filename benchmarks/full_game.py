@@ -9,7 +9,7 @@ Modes: `on-spawn` and `on-fork` (how each turn's server process starts), `off`. 
 follow), so a before/after comparison can alternate two trees in one job.
 
     python -m benchmarks.full_game [--modes on-spawn,on-fork,off] [--rounds 1]
-        [--game ../shared/games/zork1.z3]
+        [--max-turns 400] [--game ../shared/games/zork1.z3] [--quick]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from jericho.game_info import zork1
 
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.llm.fake import action_reply
@@ -52,7 +52,7 @@ def project(directory: Path, server_start: str) -> Path:
     return pyproject
 
 
-def play(mode: str, game: Path, directory: Path) -> list[str]:
+def play(mode: str, game: Path, directory: Path, max_turns: int = 400) -> list[str]:
     mcp = mode != "off"
     server_start = mode.removeprefix("on-") if mode.startswith("on-") else "auto"
     peer = OpenAIPeer([action_reply(c) for c in WALKTHROUGH], [TOOL], api_key=None)
@@ -61,7 +61,7 @@ def play(mode: str, game: Path, directory: Path) -> list[str]:
         code = app_main(
             [
                 "--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
-                "--game", str(game), "--max-turns", "400", "--plain",
+                "--game", str(game), "--max-turns", str(max_turns), "--plain",
                 "--config", str(project(directory, server_start)), "--log-dir", str(directory),
                 "--episode-id", "bench", "--mcp" if mcp else "--no-mcp",
             ]
@@ -87,15 +87,19 @@ def main() -> None:
     parser.add_argument("--modes", default="on-spawn,on-fork,off", help="comma-separated")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
     parser.add_argument("--rounds", type=int, default=1, help="times each mode is played")
-    arguments = parser.parse_args()
+    parser.add_argument("--max-turns", type=int, default=400, help="the episode's turn limit")
+    arguments = parse_arguments(parser, {"max_turns": 2})
     game = find_game_file(arguments.game)
     modes = [mode.strip() for mode in arguments.modes.split(",")]
     rows = []
     for _ in range(arguments.rounds):
         for mode in modes:
             with tempfile.TemporaryDirectory() as directory:
-                rows.append(play(mode, game, Path(directory)))
-    print("the 396-command walkthrough through the whole stack (instant LLM)")
+                rows.append(play(mode, game, Path(directory), arguments.max_turns))
+    print(
+        f"the {len(WALKTHROUGH)}-command walkthrough through the whole stack (instant LLM), "
+        f"at most {arguments.max_turns} turns"
+    )
     headers = ["MCP", "exit", "turns", "wall s", "ms/turn", "score", "moves", "end"]
     print_table(headers, rows)
     if arguments.rounds > 1:

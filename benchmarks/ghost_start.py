@@ -6,7 +6,7 @@ The provider is an in-process OpenAI-compatible peer (httpx.MockTransport) that 
 once, so the time measured is the servers'. Spawn runs first, so fork's first call pays
 for starting the shared fork server.
 
-    python -m benchmarks.ghost_start [--calls 5] [--game ../shared/games/zork1.z3]
+    python -m benchmarks.ghost_start [--calls 5] [--game ../shared/games/zork1.z3] [--quick]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 
 import httpx
 
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.ghost import mcp_ghost
 
@@ -66,9 +66,9 @@ async def one_call(config: dict, start: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=5, help="2 at least: a first and a later")
     parser.add_argument("--game", default=None)
-    arguments = parser.parse_args()
+    arguments = parse_arguments(parser, {"calls": 2})
     config = servers(str(find_game_file(arguments.game)))
     rows = []
     for start in ("spawn", "auto"):

@@ -6,9 +6,9 @@ result, a 200 MB line with no newline, a 100 MB tools/list answer, 100,000 log
 notifications before the answer (the call's timeout is long, so the flood's whole cost is
 measured), 5,000 tools, 100 MB of stderr, and a small well-behaved case for reference. What
 each call came to is printed beside it (a result, a timeout, a too-large answer, a broken
-session, a failed connect).
+session, a failed connect). `--flood` and `--stderr-bytes` size the two floods.
 
-    python -m benchmarks.hostile_servers
+    python -m benchmarks.hostile_servers [--flood 100000] [--stderr-bytes 100000000] [--quick]
 """
 
 from __future__ import annotations
@@ -23,20 +23,27 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "support" / "hostile_server.py"
-CASES = {
-    "reference": ("empty_name", {}),
-    "50 MB result": ("big_result", {}),
-    "200 MB line": ("long_line", {}),
-    "100 MB tool list": ("long_list", {}),
-    "100k notifications": ("log_flood", {"HOSTILE_FLOOD": "100000"}),
-    "5,000 tools": ("many_tools", {}),
-    "100 MB stderr": ("stderr_flood", {"HOSTILE_STDERR_BYTES": "100000000"}),
-}
 CALL_TIMEOUT = 120.0
+
+
+def cases(flood: int, stderr_bytes: int) -> dict[str, tuple[str, dict[str, str]]]:
+    """Each case's label, the hostile server's case and its environment."""
+    return {
+        "reference": ("empty_name", {}),
+        "50 MB result": ("big_result", {}),
+        "200 MB line": ("long_line", {}),
+        "100 MB tool list": ("long_list", {}),
+        f"{flood:,} notifications": ("log_flood", {"HOSTILE_FLOOD": str(flood)}),
+        "5,000 tools": ("many_tools", {}),
+        f"{stderr_bytes / 1e6:g} MB stderr": (
+            "stderr_flood",
+            {"HOSTILE_STDERR_BYTES": str(stderr_bytes)},
+        ),
+    }
 
 
 async def one(case: str, env: dict[str, str], log: Path) -> dict[str, object]:
@@ -81,13 +88,15 @@ def main() -> None:
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--env", default="{}", help=argparse.SUPPRESS)
     parser.add_argument("--log", help=argparse.SUPPRESS)
-    options = parser.parse_args()
+    parser.add_argument("--flood", type=int, default=100_000, help="log_flood's notifications")
+    parser.add_argument("--stderr-bytes", type=int, default=100_000_000, help="stderr_flood's")
+    options = parse_arguments(parser, {"flood": 1000, "stderr_bytes": 1_000_000})
     if options.one:
         found = asyncio.run(one(options.one, json.loads(options.env), Path(options.log)))
         print(json.dumps(found))
         return
     rows = []
-    for name, (case, env) in CASES.items():
+    for name, (case, env) in cases(options.flood, options.stderr_bytes).items():
         found = measure(case, env)
         rows.append(
             [

@@ -3,9 +3,9 @@ log folder (a tool call every 4th turn), reported with `write_html`; then its in
 in headless Chromium (Debian's chromium and chromedriver, as the tests use).
 
 Prints the time to write the report, its size, and the index's load time in the browser
-(navigation start to the load event, over 5 loads).
+(navigation start to the load event, over `--loads` loads).
 
-    python -m benchmarks.html_report --episodes 1000 --turns 100
+    python -m benchmarks.html_report [--episodes 1000] [--turns 100] [--loads 5] [--quick]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.domain.episode_facts import EpisodeStarted, TurnCompleted
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
@@ -78,7 +78,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--turns", type=int, default=100)
-    options = parser.parse_args()
+    parser.add_argument("--loads", type=int, default=5, help="times the index is loaded")
+    options = parse_arguments(parser, {"episodes": 4, "turns": 10, "loads": 1})
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         records = [episode(i, options.turns, root / "logs") for i in range(options.episodes)]
@@ -87,7 +88,7 @@ def main() -> None:
         written = time.perf_counter() - started
         size = sum(p.stat().st_size for p in (root / "html").rglob("*") if p.is_file())
         index_size = index.stat().st_size
-        loads = load_seconds(index, 5)
+        loads = load_seconds(index, options.loads)
     print_table(
         ["episodes", "turns", "write s", "report MB", "index KB", "index load s (median, max)"],
         [[str(options.episodes), str(options.turns), f"{written:.1f}", f"{size / 1e6:.1f}",

@@ -11,7 +11,7 @@ turns in which the spare warms up). Targets: HTTP median <= 10 ms; the stateless
 <= 0.6x the handshake's. CPU per turn: this process's (the client's), and for HTTP the
 server's (from /proc, around each measured turn).
 
-    python -m benchmarks.http_session_overhead [--turns 50] [--gap 0.5]
+    python -m benchmarks.http_session_overhead [--turns 50] [--gap 0.1] [--quick]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.support import cpu_ms, print_table, timing_row
+from benchmarks.support import cpu_ms, parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
@@ -128,7 +128,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=50)
     parser.add_argument("--gap", type=float, default=0.1, help="idle seconds between turns")
-    options = parser.parse_args()
+    options = parse_arguments(parser, {"turns": 2, "gap": 0.0})
     http = http_turns(options.turns, options.gap)
     stdio = stdio_turns(options.turns, options.gap)
     rows = [turns.row(f"http, {era}") for era, turns in http.items()]

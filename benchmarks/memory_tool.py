@@ -13,6 +13,7 @@ handshake (pinned to 2025-11-25) and the stateless era the client speaks by defa
 (2026-07-28).
 
     python -m benchmarks.memory_tool [--calls 50] [--turns 30] [--gap 0.2] [--answer-chars 4000]
+        [--quick]
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from benchmarks.support import print_table, timing_row
+from benchmarks.support import parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.domain.episode_state import Place, PlayedTurn
@@ -135,7 +136,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--gap", type=float, default=0.2)
     parser.add_argument("--answer-chars", type=int, default=4000, help="the longest answer")
-    arguments = parser.parse_args()
+    arguments = parse_arguments(parser, {"calls": 2, "turns": 2, "gap": 0.0})
     table: list[list[Any]] = []
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory) / "episode"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.full_game import TOOL, WALKTHROUGH
-from benchmarks.support import print_table
+from benchmarks.support import parse_arguments, print_table
 from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.llm.fake import action_reply
@@ -189,10 +189,9 @@ def main() -> None:
         default=f"{BEFORE},window,full,state",
         help=f"history policies; {BEFORE!r} is state with the reasoning server alone, as before",
     )
-    parser.add_argument("--quick", action="store_true", help="30 turns, for a smoke run")
     parser.add_argument("--print-turn", type=int, help="print that turn's messages and stop")
-    arguments = parser.parse_args()
-    turns = 30 if arguments.quick else arguments.turns
+    arguments = parse_arguments(parser, {"turns": 5})
+    turns = arguments.turns
     os.environ.setdefault("OPENROUTER_API_KEY", "benchmark-not-a-key")
     if arguments.print_turn:
         policy = arguments.policies.split(",")[0]

@@ -13,7 +13,7 @@ CPU" is its whole life, exit included, plus the fork server's work per fork (eve
 is reaped into this process's children CPU times; the fork server's one-off start-up is
 left out).
 
-    python -m benchmarks.server_start [--turns 20]
+    python -m benchmarks.server_start [--turns 20] [--quick]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.support import cpu_ms, print_table
+from benchmarks.support import cpu_ms, parse_arguments, print_table
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.era import Eras
 from zork_mcp.adapters.mcp.stdio.pipes import pipe_streams
@@ -97,7 +97,7 @@ def measure(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=20)
-    arguments = parser.parse_args()
+    arguments = parse_arguments(parser, {"turns": 2})
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         for start, (era, pin) in itertools.product(("spawn", "fork"), ERAS.items()):

@@ -6,7 +6,7 @@ step, simulated), and closes the session. The overhead is the time spent opening
 the session; the tool call itself is not counted. The naive cycle is the SDK's own
 stdio_client + ClientSession: spawn, initialize, list_tools, one call, exit.
 
-    python benchmarks/session_overhead.py [--turns 30] [--turn-seconds 1.0]
+    python -m benchmarks.session_overhead [--turns 30] [--turn-seconds 1.0] [--quick]
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from benchmarks.support import parse_arguments
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.server_config import MCPServerConfig
@@ -80,7 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--turn-seconds", type=float, default=1.0)
-    options = parser.parse_args()
+    options = parse_arguments(parser, {"turns": 2, "turn_seconds": 0.05})
     log = Path("/tmp/zork_mcp_bench_stderr.log")
     rows = [
         ("fresh process, background spare", adapter_turns(options.turns, options.turn_seconds,

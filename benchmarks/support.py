@@ -1,10 +1,32 @@
-"""Small helpers shared by the benchmark scripts: percentiles and plain tables."""
+"""What the benchmark scripts share: their command line's `--quick`, percentiles, tables."""
 
 from __future__ import annotations
 
+import argparse
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+QUICK_HELP = (
+    "tiny sizes, to check in seconds that the benchmark still runs (tests/benchmarks runs "
+    "every benchmark so); its numbers mean nothing"
+)
+
+
+def parse_arguments(
+    parser: argparse.ArgumentParser, quick: Mapping[str, object]
+) -> argparse.Namespace:
+    """The command line, given `--quick`: then `quick`'s sizes replace the defaults (an
+    option given on the command line still wins), and the defaults stay the normal run's."""
+    parser.add_argument("--quick", action="store_true", help=QUICK_HELP)
+    options = parser.parse_args()
+    unknown = sorted(name for name in quick if not hasattr(options, name))
+    if unknown:
+        raise ValueError(f"--quick sets {unknown}, which are not options of {parser.prog}")
+    if options.quick:
+        parser.set_defaults(**quick)
+        options = parser.parse_args()
+    return options
 
 
 def cpu_ms(pid: int | str) -> float:

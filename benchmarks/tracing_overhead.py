@@ -5,7 +5,7 @@ in-process fake tool `--tool-calls` times, so the numbers are the machinery alon
 telemetry is the app's own (`zork_mcp.builders.telemetry`): the JSONL logs, plus the backends
 the environment turns on, exporting OTLP/HTTP to a loopback server that accepts and discards.
 
-    python -m benchmarks.tracing_overhead [--turns 200] [--tool-calls 2]
+    python -m benchmarks.tracing_overhead [--turns 200] [--tool-calls 2] [--quick]
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from contextlib import asynccontextmanager, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from benchmarks.support import print_table, timing_row
+from benchmarks.support import parse_arguments, print_table, timing_row
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.telemetry import episode_telemetry
 from zork_mcp.builders.telemetry import telemetry as telemetry_of
-from zork_mcp.domain.messages import LLMRequest
+from zork_mcp.domain.messages import LLMRequest, ToolResultMessage
 from zork_mcp.domain.settings import MCPSettings
 
 TRACING_VARIABLES = (
@@ -75,7 +75,7 @@ def environment(mode: str, url: str) -> dict[str, str]:
 
 def zero_latency_llm(tool_calls: int) -> FunctionLLM:
     def respond(request: LLMRequest):
-        asked = sum(1 for m in request.messages if m["role"] == "tool")
+        asked = sum(isinstance(m, ToolResultMessage) for m in request.messages)
         if request.tools and asked < tool_calls:
             return tool_calls_reply(("box.think", {"thought": "t"}))
         return action_reply("north")
@@ -115,7 +115,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--tool-calls", type=int, default=2, help="tool calls per turn")
-    arguments = parser.parse_args()
+    arguments = parse_arguments(parser, {"turns": 5})
     rows = []
     with tempfile.TemporaryDirectory() as directory, discarding_endpoint() as url:
         for mode in ("off", "OTLP", "Langfuse", "both"):

@@ -16,7 +16,7 @@ default (2026-07-28: one `server/discover` an episode, then each fresh server is
 `tools/list` at once).
 
     python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--llm-latency 0]
-        [--tool-calls 1] [--servers 1,3]
+        [--tool-calls 1] [--servers 1,3] [--settle 1.0] [--quick]
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from benchmarks.support import print_table, timing_row
+from benchmarks.support import parse_arguments, print_table, timing_row
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.prompts import SYSTEM_PROMPT
-from zork_mcp.domain.messages import LLMRequest
+from zork_mcp.domain.messages import LLMRequest, ToolResultMessage
 from zork_mcp.domain.server_config import MCPServerConfig
 from zork_mcp.domain.settings import MCPSettings
 
@@ -61,7 +61,7 @@ class ScriptedLLM(FunctionLLM):
                 started = time.perf_counter()
                 await asyncio.sleep(latency)
                 self.waited += time.perf_counter() - started
-            asked = sum(1 for m in request.messages if m["role"] == "tool")
+            asked = sum(isinstance(m, ToolResultMessage) for m in request.messages)
             if request.tools and asked < tool_calls * len(batch):
                 return tool_calls_reply(*batch)
             return action_reply("north")
@@ -82,6 +82,7 @@ def measure(
     servers: int = 1,
     llm_latency: float = 0.0,
     protocol: str | None = None,
+    settle: float = 1.0,
 ) -> list[float]:
     names = server_names(servers)
     llm = ScriptedLLM(tool_calls, names, llm_latency)
@@ -102,7 +103,7 @@ def measure(
         )
         server.fork_server_ready(60)
         server.warm_up()
-        time.sleep(1.0)  # the app warms up while it loads the game
+        time.sleep(settle)  # the app warms up while it loads the game
     telemetry = JsonlTelemetry(logs / mode.replace(", ", "-"), "bench")
     agent = ZorkAgent(
         llm_session=llm_session,
@@ -134,7 +135,10 @@ def main() -> None:
     )
     parser.add_argument("--tool-calls", type=int, default=1, help="tool calls per turn")
     parser.add_argument("--servers", default="", help="e.g. 1,3: several servers, forked")
-    arguments = parser.parse_args()
+    parser.add_argument(
+        "--settle", type=float, default=1.0, help="idle seconds after the servers warm up"
+    )
+    arguments = parse_arguments(parser, {"turns": 1, "settle": 0.1})
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in ("spawn", "fork")]
@@ -142,14 +146,14 @@ def main() -> None:
             modes = []
         seconds = measure(
             "off", arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
-            llm_latency=arguments.llm_latency,
+            llm_latency=arguments.llm_latency, settle=arguments.settle,
         )  # fmt: skip
         rows.append(timing_row("MCP off", seconds))
         for mode in modes:
             for era, pin in ERAS.items():
                 seconds = measure(
                     mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
-                    llm_latency=arguments.llm_latency, protocol=pin,
+                    llm_latency=arguments.llm_latency, protocol=pin, settle=arguments.settle,
                 )  # fmt: skip
                 rows.append(timing_row(f"MCP {mode}, {era}", seconds))
         for count in (int(n) for n in arguments.servers.split(",") if n):
@@ -158,7 +162,7 @@ def main() -> None:
                 for era, pin in ERAS.items():
                     seconds = measure(
                         mode, arguments.turns, arguments.gap, arguments.tool_calls,
-                        Path(directory), count, arguments.llm_latency, pin,
+                        Path(directory), count, arguments.llm_latency, pin, arguments.settle,
                     )  # fmt: skip
                     rows.append(timing_row(f"MCP {mode}, {count} server(s), {era}", seconds))
     llm = (
