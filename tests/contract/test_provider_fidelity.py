@@ -297,7 +297,7 @@ async def test_retries_stop_when_the_budget_is_spent():
     assert sleep.delays == [50.0, 50.0]
 
 
-# ---- default models: current, and stated in the README ------------------------------------
+# ---- default models: current, and stated in the docs --------------------------------------
 
 # Shut down or retired by 2026-11-23, per the providers' deprecation pages:
 # platform.claude.com/docs/en/about-claude/model-deprecations,
@@ -322,9 +322,9 @@ def test_the_default_model_is_neither_retired_nor_deprecated(provider):
     assert bare not in RETIRED | DEPRECATED
 
 
-def test_the_readme_states_each_default_and_when_it_was_checked():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("### Default models", 1)[1].split("###", 1)[0]
+def test_the_docs_state_each_default_and_when_it_was_checked():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "providers.md").read_text()
+    section = page.split("## Default models", 1)[1].split("##", 1)[0]
     assert "2026-11-23" in section
     for name, provider in PROVIDERS.items():
         assert f"| `{name}` | `{provider.default_model}` |" in section

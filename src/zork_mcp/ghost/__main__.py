@@ -16,16 +16,20 @@ from zork_mcp.ghost.goldens import load_golden, record, replay, save_golden
 from zork_mcp.ghost.inspect import inspect_golden
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m zork_mcp.ghost", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m zork_mcp.ghost", description=__doc__)
+    commands = p.add_subparsers(dest="command", required=True)
     show = commands.add_parser("inspect", help="print goldens' conversation, tool chain, metrics")
     show.add_argument("goldens", nargs="+", type=Path)
     rerun = commands.add_parser("replay", help="run a golden offline and print the result JSON")
     rerun.add_argument("golden", type=Path)
     again = commands.add_parser("record", help="re-record a golden against the real provider")
     again.add_argument("golden", type=Path)
-    arguments = parser.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parser().parse_args(argv)
     load_env_file()
     console = Console()
     if arguments.command == "inspect":

@@ -1,0 +1,134 @@
+"""The docs (issue 48): the site builds with warnings as errors (a broken link or anchor
+fails it), the README stays short, and every command they show is one a test runs: each
+`zork-mcp` / `python -m zork_mcp.app|ghost` line parses with the real CLI's parser, each
+`python -m` module exists, and each benchmark shown has the quick mode CI runs
+(tests/benchmarks)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [ROOT / "README.md", *DOCS]
+README_LINES = 200
+# A command as the docs write it, after an optional venv path and environment assignments.
+_COMMAND = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(python3? -m \S+|zork-mcp)(.*)$")
+_FENCE = re.compile(r"```(?:bash|sh|console|shell)\n(.*?)```", re.S)
+_INLINE = re.compile(r"`((?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?(?:python3? -m |zork-mcp )[^`]+)`")
+
+
+def shown_commands() -> list[tuple[str, str]]:
+    """(page, command) for every command line the README and the docs show."""
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        blocks = [
+            line
+            for block in _FENCE.findall(text)
+            for line in block.replace("\\\n", " ").splitlines()  # continued lines joined
+        ]
+        for line in [*blocks, *_INLINE.findall(text)]:
+            for part in line.split("&&"):
+                if _COMMAND.match(part.strip()):
+                    found.append((page.name, part.strip()))
+    return found
+
+
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "index.html").is_file() and (
+        tmp_path / "mcp-servers" / "index.html"
+    ).is_file()
+
+
+def test_every_page_is_in_the_site_and_the_readme_is_short_and_links_to_pages_that_exist():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    assert [page.name for page in DOCS if page.name not in nav] == []
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= README_LINES
+    linked = re.findall(r"\]\((docs/[^)#]+)", readme)
+    assert linked and [path for path in linked if not (ROOT / path).is_file()] == []
+
+
+def test_the_docs_show_commands_at_all():
+    """The extraction itself: a change to how the docs write commands must not silently
+    leave the checks below with nothing to check."""
+    modules = {command.split()[2] for _, command in shown_commands() if " -m " in command}
+    assert {"zork_mcp.app", "zork_mcp.ghost", "benchmarks.confinement"} <= modules
+
+
+@pytest.mark.parametrize(("page", "command"), shown_commands())
+def test_every_command_shown_is_one_that_runs(page, command):
+    match = _COMMAND.match(command)
+    assert match is not None
+    program, rest = match.group(1), shlex.split(match.group(2), comments=True)
+    if program == "zork-mcp":
+        program, rest = "python -m zork_mcp.app", rest
+    module = program.split()[-1]
+    if module in ("venv", "module"):  # `python3 -m venv .venv`; prose's `python -m module`
+        return
+    assert importlib.util.find_spec(module) is not None, f"{page}: no module {module}"
+    parser = _parser(module, rest)
+    if parser is not None:
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said):
+                parser.parse_args(_placeholders(rest))
+        except SystemExit:
+            pytest.fail(f"{page}: `{command}` does not parse: {said.getvalue().strip()}")
+    if module.startswith("benchmarks."):
+        source = importlib.util.find_spec(module).origin
+        assert "--quick" in Path(source).read_text(), f"{page}: {module} has no --quick mode"
+
+
+def _parser(module: str, argv: list[str]) -> argparse.ArgumentParser | None:
+    """The real parser of the command line, for our own CLIs."""
+    if module == "zork_mcp.ghost":
+        from zork_mcp.ghost.__main__ import parser
+
+        return parser()
+    if module != "zork_mcp.app":
+        return None
+    if argv[:1] == ["show"]:
+        from zork_mcp.app.show import parser
+
+        del argv[:1]
+        return parser()
+    if argv[:1] == ["eval"]:
+        from zork_mcp.app.sweep.cli import report_parser, sweep_parser
+
+        del argv[:1]
+        if argv[:1] == ["report"]:
+            del argv[:1]
+            return report_parser()
+        return sweep_parser()
+    from zork_mcp.app.cli import parser
+
+    return parser()
+
+
+def _placeholders(argv: list[str]) -> list[str]:
+    """`...` and `<name>` stand for a value the reader fills in."""
+    return [re.sub(r"<[^>]+>", "x", arg) for arg in argv if arg not in ("...", "…")]
