@@ -30,8 +30,8 @@ from benchmarks.support import parse_arguments
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.posix.landlock import abi_version, build_ruleset, enforce
-from zork_mcp.domain.confinement import DEFAULT_SANDBOX
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.confinement import DEFAULT_SANDBOX
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 REASONING = MCPServerConfig(command="python", args=("-m", "zork_mcp.servers.reasoning"))
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}

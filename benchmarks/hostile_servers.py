@@ -48,7 +48,7 @@ def cases(flood: int, stderr_bytes: int) -> dict[str, tuple[str, dict[str, str]]
 
 async def one(case: str, env: dict[str, str], log: Path) -> dict[str, object]:
     from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-    from zork_mcp.domain.server_config import MCPServerConfig
+    from zork_mcp.domain.servers.server_config import MCPServerConfig
 
     config = MCPServerConfig(command="python", args=(str(HOSTILE), case), env=env)
     server = stdio_tool_server({"h": config}, stderr_path=log, background_spare=False)

@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.support import cpu_ms, parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig, MCPServerConfig
 from zork_mcp.ports.tool_server import ToolServer
 
 ENV = {"DISABLE_THOUGHT_LOGGING": "true"}

@@ -32,9 +32,9 @@ from typing import Any
 from benchmarks.support import parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.storage.journal_file import FileJournal
-from zork_mcp.domain.episode_state import Place, PlayedTurn
-from zork_mcp.domain.roots import episode_root
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.servers.roots import episode_root
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 TURNS = 400
 ERAS = {"handshake": "2025-11-25", "stateless": None}

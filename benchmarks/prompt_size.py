@@ -40,7 +40,7 @@ from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main as app_main
-from zork_mcp.domain.history import CHARS_PER_TOKEN, HistoryPolicy
+from zork_mcp.domain.episode.history import CHARS_PER_TOKEN, HistoryPolicy
 
 SERVERS = {
     "reasoning": {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"],

@@ -23,7 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from benchmarks.support import parse_arguments
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 ARGS = ("-m", "zork_mcp.servers.reasoning")
 ENV = {"DISABLE_THOUGHT_LOGGING": "true"}

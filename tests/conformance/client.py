@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from tests.conformance.applicability import not_applicable
 
 if TYPE_CHECKING:
-    from zork_mcp.domain.tool_schema import ToolSpec
+    from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 SERVER = "conformance"
 CALL_TIMEOUT_SECONDS = 10.0
@@ -60,8 +60,8 @@ def calls_for(scenario: str, context: Mapping[str, Any], tools: Sequence[ToolSpe
 
 async def run(url: str, scenario: str, context: Mapping[str, Any]) -> None:
     from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-    from zork_mcp.domain.server_config import MCPHttpServerConfig
-    from zork_mcp.domain.tool_schema import canonical_name
+    from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
+    from zork_mcp.domain.tools.tool_schema import canonical_name
 
     server = McpHttpToolServer({SERVER: MCPHttpServerConfig(url=url)})
     async with server.open_session() as session:

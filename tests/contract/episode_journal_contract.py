@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 WEST = Place("West of House", 180)
 FOREST_1, FOREST_2 = Place("Forest", 190), Place("Forest", 191)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord
-from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
 from zork_mcp.ports.result_store import ResultStore
 
 tool_uses = st.lists(

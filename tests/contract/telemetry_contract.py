@@ -6,9 +6,8 @@ import math
 
 import pytest
 
-from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import (
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.span_facts import (
     LLMAnswered,
     LLMCalled,
     ToolAnswered,
@@ -16,6 +15,7 @@ from zork_mcp.domain.span_facts import (
     TurnDecided,
     TurnOpened,
 )
+from zork_mcp.domain.loop.messages import Usage
 from zork_mcp.ports.telemetry import Telemetry
 
 OPENED = TurnOpened(mcp_enabled=True, max_iterations=5, turn=1)

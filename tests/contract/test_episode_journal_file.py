@@ -6,7 +6,7 @@ import pytest
 
 from tests.contract.episode_journal_contract import WEST, EpisodeJournalContract, turn
 from zork_mcp.adapters.storage.journal_file import FileJournal
-from zork_mcp.domain.episode_state import Note
+from zork_mcp.domain.episode.episode_state import Note
 
 
 class TestFileJournal(EpisodeJournalContract):

@@ -6,7 +6,7 @@ from jericho.game_info import zork1
 
 from tests.contract.game_env_contract import GameEnvContract
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
-from zork_mcp.domain.status_line import StatusLine
+from zork_mcp.domain.game.status_line import StatusLine
 
 
 class TestJerichoGameEnv(GameEnvContract):

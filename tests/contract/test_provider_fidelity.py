@@ -23,7 +23,7 @@ from zork_mcp.adapters.llm.messages import limit_cache_markers
 from zork_mcp.adapters.llm.openai.responses import parse_response
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     CachePolicy,
     ContextSummary,
     LLMRequest,
@@ -34,9 +34,9 @@ from zork_mcp.domain.messages import (
     tool_message,
     user_message,
 )
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
-from zork_mcp.domain.wire_names import WireNameMap
+from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.wire_names import WireNameMap
 
 TOOLS = tuple(to_openai_tools([ToolSpec("game", "play", {"type": "object", "properties": {}})]))
 NAMES = ["game.play"]

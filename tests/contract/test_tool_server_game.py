@@ -9,7 +9,7 @@ from tests.contract.tool_server_contract import ToolServerContract, ToolServerSu
 from tests.support.probes import look_probe
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 

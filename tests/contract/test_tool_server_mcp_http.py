@@ -16,7 +16,7 @@ from tests.support.http_servers import free_port, http_server
 from tests.support.paths import FAULT_SERVER
 from tests.support.probes import look_probe, thought_probe
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
-from zork_mcp.domain.server_config import MCPHttpServerConfig
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
 
 pytestmark = pytest.mark.slow
 

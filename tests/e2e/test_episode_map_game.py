@@ -8,9 +8,9 @@ import pytest
 
 from tests.support.walkthrough import WALKTHROUGH
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
-from zork_mcp.domain.episode_map import AmbiguousRoom, EpisodeMap, RouteFound
-from zork_mcp.domain.episode_state import Place, PlayedTurn
-from zork_mcp.domain.game_text import died
+from zork_mcp.domain.episode.episode_map import AmbiguousRoom, EpisodeMap, RouteFound
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.game_text import died
 
 # (room, direction, the room it led to), as the walkthrough's first 40 commands take them.
 WALKTHROUGH_EXITS = [

@@ -24,9 +24,9 @@ from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.builders.mcp import mcp_tool_server, run_tool_settings, start_plan
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import episode_journal
-from zork_mcp.domain.episode_state import Place, PlayedTurn
-from zork_mcp.domain.server_config import parse_mcp_config
-from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.servers.server_config import parse_mcp_config
+from zork_mcp.domain.servers.settings import MCPSettings
 from zork_mcp.ports.tool_server import ToolServer
 
 pytestmark = pytest.mark.slow

@@ -16,8 +16,8 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.domain.errors import MCPServerStartupError
-from zork_mcp.domain.events import Event, EventType
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.facts.events import Event, EventType
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = [
     pytest.mark.slow,

@@ -18,7 +18,7 @@ from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.app.cli import main
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 DEATH = "****  You have died  ****"

@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 

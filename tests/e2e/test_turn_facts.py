@@ -14,9 +14,9 @@ from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
-from zork_mcp.domain.game_text import UNREAD, died, unread
+from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.game.game_text import UNREAD, died, unread
 from zork_mcp.domain.sweep.records import play_metrics
-from zork_mcp.domain.turn_facts import TurnFacts
 
 pytestmark = pytest.mark.slow
 # At West of House, a command that draws each refusal of UNREAD from the game.

@@ -31,7 +31,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError, LLMError
-from zork_mcp.domain.events import EventType, Level
+from zork_mcp.domain.facts.events import EventType, Level
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow

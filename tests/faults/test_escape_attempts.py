@@ -18,10 +18,10 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.posix.landlock import SCOPE_ABI, abi_version
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
-from zork_mcp.domain.events import Event, EventType
-from zork_mcp.domain.host_list import PROXY_PORT
-from zork_mcp.domain.roots import Root
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.facts.events import Event, EventType
+from zork_mcp.domain.servers.host_list import PROXY_PORT
+from zork_mcp.domain.servers.roots import Root
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = [
     pytest.mark.slow,

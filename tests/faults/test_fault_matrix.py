@@ -47,11 +47,11 @@ from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.agent_response import FALLBACK_ACTION
-from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
-from zork_mcp.domain.server_config import MCPServerConfig
-from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.servers.confinement import Sandbox
+from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.settings import MCPSettings
 
 pytestmark = pytest.mark.slow
 RESULT_CAP = 50_000

@@ -21,14 +21,14 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import (
     MCPServerStartupError,
     MCPSessionBrokenError,
     MCPToolCallError,
     MCPToolTimeoutError,
 )
-from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig
+from zork_mcp.domain.servers.confinement import Sandbox
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig, MCPServerConfig
 
 pytestmark = pytest.mark.slow
 GOOD = f"h.{GOOD_TOOL}"

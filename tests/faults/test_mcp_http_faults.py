@@ -12,7 +12,7 @@ from tests.support.http_servers import http_server
 from tests.support.paths import FAULT_SERVER
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.domain.errors import MCPServerStartupError, MCPSessionBrokenError
-from zork_mcp.domain.server_config import MCPHttpServerConfig
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
 
 pytestmark = pytest.mark.slow
 SECRET = "tok-5b1c9e0f7d2a4c33"

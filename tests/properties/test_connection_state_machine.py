@@ -17,11 +17,11 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import MCPServerStartupError
-from zork_mcp.domain.messages import initial_messages
-from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.loop.agent_turn import decide_action
+from zork_mcp.domain.loop.connection import ConnectionState, ConnectionTracker, ServerConnections
+from zork_mcp.domain.loop.messages import initial_messages
+from zork_mcp.domain.servers.settings import MCPSettings
 
 
 def ping() -> str:

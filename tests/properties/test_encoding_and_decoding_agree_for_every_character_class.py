@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.story_files import CHARACTER_CLASSES, as_read, dictionary_zchars, pack, story
-from zork_mcp.domain.story_file import decode_start, encode_word, read_lexicon
+from zork_mcp.domain.game.story_file import decode_start, encode_word, read_lexicon
 
 characters = st.sampled_from(sorted(CHARACTER_CLASSES)).flatmap(
     lambda name: st.sampled_from(CHARACTER_CLASSES[name])

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.domain.episode_map import AlreadyThere, EpisodeMap, NoKnownRoute, RouteFound
-from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.domain.episode.episode_map import AlreadyThere, EpisodeMap, NoKnownRoute, RouteFound
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 
 NAMES = ("Forest", "Clearing", "Maze")
 SPELLINGS = {

@@ -1,7 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import Content, Script, play, scripts
-from zork_mcp.domain.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 
 
 def _answers_by_text(script: Script) -> dict:

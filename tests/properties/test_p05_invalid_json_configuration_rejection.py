@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, json_values
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError
-from zork_mcp.domain.server_config import parse_mcp_config
+from zork_mcp.domain.servers.server_config import parse_mcp_config
 
 VALID = json.dumps(
     {"mcpServers": {"think": {"command": "npx", "args": ["-y", "server"], "env": {"A": "b"}}}},

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 from tests.support.scripts import ScriptedModel, box_server, scripts, settings_for
 from zork_mcp.adapters.llm.fake import FunctionLLM
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.connection import ConnectionTracker, ServerConnections
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import initial_messages
+from zork_mcp.domain.loop.agent_turn import decide_action
+from zork_mcp.domain.loop.connection import ConnectionTracker, ServerConnections
+from zork_mcp.domain.loop.messages import initial_messages
 
 
 @given(st.lists(st.tuples(scripts, st.none() | st.integers(0, 3)), min_size=1, max_size=4))

@@ -9,7 +9,7 @@ from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server
 from tests.support.strategies import server_eras
 from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
-from zork_mcp.domain.server_env import server_environment
+from zork_mcp.domain.servers.server_env import server_environment
 
 names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True)
 PLAIN = ["PATH", "HOME", "LANG", "TERM", "MODE", "TZ", "USER", "SHELL", "DEBUG_LEVEL"]

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, json_objects, plain_names
 from zork_mcp.adapters.llm.openai.chat import parse_completion
-from zork_mcp.domain.messages import FunctionCall, LLMResponse, ToolCall
-from zork_mcp.domain.wire_names import WireNameMap
+from zork_mcp.domain.loop.messages import FunctionCall, LLMResponse, ToolCall
+from zork_mcp.domain.tools.wire_names import WireNameMap
 
 contents = st.none() | st.text(TEXT, max_size=30)
 wire_calls = st.lists(st.tuples(plain_names, json_objects), max_size=3)

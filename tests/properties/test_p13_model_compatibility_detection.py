@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, reasoning_models, tool_models
 from zork_mcp.domain.errors import MCPError
-from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_calling
+from zork_mcp.domain.tools.model_support import ensure_tool_support, supports_tool_calling
 
 
 @given(reasoning_models)

@@ -1,7 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import Kind, play, scripts, tool_results
-from zork_mcp.domain.events import EventType, Level
+from zork_mcp.domain.facts.events import EventType, Level
 
 FAILURE_EVENTS = {
     Kind.TOOL_ERROR: EventType.MCP_TOOL_ERROR,

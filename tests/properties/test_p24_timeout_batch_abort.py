@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 from tests.support.scripts import Batch, Call, Content, Kind, Script, play, tool_results
 from tests.support.strategies import good_answers, json_objects
-from zork_mcp.domain.batch_policy import SKIPPED_AFTER_TIMEOUT
+from zork_mcp.domain.loop.batch_policy import SKIPPED_AFTER_TIMEOUT
 
 any_call = st.builds(
     Call, st.sampled_from([Kind.OK, Kind.TOOL_ERROR, Kind.UNKNOWN, Kind.TIMEOUT]), json_objects

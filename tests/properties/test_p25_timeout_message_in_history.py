@@ -1,7 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import TIMEOUT, Kind, play, scripts, tool_results
-from zork_mcp.domain.events import EventType
+from zork_mcp.domain.facts.events import EventType
 
 
 @given(scripts)

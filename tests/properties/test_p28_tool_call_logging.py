@@ -6,8 +6,8 @@ from hypothesis import given
 
 from tests.support.scripts import offered_requests, play, scripts
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
-from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.events import EventType
+from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.loop.batch_policy import CallOutcome
 
 
 def iteration_of(played) -> dict[str, int]:

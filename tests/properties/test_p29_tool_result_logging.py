@@ -1,8 +1,8 @@
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
-from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.events import EventType
+from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.loop.batch_policy import CallOutcome
 
 TICK = 0.25  # the test clock advances this much each time it is read
 

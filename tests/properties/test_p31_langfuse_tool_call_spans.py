@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from tests.support.langfuse_capture import LangfuseCapture
 from tests.support.scripts import play, scripts
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
-from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop.batch_policy import CallOutcome
 
 REACHED_THE_SERVER = {
     CallOutcome.SUCCEEDED,

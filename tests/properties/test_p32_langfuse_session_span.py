@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from tests.support.langfuse_capture import LangfuseCapture
 from tests.support.scripts import play, scripts
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
-from zork_mcp.domain.events import LLM_GENERATION, SESSION_SPAN
+from zork_mcp.domain.facts.events import LLM_GENERATION, SESSION_SPAN
 
 
 @pytest.fixture(scope="module")

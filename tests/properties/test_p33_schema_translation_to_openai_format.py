@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 from tests.support.openai_format import assert_openai_tool
 from tests.support.strategies import TEXT, input_schemas, server_names, tool_names
-from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tool
 
 
 @given(server_names, tool_names, st.text(TEXT, max_size=50), input_schemas())

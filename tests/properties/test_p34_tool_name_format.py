@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, server_names, tool_names
-from zork_mcp.domain.tool_schema import ToolSpec, canonical_name, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, canonical_name, to_openai_tool
 
 
 @given(server_names, tool_names)

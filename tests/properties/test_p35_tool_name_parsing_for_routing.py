@@ -4,8 +4,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import server_names, tool_names
-from zork_mcp.domain.tool_schema import canonical_name, split_canonical_name
-from zork_mcp.domain.wire_names import RULES, WireNameMap
+from zork_mcp.domain.tools.tool_schema import canonical_name, split_canonical_name
+from zork_mcp.domain.tools.wire_names import RULES, WireNameMap
 
 name_sets = st.lists(st.tuples(server_names, tool_names), min_size=1, max_size=8, unique=True)
 

@@ -3,7 +3,7 @@ import copy
 from hypothesis import given
 
 from tests.support.strategies import input_schemas, server_names, tool_names
-from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tool
 
 
 @given(server_names, tool_names, input_schemas())

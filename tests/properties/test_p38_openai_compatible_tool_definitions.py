@@ -6,7 +6,7 @@ from tests.support.openai_format import assert_openai_tool
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import raw_server
 from tests.support.strategies import mcp_tool_sets, server_eras
-from zork_mcp.domain.tool_schema import to_openai_tools
+from zork_mcp.domain.tools.tool_schema import to_openai_tools
 
 
 @settings(max_examples=50)

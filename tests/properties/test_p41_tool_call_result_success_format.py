@@ -4,7 +4,7 @@ from hypothesis import given
 
 from tests.support.strategies import json_values
 from zork_mcp.adapters.mcp.fake import FakeToolServer
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 
 @given(json_values)

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT
 from zork_mcp.adapters.mcp.fake import FakeToolServer
-from zork_mcp.domain.batch_policy import BatchStep, error_result, skip_result, timeout_result
+from zork_mcp.domain.loop.batch_policy import BatchStep, error_result, skip_result, timeout_result
 
 messages = st.text(TEXT, min_size=1, max_size=40)
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tests.support.strategies import TEXT, json_values
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 
 @dataclasses.dataclass

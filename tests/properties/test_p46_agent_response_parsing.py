@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, good_answers, json_values
-from zork_mcp.domain.agent_response import AgentResponse, parse_agent_response
+from zork_mcp.domain.loop.agent_response import AgentResponse, parse_agent_response
 
 
 @given(good_answers, st.dictionaries(st.text(TEXT, max_size=6), json_values, max_size=2))

@@ -2,7 +2,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, answers
-from zork_mcp.domain.agent_response import parse_agent_response
+from zork_mcp.domain.loop.agent_response import parse_agent_response
 
 
 @given(answers.map(lambda a: a.text()) | st.text(TEXT, max_size=80) | st.none())

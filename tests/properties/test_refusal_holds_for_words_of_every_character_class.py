@@ -16,8 +16,8 @@ from tests.support.story_files import (
     pack,
     story,
 )
-from zork_mcp.domain.game_command import CommandRules, Refused, safe_command
-from zork_mcp.domain.story_file import read_lexicon
+from zork_mcp.domain.game.game_command import CommandRules, Refused, safe_command
+from zork_mcp.domain.game.story_file import read_lexicon
 
 SEPARATORS = '.,"'
 NAMED = {"save": Refused.FILES, "restore": Refused.FILES, "script": Refused.FILES,

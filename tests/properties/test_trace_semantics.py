@@ -21,7 +21,7 @@ from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.adapters.telemetry.otel import OtelTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
-from zork_mcp.domain.batch_policy import CallOutcome
+from zork_mcp.domain.loop.batch_policy import CallOutcome
 
 IDENTITY = RunIdentity("openrouter", "openai/gpt-4o-mini", session_id="ep-p", seed=1)
 LEVELS = {

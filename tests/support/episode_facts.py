@@ -1,4 +1,4 @@
-"""Generators of an episode's own events (domain/episode_facts), every field drawn: what the
+"""Generators of an episode's own events (domain/facts/episode_facts), every field drawn: what the
 orchestrator may write, for the property tests of the events log."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT
-from zork_mcp.domain.episode import EndReason
-from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
-from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
+from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.facts.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
 
 _counts = st.integers(0, 10**6)
 _tool_uses = st.lists(

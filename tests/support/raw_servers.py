@@ -11,8 +11,8 @@ from pathlib import Path
 from tests.support.paths import ROOT
 from tests.support.processes import processes_in_groups
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.confinement import Sandbox
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.confinement import Sandbox
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
 

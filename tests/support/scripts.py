@@ -21,9 +21,9 @@ from zork_mcp.adapters.llm.fake import FunctionLLM
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
-from zork_mcp.domain.agent_turn import decide_action
-from zork_mcp.domain.loop_records import LoopOutcome
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.agent_turn import decide_action
+from zork_mcp.domain.loop.loop_records import LoopOutcome
+from zork_mcp.domain.loop.messages import (
     AssistantToolCalls,
     FunctionCall,
     LLMRequest,
@@ -33,8 +33,8 @@ from zork_mcp.domain.messages import (
     Usage,
     initial_messages,
 )
-from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tool_loop import Clock
+from zork_mcp.domain.loop.tool_loop import Clock
+from zork_mcp.domain.servers.settings import MCPSettings
 from zork_mcp.ports.telemetry import Telemetry
 
 SERVER = "box"

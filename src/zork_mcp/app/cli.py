@@ -16,10 +16,10 @@ from zork_mcp.app.progress import print_summary
 from zork_mcp.builders.env_file import load_env_file
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.episode import EndReason
+from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
-from zork_mcp.domain.history import HistoryMode
-from zork_mcp.domain.inert_text import inert
 
 EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}
 

@@ -9,15 +9,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zork_mcp.domain.episode_facts import (
+from zork_mcp.domain.episode.episode_text import result_size
+from zork_mcp.domain.facts.episode_facts import (
     EpisodeEnded,
     EpisodeResumed,
     EpisodeStarted,
     TurnCompleted,
 )
-from zork_mcp.domain.episode_text import result_size
-from zork_mcp.domain.events import EventType, LoggedEvent
-from zork_mcp.domain.tool_facts import (
+from zork_mcp.domain.facts.events import EventType, LoggedEvent
+from zork_mcp.domain.facts.tool_facts import (
     ToolCallRequested,
     ToolFact,
     ToolResultReceived,
@@ -25,7 +25,7 @@ from zork_mcp.domain.tool_facts import (
     ToolTimedOut,
     tool_fact,
 )
-from zork_mcp.domain.turn_facts import TurnFacts
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 
 TOOL_EVENTS = (ToolCallRequested, ToolResultReceived, ToolTimedOut, ToolSkipped)
 NOTICE_LEVELS = ("warning", "error")

@@ -8,29 +8,29 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import Decision, ZorkAgent
-from zork_mcp.domain.episode import Checkpoint, EndReason, EpisodeSummary
-from zork_mcp.domain.episode_facts import (
-    EpisodeEnded,
-    EpisodeFact,
-    EpisodeResumed,
-    EpisodeStarted,
-    TurnCompleted,
-)
-from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
+from zork_mcp.domain.episode.episode import Checkpoint, EndReason, EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
+from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
+from zork_mcp.domain.episode.memories import relevant_memories
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
     LLMError,
     MCPServerStartupError,
 )
-from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_text import died, unread
-from zork_mcp.domain.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
-from zork_mcp.domain.loop_records import LoopOutcome, ToolCallRecord
-from zork_mcp.domain.memories import relevant_memories
-from zork_mcp.domain.messages import Message, Usage
-from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.facts.episode_facts import (
+    EpisodeEnded,
+    EpisodeFact,
+    EpisodeResumed,
+    EpisodeStarted,
+    TurnCompleted,
+)
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.game.game import GameObservation
+from zork_mcp.domain.game.game_text import died, unread
+from zork_mcp.domain.loop.loop_records import LoopOutcome, ToolCallRecord
+from zork_mcp.domain.loop.messages import Message, Usage
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.game_env import GameEnv

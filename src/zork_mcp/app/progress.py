@@ -15,9 +15,9 @@ from rich.text import Text
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.app.transcript import Line, Tone, Transcript
 from zork_mcp.builders.llm import RetryNotice
-from zork_mcp.domain.episode import EpisodeSummary
-from zork_mcp.domain.episode_state import EpisodeState
-from zork_mcp.domain.inert_text import inert
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.episode.inert_text import inert
 
 WAITING = "waiting for the model…"
 STYLES = {

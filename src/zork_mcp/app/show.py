@@ -11,11 +11,11 @@ from rich.markup import escape
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.episode_view import EpisodeView, Resume, TurnView, episode_view
-from zork_mcp.domain.episode_facts import EpisodeEnded
-from zork_mcp.domain.episode_text import one_line, outcome_lines, result_line, resumed_line
+from zork_mcp.domain.episode.episode_text import one_line, outcome_lines, result_line, resumed_line
+from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.events import LoggedEvent
-from zork_mcp.domain.inert_text import inert
+from zork_mcp.domain.facts.episode_facts import EpisodeEnded
+from zork_mcp.domain.facts.events import LoggedEvent
 
 ARGUMENTS_CHARS = 160
 INDENT = "    "

@@ -24,8 +24,8 @@ from zork_mcp.adapters.llm.gemini import GeminiLLM
 from zork_mcp.adapters.llm.openai.chat import OpenAICompatibleLLM, OpenAIFlavor
 from zork_mcp.adapters.llm.openai.responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
-from zork_mcp.domain.wire_names import RULES, WireNameRule
+from zork_mcp.domain.tools.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
+from zork_mcp.domain.tools.wire_names import RULES, WireNameRule
 from zork_mcp.ports.llm import LLM
 
 # "openai" is chat completions (OpenAI, OpenRouter, local servers); "openai-responses" is

@@ -7,16 +7,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
+from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.history import HistoryMode, HistoryPolicy
-from zork_mcp.domain.server_config import (
+from zork_mcp.domain.servers.server_config import (
     AnyServerConfig,
     MCPConfig,
     missing_config_error,
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.settings import (
+from zork_mcp.domain.servers.settings import (
     MCPSettings,
     parse_end_at_first_death,
     parse_history_policy,

@@ -8,7 +8,7 @@ from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
 from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
-from zork_mcp.domain.events import LoggedEvent
+from zork_mcp.domain.facts.events import LoggedEvent
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore

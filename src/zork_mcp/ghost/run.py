@@ -25,14 +25,14 @@ from zork_mcp.builders.providers import (
     provider_named,
     required_key,
 )
-from zork_mcp.domain.context_budget import ContextBudget
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
-from zork_mcp.domain.loop_policy import LoopLimits, LoopPolicy
-from zork_mcp.domain.messages import Message, system_message, user_message
-from zork_mcp.domain.recovery import Recovery
-from zork_mcp.domain.server_config import MCPConfig
-from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
-from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.domain.loop.context_budget import ContextBudget
+from zork_mcp.domain.loop.loop_policy import LoopLimits, LoopPolicy
+from zork_mcp.domain.loop.messages import Message, system_message, user_message
+from zork_mcp.domain.loop.recovery import Recovery
+from zork_mcp.domain.loop.tool_loop import ToolLoop
+from zork_mcp.domain.servers.server_config import MCPConfig
+from zork_mcp.domain.servers.settings import TOOL_TIMEOUT_SECONDS, ServerStart
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
 from zork_mcp.ghost.parts import GhostCall, GhostParts, ghost_parts
@@ -82,7 +82,7 @@ async def mcp_ghost(
     ConfigurationError at once; a server that does not start or a
     provider that fails ends the run with `success=False` and the error in `errors`.
     Past `context_budget_tokens` (estimated) older steps are sent condensed; see
-    zork_mcp.domain.context_budget. Every server process is closed before this returns,
+    zork_mcp.domain.loop.context_budget. Every server process is closed before this returns,
     raises or is cancelled. `server_start` is as in [tool.zorkgpt.mcp]: Python servers
     are forked from one fork server that every call in this process shares (the first
     call spawns while it starts). `openai_api` ("chat" or "responses") picks OpenAI's API

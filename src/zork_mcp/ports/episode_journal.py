@@ -3,7 +3,7 @@ them (the episode's folder, named to servers as an MCP root)."""
 
 from typing import Protocol
 
-from zork_mcp.domain.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 
 class EpisodeJournal(Protocol):

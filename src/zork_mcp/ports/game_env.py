@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game.game import GameObservation
 
 
 class GameEnv(Protocol):

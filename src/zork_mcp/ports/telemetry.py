@@ -1,15 +1,15 @@
 """The Telemetry port: structured events and nested spans, the one place logs leave from.
 
-A span carries typed facts (zork_mcp.domain.span_facts): what it is when it opens, what came
+A span carries typed facts (zork_mcp.domain.facts.span_facts): what it is when it opens, what came
 of it when updated; its kind follows from the type of its opening facts.
 """
 
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from zork_mcp.domain.events import Event
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import SpanFacts
+from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.facts.span_facts import SpanFacts
+from zork_mcp.domain.loop.messages import Usage
 
 
 class Span(Protocol):

@@ -23,9 +23,9 @@ from mcp.types import ListRootsResult
 from pydantic import Field
 
 from zork_mcp.builders.storage import journal_file
-from zork_mcp.domain.episode_map import EpisodeMap
-from zork_mcp.domain.episode_state import PlayedTurn
-from zork_mcp.domain.roots import folder_of
+from zork_mcp.domain.episode.episode_map import EpisodeMap
+from zork_mcp.domain.episode.episode_state import PlayedTurn
+from zork_mcp.domain.servers.roots import folder_of
 
 NOTE_CHARS = 1_000
 QUERY_CHARS = 200

@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from zork_mcp import __version__
 from zork_mcp.builders.game import GameSettings, find_game_file, game_env
 from zork_mcp.domain.errors import GameHaltedError
-from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.ports.game_env import GameEnv
 from zork_mcp.servers.transport import parse_transport, serve
 

@@ -24,7 +24,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
-from zork_mcp.domain.messages import ToolResultMessage
+from zork_mcp.domain.loop.messages import ToolResultMessage
 
 SERVER = {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"]}
 
@@ -115,7 +115,7 @@ def start_config(server_start: str, tmp_path) -> tuple[list[str], dict]:
 def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_alike(tmp_path):
     """The agent refused this config while MCP-Ghost spawned the npx server: one assembly."""
     from zork_mcp.builders.mcp import mcp_tool_server
-    from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.domain.servers.server_config import MCPConfig
     from zork_mcp.ghost.parts import tool_settings
 
     arguments, config = start_config("fork", tmp_path)
@@ -133,7 +133,7 @@ def test_fork_with_a_server_that_cannot_fork_is_refused_by_the_agent_and_ghost_a
 def test_auto_starts_no_fork_server_when_nothing_can_be_forked(tmp_path):
     from zork_mcp.adapters.mcp.stdio.fork_owner import process_fork_server
     from zork_mcp.builders.mcp import mcp_tool_server
-    from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.domain.servers.server_config import MCPConfig
     from zork_mcp.ghost.parts import tool_settings
 
     arguments, config = start_config("auto", tmp_path)
@@ -240,7 +240,7 @@ def test_a_sweep_worker_and_ghost_fork_from_the_process_fork_server_the_cli_from
     it), the CLI's run has its tool server's own. Nothing else names a fork-server owner."""
     from zork_mcp.adapters.mcp.stdio.fork_owner import ForkServerOwner, process_fork_server
     from zork_mcp.app.sweep.episode import _share_the_workers_fork_server
-    from zork_mcp.domain.server_config import MCPConfig
+    from zork_mcp.domain.servers.server_config import MCPConfig
     from zork_mcp.ghost.parts import tool_settings
 
     arguments, config = start_config("auto", tmp_path)

@@ -18,17 +18,17 @@ from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_
 from zork_mcp.app.episode_view import ToolView, episode_view
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.show import episode_lines
-from zork_mcp.domain.episode_facts import EpisodeResumed, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.loop_facts import EventPlace, LoopFact
-from zork_mcp.domain.tool_facts import (
+from zork_mcp.domain.facts.episode_facts import EpisodeResumed, EpisodeStarted, TurnCompleted
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.loop_facts import EventPlace, LoopFact
+from zork_mcp.domain.facts.tool_facts import (
     ToolCallRequested,
     ToolResultReceived,
     ToolSkipped,
     ToolTimedOut,
 )
-from zork_mcp.domain.turn_facts import TurnFacts
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 
 PLACE = EventPlace(iteration=2, turn=7)
 CALL = ToolCallRequested("box.think", {"thought": "egg"})

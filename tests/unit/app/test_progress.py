@@ -13,14 +13,14 @@ from rich.console import Console
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.app.progress import LiveProgress, PlainProgress, RetryNotices, print_summary
 from zork_mcp.builders.llm import RetryNotice
-from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.episode import EpisodeSummary
-from zork_mcp.domain.episode_state import EpisodeState, Place, PlayedTurn
-from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.loop_records import ToolCallRecord
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
+from zork_mcp.domain.facts.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.game.game import GameObservation
+from zork_mcp.domain.loop.batch_policy import CallOutcome
+from zork_mcp.domain.loop.loop_records import ToolCallRecord
+from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
 DEATH = (

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.agent_response import (
+from zork_mcp.domain.loop.agent_response import (
     FALLBACK_ACTION,
     AgentResponse,
     final_answer_format,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.batch_policy import parse_arguments
+from zork_mcp.domain.loop.batch_policy import parse_arguments
 
 
 def test_arguments_that_are_json_but_not_an_object_are_refused_naming_what_they_are():

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.context_budget import (
+from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.loop.context_budget import (
     CRITICAL_MARK,
     ContextBudget,
     compact,
@@ -19,9 +20,8 @@ from zork_mcp.domain.context_budget import (
     estimate_tokens,
     split_steps,
 )
-from zork_mcp.domain.events import EventType
-from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     ContextSummary,
@@ -33,8 +33,8 @@ from zork_mcp.domain.messages import (
     system_message,
     user_message,
 )
-from zork_mcp.domain.tool_loop import ToolLoop
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.loop.tool_loop import ToolLoop
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
 

@@ -12,7 +12,7 @@ import pytest
 from tests.support.paths import CHECKPOINT_BEFORE_ISSUE_28
 from zork_mcp.adapters.storage.checkpoint_file import CHECKPOINT_FILE, FileCheckpoints
 from zork_mcp.app.cli import EXIT_CODES
-from zork_mcp.domain.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 
 BEFORE_ISSUE_28 = CHECKPOINT_BEFORE_ISSUE_28
 

@@ -20,13 +20,18 @@ from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_
 from zork_mcp.app.orchestrator import Orchestrator, TurnReport
 from zork_mcp.app.show import episode_lines
 from zork_mcp.app.sweep.episode import played_turns
-from zork_mcp.domain.episode import EndReason, EpisodeSummary
-from zork_mcp.domain.episode_facts import EpisodeEnded, EpisodeFact, EpisodeStarted, TurnCompleted
-from zork_mcp.domain.episode_state import EpisodeState
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import TYPE_OF, Event
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.turn_facts import ToolUse, TurnFacts
+from zork_mcp.domain.facts.episode_facts import (
+    EpisodeEnded,
+    EpisodeFact,
+    EpisodeStarted,
+    TurnCompleted,
+)
+from zork_mcp.domain.facts.events import TYPE_OF, Event
+from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
+from zork_mcp.domain.loop.messages import Usage
 
 
 @given(written=st.lists(episode_facts, max_size=6))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.episode_map import (
+from zork_mcp.domain.episode.episode_map import (
     REFUSALS,
     AlreadyThere,
     AmbiguousRoom,
@@ -19,7 +19,7 @@ from zork_mcp.domain.episode_map import (
     refused,
     room_key,
 )
-from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 
 WEST_OF_HOUSE = Place("West of House", 64)
 CANT = "You can't go that way."

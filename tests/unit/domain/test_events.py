@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from tests.support.episode_facts import episode_facts
 from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_events
-from zork_mcp.domain.episode_facts import EpisodeStarted
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import PAYLOADS, TYPE_OF, Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.facts.episode_facts import EpisodeStarted
+from zork_mcp.domain.facts.events import PAYLOADS, TYPE_OF, Event, EventType, Level, LoggedEvent
 
 
 def test_an_event_of_a_type_not_in_the_enum_is_refused_where_it_is_made():

@@ -8,8 +8,13 @@ from hypothesis import strategies as st
 from tests.support.paths import ROOT
 from tests.support.story_files import Word, story
 from zork_mcp.adapters.game.jericho import find_game_file, load_lexicon
-from zork_mcp.domain.game_command import CommandRules, CommandVerdict, notice_text, safe_command
-from zork_mcp.domain.story_file import read_lexicon
+from zork_mcp.domain.game.game_command import (
+    CommandRules,
+    CommandVerdict,
+    notice_text,
+    safe_command,
+)
+from zork_mcp.domain.game.story_file import read_lexicon
 
 ZORK = load_lexicon(find_game_file(base=ROOT))
 RULES = CommandRules.for_game(ZORK)

@@ -3,7 +3,7 @@ the real game in tests/e2e/test_turn_facts.py)."""
 
 from __future__ import annotations
 
-from zork_mcp.domain.game_text import died, unread
+from zork_mcp.domain.game.game_text import died, unread
 
 
 def test_the_death_banner_is_a_death_and_an_ordinary_answer_is_not():

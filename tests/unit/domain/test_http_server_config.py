@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zork_mcp.domain.errors import MCPConfigError
-from zork_mcp.domain.server_config import (
+from zork_mcp.domain.servers.server_config import (
     HTTP_TYPES,
     MCPHttpServerConfig,
     MCPServerConfig,

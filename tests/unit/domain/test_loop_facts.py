@@ -11,11 +11,9 @@ from hypothesis import strategies as st
 from tests.support.strategies import TEXT
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry, read_events
-from zork_mcp.domain.batch_policy import CallOutcome
-from zork_mcp.domain.context_budget import Compaction
-from zork_mcp.domain.episode_facts import EpisodeResumed
-from zork_mcp.domain.events import PAYLOADS, Event, Level
-from zork_mcp.domain.loop_facts import (
+from zork_mcp.domain.facts.episode_facts import EpisodeResumed
+from zork_mcp.domain.facts.events import PAYLOADS, Event, Level
+from zork_mcp.domain.facts.loop_facts import (
     LOOP_FACTS,
     AnswerUnparsed,
     Backtracked,
@@ -30,18 +28,7 @@ from zork_mcp.domain.loop_facts import (
     ToolsLeftOut,
     UnexpectedState,
 )
-from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.loop_records import (
-    Backtrack,
-    ExitReason,
-    LoopOutcome,
-    LoopState,
-    ToolCallRecord,
-)
-from zork_mcp.domain.loop_report import LoopReport
-from zork_mcp.domain.messages import FunctionCall, ToolCall, Usage
-from zork_mcp.domain.protocol_era import ServerProtocol
-from zork_mcp.domain.tool_facts import (
+from zork_mcp.domain.facts.tool_facts import (
     TOOL_FACTS,
     ToolCallFailed,
     ToolCallRequested,
@@ -52,10 +39,23 @@ from zork_mcp.domain.tool_facts import (
     ToolTimedOut,
     tool_fact,
 )
-from zork_mcp.domain.tool_judgment import ToolRejection
-from zork_mcp.domain.tool_offer import LeftOut
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec
+from zork_mcp.domain.loop.batch_policy import CallOutcome
+from zork_mcp.domain.loop.context_budget import Compaction
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import (
+    Backtrack,
+    ExitReason,
+    LoopOutcome,
+    LoopState,
+    ToolCallRecord,
+)
+from zork_mcp.domain.loop.loop_report import LoopReport
+from zork_mcp.domain.loop.messages import FunctionCall, ToolCall, Usage
+from zork_mcp.domain.servers.protocol_era import ServerProtocol
+from zork_mcp.domain.tools.tool_judgment import ToolRejection
+from zork_mcp.domain.tools.tool_offer import LeftOut
+from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 KINDS: dict = LOOP_FACTS | TOOL_FACTS
 

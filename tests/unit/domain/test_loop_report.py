@@ -14,12 +14,12 @@ from dataclasses import replace
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.context_budget import ContextBudget
-from zork_mcp.domain.events import SpanKind
-from zork_mcp.domain.loop_policy import AGENT_POLICY, LoopLimits, LoopPolicy
-from zork_mcp.domain.messages import Usage, initial_messages
-from zork_mcp.domain.recovery import Recovery
-from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.domain.facts.events import SpanKind
+from zork_mcp.domain.loop.context_budget import ContextBudget
+from zork_mcp.domain.loop.loop_policy import AGENT_POLICY, LoopLimits, LoopPolicy
+from zork_mcp.domain.loop.messages import Usage, initial_messages
+from zork_mcp.domain.loop.recovery import Recovery
+from zork_mcp.domain.loop.tool_loop import ToolLoop
 
 TOOLS = ("box.crash", "box.echo", "box.fail", "box.hang")
 LIMITS = LoopLimits(max_iterations=3, tool_timeout_seconds=0.05)

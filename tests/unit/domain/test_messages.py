@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     CachePolicy,
@@ -28,7 +28,7 @@ from zork_mcp.domain.messages import (
     tool_message,
     user_message,
 )
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 
 def test_memories_follow_the_game_state_after_a_blank_line():

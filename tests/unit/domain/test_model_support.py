@@ -3,7 +3,7 @@
 import pytest
 
 from zork_mcp.domain.errors import MCPError
-from zork_mcp.domain.model_support import ensure_tool_support, supports_tool_calling
+from zork_mcp.domain.tools.model_support import ensure_tool_support, supports_tool_calling
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from zork_mcp.domain.errors import MCPConfigError
-from zork_mcp.domain.protocol_era import Era, ServerProtocol, checked_pin, era_of
-from zork_mcp.domain.server_config import parse_mcp_config
+from zork_mcp.domain.servers.protocol_era import Era, ServerProtocol, checked_pin, era_of
+from zork_mcp.domain.servers.server_config import parse_mcp_config
 
 
 @pytest.mark.parametrize(

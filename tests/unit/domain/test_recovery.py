@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.recovery import CircuitBreaker
+from zork_mcp.domain.loop.recovery import CircuitBreaker
 
 
 def test_a_breaker_threshold_below_one_is_refused_saying_what_it_got():

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.domain.roots import Root, episode_root, folder_of
+from zork_mcp.domain.servers.roots import Root, episode_root, folder_of
 
 NAMES = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\0"), min_size=1)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.schema_dialects import GEMINI_KEYWORDS, gemini_schema
+from zork_mcp.domain.tools.schema_dialects import GEMINI_KEYWORDS, gemini_schema
 
 TYPES = ["string", "integer", "number", "boolean", "object", "array"]
 names = st.from_regex(r"[a-z]{1,6}", fullmatch=True)

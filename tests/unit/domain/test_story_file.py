@@ -34,7 +34,7 @@ from tests.support.story_files import (
 )
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.story_file import (
+from zork_mcp.domain.game.story_file import (
     GameLexicon,
     decode_start,
     encode_word,

@@ -21,9 +21,9 @@ from tests.support.strategies import TEXT, input_schemas, json_values, tool_name
 from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.messages import LLMRequest, system_message, user_message
-from zork_mcp.domain.schema_dialects import gemini_schema
-from zork_mcp.domain.tool_judgment import (
+from zork_mcp.domain.loop.messages import LLMRequest, system_message, user_message
+from zork_mcp.domain.tools.schema_dialects import gemini_schema
+from zork_mcp.domain.tools.tool_judgment import (
     MAX_DESCRIPTION_CHARS,
     MAX_SCHEMA_DEPTH,
     ToolRejection,
@@ -31,8 +31,8 @@ from zork_mcp.domain.tool_judgment import (
     nesting_depth,
     shown_name,
 )
-from zork_mcp.domain.tool_offer import choose_offered
-from zork_mcp.domain.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_offer import choose_offered
+from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 
 
 def nested(depth: int) -> dict[str, Any]:

@@ -12,12 +12,12 @@ from tests.support.conversation import tool_messages, unanswered_tool_calls
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.agent_response import FALLBACK_ACTION
-from zork_mcp.domain.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
-from zork_mcp.domain.events import EventType
-from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.loop_records import ExitReason, LoopOutcome
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.loop.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import ExitReason, LoopOutcome
+from zork_mcp.domain.loop.messages import (
     FINAL_ACTION_PROMPT,
     LLMResponse,
     SystemMessage,
@@ -26,7 +26,7 @@ from zork_mcp.domain.messages import (
     to_openai_dict,
     user_message,
 )
-from zork_mcp.domain.tool_loop import ToolLoop
+from zork_mcp.domain.loop.tool_loop import ToolLoop
 
 
 def think(thought: str, step: int = 1) -> dict:

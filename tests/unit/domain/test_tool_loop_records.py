@@ -13,11 +13,11 @@ import pytest
 from zork_mcp.adapters.llm.fake import ScriptedLLM, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.batch_policy import CallOutcome
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop_policy import LoopLimits
-from zork_mcp.domain.loop_records import ExitReason
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.batch_policy import CallOutcome
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import ExitReason
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     SystemMessage,
@@ -27,9 +27,9 @@ from zork_mcp.domain.messages import (
     initial_messages,
     user_message,
 )
-from zork_mcp.domain.recovery import Recovery
-from zork_mcp.domain.tool_loop import ToolLoop
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.loop.recovery import Recovery
+from zork_mcp.domain.loop.tool_loop import ToolLoop
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 from zork_mcp.ghost.run import ghost_policy
 
 TICK = 0.0123456  # seconds between two readings of the clock

@@ -14,19 +14,19 @@ from tests.support.strategies import plain_names
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.agent_turn import decide_action
 from zork_mcp.domain.errors import MCPConfigError
-from zork_mcp.domain.events import Level
-from zork_mcp.domain.messages import initial_messages
-from zork_mcp.domain.protocol_era import ServerProtocol
-from zork_mcp.domain.server_config import (
+from zork_mcp.domain.facts.events import Level
+from zork_mcp.domain.loop.agent_turn import decide_action
+from zork_mcp.domain.loop.messages import initial_messages
+from zork_mcp.domain.servers.protocol_era import ServerProtocol
+from zork_mcp.domain.servers.server_config import (
     MCPServerConfig,
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
-from zork_mcp.domain.tool_judgment import ToolRejection
-from zork_mcp.domain.tool_offer import (
+from zork_mcp.domain.servers.settings import MCPSettings, parse_mcp_settings
+from zork_mcp.domain.tools.tool_judgment import ToolRejection
+from zork_mcp.domain.tools.tool_offer import (
     LeftOut,
     OfferLimits,
     ToolFilter,
@@ -34,7 +34,7 @@ from zork_mcp.domain.tool_offer import (
     choose_offered,
     definition_chars,
 )
-from zork_mcp.domain.tool_schema import ToolSpec
+from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 specs = st.lists(
     st.builds(

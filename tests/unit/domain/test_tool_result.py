@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.messages import to_openai_dict, tool_message
-from zork_mcp.domain.tool_result import ToolCallResult, jsonable
+from zork_mcp.domain.loop.messages import to_openai_dict, tool_message
+from zork_mcp.domain.tools.tool_result import ToolCallResult, jsonable
 
 leaves = (
     st.none() | st.booleans() | st.integers() | st.floats() | st.text() | st.binary(max_size=20)

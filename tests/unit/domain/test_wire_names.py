@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.tool_schema import (
+from zork_mcp.domain.tools.tool_schema import (
     ToolSpec,
     canonical_name,
     split_canonical_name,
     to_openai_tool,
     to_openai_tools,
 )
-from zork_mcp.domain.wire_names import (
+from zork_mcp.domain.tools.wire_names import (
     ANTHROPIC_RULE,
     GEMINI_RULE,
     OPENAI_RULE,

@@ -10,7 +10,7 @@ import pytest
 from mcp.client.client import Client
 
 from zork_mcp.builders.storage import episode_journal
-from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.servers.episode_memory import ANSWER_CHARS, RESULT_CHARS, TURNS_FOUND
 from zork_mcp.servers.memory import build_server
 

@@ -6,7 +6,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp.adapters.game.fake import FakeGameEnv
-from zork_mcp.domain.game import GameObservation
+from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.servers.text_adventure import HISTORY_LIMIT, GameSession, movement
 
 

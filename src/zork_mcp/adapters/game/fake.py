@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_command import CommandRules, notice_text, safe_command
-from zork_mcp.domain.game_peek import peek_by_restoring
-from zork_mcp.domain.story_file import GameLexicon
+from zork_mcp.domain.game.game import GameObservation
+from zork_mcp.domain.game.game_command import CommandRules, notice_text, safe_command
+from zork_mcp.domain.game.game_peek import peek_by_restoring
+from zork_mcp.domain.game.story_file import GameLexicon
 
 _ROOMS = {
     "West of House": {"north": "North of House", "south": "South of House"},

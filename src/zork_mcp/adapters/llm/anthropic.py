@@ -24,7 +24,7 @@ from zork_mcp.adapters.llm.messages import (
     text_block,
 )
 from zork_mcp.adapters.llm.wire import WireLLM
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     CachePolicy,
@@ -38,7 +38,7 @@ from zork_mcp.domain.messages import (
     Usage,
     UserMessage,
 )
-from zork_mcp.domain.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
+from zork_mcp.domain.tools.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
 
 API_VERSION = "2023-06-01"
 MAX_BREAKPOINTS = 4  # blocks with cache_control per request (prompt-caching docs)

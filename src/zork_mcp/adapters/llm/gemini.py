@@ -19,7 +19,7 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import arguments_object, call_names, merge_turns
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     FunctionCall,
@@ -32,8 +32,8 @@ from zork_mcp.domain.messages import (
     Usage,
     UserMessage,
 )
-from zork_mcp.domain.schema_dialects import gemini_schema
-from zork_mcp.domain.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
+from zork_mcp.domain.tools.schema_dialects import gemini_schema
+from zork_mcp.domain.tools.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
 
 SIGNATURE = "thoughtSignature"
 FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}

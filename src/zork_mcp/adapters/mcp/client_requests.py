@@ -25,7 +25,7 @@ from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.sdk import run_input_required_driver
 from zork_mcp.adapters.mcp.sdk_errors import REQUEST_TIMEOUT
 from zork_mcp.domain.errors import MCPToolCallError
-from zork_mcp.domain.roots import Root
+from zork_mcp.domain.servers.roots import Root
 
 MAX_ROUNDS = 3  # our memory server asks once; a server that keeps asking gets an error
 

@@ -17,7 +17,7 @@ import mcp.types as types
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.sdk import negotiate_auto
-from zork_mcp.domain.protocol_era import Era, ServerProtocol, era_of
+from zork_mcp.domain.servers.protocol_era import Era, ServerProtocol, era_of
 
 
 class Eras:

@@ -23,10 +23,10 @@ from zork_mcp.domain.errors import (
     MCPSessionBrokenError,
     MCPToolTimeoutError,
 )
-from zork_mcp.domain.protocol_era import LATEST_VERSION, ServerProtocol
-from zork_mcp.domain.tool_judgment import ToolRejection
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec
+from zork_mcp.domain.servers.protocol_era import LATEST_VERSION, ServerProtocol
+from zork_mcp.domain.tools.tool_judgment import ToolRejection
+from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 ToolFunction = Callable[..., Any]
 _JSON_TYPES = {

@@ -23,9 +23,9 @@ from pydantic import ValidationError
 
 from zork_mcp.adapters.mcp.client_session import ZorkClientSession
 from zork_mcp.adapters.mcp.sdk_errors import AnswerTooLargeError, UnreadableAnswerError, too_large
-from zork_mcp.domain.tool_judgment import ToolRejection, judge_tool, shown_name
-from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
-from zork_mcp.domain.tool_schema import ToolSpec
+from zork_mcp.domain.tools.tool_judgment import ToolRejection, judge_tool, shown_name
+from zork_mcp.domain.tools.tool_offer import ALLOW_ALL, ToolFilter
+from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 MAX_PAGES = 20
 MAX_LISTED = 10_000  # entries read from one server; the rest are not read

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.tool_judgment import shown_name
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_judgment import shown_name
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 RESOURCE_TEXT_CHARS = 10_000
 FIELD_CHARS = 2_000

@@ -29,11 +29,11 @@ from zork_mcp.domain.errors import (
     MCPToolTimeoutError,
     ZorkMcpError,
 )
-from zork_mcp.domain.protocol_era import ServerProtocol
-from zork_mcp.domain.roots import Root
-from zork_mcp.domain.text_encoding import encodable_json
-from zork_mcp.domain.tool_offer import ALLOW_ALL, ToolFilter
-from zork_mcp.domain.tool_result import ToolCallResult
+from zork_mcp.domain.game.text_encoding import encodable_json
+from zork_mcp.domain.servers.protocol_era import ServerProtocol
+from zork_mcp.domain.servers.roots import Root
+from zork_mcp.domain.tools.tool_offer import ALLOW_ALL, ToolFilter
+from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 MESSAGE_CHARS = 500  # of a server's error message, in what the LLM reads
 

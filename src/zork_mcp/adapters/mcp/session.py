@@ -6,10 +6,10 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from zork_mcp.domain.errors import MCPToolCallError
-from zork_mcp.domain.protocol_era import ServerProtocol
-from zork_mcp.domain.tool_judgment import ToolRejection
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec, split_canonical_name
+from zork_mcp.domain.servers.protocol_era import ServerProtocol
+from zork_mcp.domain.tools.tool_judgment import ToolRejection
+from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolSpec, split_canonical_name
 
 
 class ConnectedServer(Protocol):

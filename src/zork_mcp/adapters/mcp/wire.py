@@ -15,7 +15,7 @@ from typing import Any
 import mcp.types as types
 
 from zork_mcp.adapters.mcp.sdk_errors import TOO_LARGE, UNREADABLE
-from zork_mcp.domain.tool_judgment import kind_of
+from zork_mcp.domain.tools.tool_judgment import kind_of
 
 # Below pydantic's ~200 levels, far above the 64 a tool schema may nest (tool_judgment).
 SDK_DEPTH = 128

@@ -14,7 +14,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from zork_mcp.domain.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.errors import ConfigurationError
 
 CHECKPOINT_FILE = "checkpoint.pickle"
@@ -25,6 +25,25 @@ _MOVED = {
 _MOVED_MODULES = {  # issue 37: the Jericho adapter moved under adapters/game/
     f"zork_mcp.adapters.jericho_game.{module}": f"zork_mcp.adapters.game.jericho.{module}"
     for module in ("game_env", "wire")
+}
+_DOMAIN_BY_CONCERN = {  # issue 48: the domain's modules moved into a folder per concern
+    "loop": ("agent_turn", "batch_policy", "connection", "context_budget", "loop_records",
+             "loop_policy", "loop_report", "messages", "recovery", "tool_loop", "agent_response"),
+    "tools": ("model_support", "schema_dialects", "tool_judgment", "tool_offer", "tool_result",
+              "tool_schema", "wire_names"),
+    "servers": ("confinement", "host_list", "protocol_era", "roots", "server_config",
+                "server_env", "settings"),
+    "game": ("game", "game_command", "game_peek", "game_text", "status_line", "story_file",
+             "text_encoding"),
+    "episode": ("episode", "episode_map", "episode_state", "episode_text", "history",
+                "inert_text", "memories"),
+    "facts": ("episode_facts", "events", "loop_facts", "span_facts", "tool_facts",
+              "turn_facts"),
+}  # fmt: skip
+_MOVED_MODULES |= {
+    f"zork_mcp.domain.{module}": f"zork_mcp.domain.{concern}.{module}"
+    for concern, modules in _DOMAIN_BY_CONCERN.items()
+    for module in modules
 }
 
 

@@ -4,7 +4,7 @@ the turns recorded after it and the notes written in them."""
 from __future__ import annotations
 
 from zork_mcp.adapters.storage.journal_file import Played
-from zork_mcp.domain.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 
 class FakeJournal:

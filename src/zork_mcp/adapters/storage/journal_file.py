@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from zork_mcp.domain.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 JOURNAL_FILE = "journal.jsonl"
 NOTES_FILE = "notes.jsonl"

@@ -16,8 +16,8 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import COLUMNS, EpisodeRecord
-from zork_mcp.domain.turn_facts import TurnFacts
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (

@@ -8,8 +8,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan
-from zork_mcp.domain.events import Event
-from zork_mcp.domain.span_facts import SpanFacts
+from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.facts.span_facts import SpanFacts
 
 
 class FakeTelemetry:

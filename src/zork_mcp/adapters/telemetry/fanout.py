@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from zork_mcp.domain.events import Event
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import SpanFacts
+from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.facts.span_facts import SpanFacts
+from zork_mcp.domain.loop.messages import Usage
 from zork_mcp.ports.telemetry import Span, Telemetry
 
 

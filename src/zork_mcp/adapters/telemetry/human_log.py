@@ -9,25 +9,25 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from zork_mcp.domain.episode_facts import (
-    EpisodeEnded,
-    EpisodeFact,
-    EpisodeResumed,
-    EpisodeStarted,
-    TurnCompleted,
-)
-from zork_mcp.domain.episode_text import (
+from zork_mcp.domain.episode.episode_text import (
     one_line,
     outcome_lines,
     result_line,
     result_size,
     resumed_line,
 )
-from zork_mcp.domain.events import Event, EventType, Level, LoggedEvent
-from zork_mcp.domain.inert_text import inert
-from zork_mcp.domain.loop_facts import EventPlace
-from zork_mcp.domain.tool_facts import ToolCallRequested, ToolResultReceived, tool_fact
-from zork_mcp.domain.tool_result import jsonable
+from zork_mcp.domain.episode.inert_text import inert
+from zork_mcp.domain.facts.episode_facts import (
+    EpisodeEnded,
+    EpisodeFact,
+    EpisodeResumed,
+    EpisodeStarted,
+    TurnCompleted,
+)
+from zork_mcp.domain.facts.events import Event, EventType, Level, LoggedEvent
+from zork_mcp.domain.facts.loop_facts import EventPlace
+from zork_mcp.domain.facts.tool_facts import ToolCallRequested, ToolResultReceived, tool_fact
+from zork_mcp.domain.tools.tool_result import jsonable
 
 INDENT = "    "
 

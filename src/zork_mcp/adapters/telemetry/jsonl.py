@@ -22,7 +22,7 @@ from typing import Any
 from zork_mcp.adapters.telemetry.human_log import HumanLog
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import (
+from zork_mcp.domain.facts.events import (
     EPISODE_KEY,
     LEVEL_KEY,
     MESSAGE_KEY,
@@ -30,8 +30,8 @@ from zork_mcp.domain.events import (
     EventType,
     LoggedEvent,
 )
-from zork_mcp.domain.span_facts import SpanFacts
-from zork_mcp.domain.tool_result import jsonable
+from zork_mcp.domain.facts.span_facts import SpanFacts
+from zork_mcp.domain.tools.tool_result import jsonable
 
 EVENTS_FILE = "events.jsonl"
 LOG_FILE = "episode.log"

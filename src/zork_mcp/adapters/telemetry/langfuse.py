@@ -17,9 +17,8 @@ from typing import Any
 from langfuse import Langfuse, propagate_attributes
 
 from zork_mcp.adapters.telemetry import trace_semantics as ts
-from zork_mcp.domain.events import Event
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import (
+from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.facts.span_facts import (
     LLMAnswered,
     LLMCalled,
     SpanFacts,
@@ -27,7 +26,8 @@ from zork_mcp.domain.span_facts import (
     TurnOpened,
     metadata_of,
 )
-from zork_mcp.domain.tool_result import jsonable
+from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.tools.tool_result import jsonable
 
 
 class _Observation:

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
-from zork_mcp.domain.events import Event, Level
-from zork_mcp.domain.span_facts import SpanFacts
+from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.span_facts import SpanFacts
 
 LEVELS = {
     Level.DEBUG: logging.DEBUG,

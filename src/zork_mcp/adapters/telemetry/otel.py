@@ -27,10 +27,10 @@ from opentelemetry.trace import StatusCode
 
 from zork_mcp.adapters.telemetry import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.events import Event, SpanKind
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import SpanFacts, ToolAnswered, kind_of, metadata_of
-from zork_mcp.domain.tool_result import jsonable
+from zork_mcp.domain.facts.events import Event, SpanKind
+from zork_mcp.domain.facts.span_facts import SpanFacts, ToolAnswered, kind_of, metadata_of
+from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.tools.tool_result import jsonable
 
 SERVICE_NAME = "zork-mcp"
 PROTOCOL_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL")

@@ -7,9 +7,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from zork_mcp.domain.events import SpanKind
-from zork_mcp.domain.messages import Usage
-from zork_mcp.domain.span_facts import SpanFacts, kind_of, metadata_of
+from zork_mcp.domain.facts.events import SpanKind
+from zork_mcp.domain.facts.span_facts import SpanFacts, kind_of, metadata_of
+from zork_mcp.domain.loop.messages import Usage
 
 
 @dataclass

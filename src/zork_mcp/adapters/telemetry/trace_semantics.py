@@ -1,7 +1,7 @@
 """What a trace says, whichever backend gets it: the run it belongs to, names, levels, GenAI keys.
 
 The domain opens a turn's span, an LLM call's and a tool call's with typed facts
-(zork_mcp.domain.span_facts); this module maps them, by type, once for the Langfuse and the
+(zork_mcp.domain.facts.span_facts); this module maps them, by type, once for the Langfuse and the
 OpenTelemetry adapters (the OpenTelemetry GenAI semantic conventions,
 https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/).
 """
@@ -12,9 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.events import EventType, Level
-from zork_mcp.domain.messages import Message, Usage, to_openai_dict
-from zork_mcp.domain.span_facts import (
+from zork_mcp.domain.facts.events import EventType, Level
+from zork_mcp.domain.facts.span_facts import (
     LLMAnswered,
     LLMCalled,
     SpanFacts,
@@ -22,6 +21,7 @@ from zork_mcp.domain.span_facts import (
     ToolCalled,
     TurnOpened,
 )
+from zork_mcp.domain.loop.messages import Message, Usage, to_openai_dict
 
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
 PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values

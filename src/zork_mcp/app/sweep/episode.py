@@ -15,16 +15,16 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.builders.settings import RunOptions, chosen_servers
-from zork_mcp.domain.episode import EndReason, EpisodeSummary
-from zork_mcp.domain.episode_facts import TurnCompleted
-from zork_mcp.domain.episode_state import EpisodeState
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.messages import RetryStats
+from zork_mcp.domain.facts.episode_facts import TurnCompleted
+from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.loop.messages import RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
-from zork_mcp.domain.turn_facts import TurnFacts
 
 
 class TrajectoryRecorder:

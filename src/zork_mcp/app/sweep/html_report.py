@@ -31,11 +31,11 @@ from zork_mcp.app.sweep.report import (
     extensions,
     write_plots,
 )
-from zork_mcp.domain.episode_facts import EpisodeStarted
-from zork_mcp.domain.episode_map import EpisodeMap
-from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.domain.episode.episode_map import EpisodeMap
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.events import LoggedEvent
+from zork_mcp.domain.facts.episode_facts import EpisodeStarted
+from zork_mcp.domain.facts.events import LoggedEvent
 from zork_mcp.domain.sweep.metrics import BY_NAME, METRICS, values
 from zork_mcp.domain.sweep.records import EpisodeRecord
 

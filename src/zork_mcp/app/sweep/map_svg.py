@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from zork_mcp.domain.episode_map import EpisodeMap, MapRoom, RoomKey, room_key
-from zork_mcp.domain.episode_state import Place, PlayedTurn, moves_from
+from zork_mcp.domain.episode.episode_map import EpisodeMap, MapRoom, RoomKey, room_key
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn, moves_from
 
 Cell = tuple[int, int]  # column, row: north is up, east is right
 Point = tuple[float, float]  # pixels

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from zork_mcp.domain.facts.turn_facts import ToolUse
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     COMPARED,
@@ -36,7 +37,6 @@ from zork_mcp.domain.sweep.metrics import (
 from zork_mcp.domain.sweep.records import COLUMNS as RECORD_COLUMNS
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.statistics import Estimate, mean_curve
-from zork_mcp.domain.turn_facts import ToolUse
 
 
 @dataclass(frozen=True)

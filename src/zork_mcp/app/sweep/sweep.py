@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zork_mcp.builders import providers
+from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
 
 DEFAULT_FIRST_SEED = 12

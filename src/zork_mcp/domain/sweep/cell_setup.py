@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from zork_mcp.domain.history import HistoryPolicy
-from zork_mcp.domain.server_config import ToolChoice
+from zork_mcp.domain.episode.history import HistoryPolicy
+from zork_mcp.domain.servers.server_config import ToolChoice
 
 
 def setup_words(

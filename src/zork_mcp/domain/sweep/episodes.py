@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zork_mcp.domain.history import HistoryMode
+from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 

@@ -10,7 +10,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from zork_mcp.domain.episode import EndReason
+from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask

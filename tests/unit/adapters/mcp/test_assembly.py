@@ -14,10 +14,10 @@ import pytest
 
 from zork_mcp.adapters.mcp.assembly import Connected, McpToolServer, open_together
 from zork_mcp.domain.errors import MCPServerStartupError, MCPToolCallError
-from zork_mcp.domain.protocol_era import ServerProtocol
-from zork_mcp.domain.server_config import MCPHttpServerConfig, MCPServerConfig, by_transport
-from zork_mcp.domain.tool_result import ToolCallResult
-from zork_mcp.domain.tool_schema import ToolSpec
+from zork_mcp.domain.servers.protocol_era import ServerProtocol
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig, MCPServerConfig, by_transport
+from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 
 @dataclass

@@ -16,8 +16,8 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.client_requests import MAX_ROUNDS
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.errors import MCPToolCallError
-from zork_mcp.domain.roots import Root, episode_root
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.roots import Root, episode_root
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 ASKING_SERVER = ROOT / "tests" / "support" / "asking_server.py"

@@ -15,7 +15,7 @@ from jsonschema.validators import Draft202012Validator
 from tests.support.paths import ROOT
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 SCHEMA_SERVER = ROOT / "tests" / "support" / "schema_server.py"

@@ -11,7 +11,7 @@ import pytest
 from tests.support.processes import assert_no_processes_left
 from tests.support.raw_servers import methods_by_process, raw_server
 from zork_mcp.domain.errors import MCPServerStartupError
-from zork_mcp.domain.protocol_era import HANDSHAKE_VERSIONS, LATEST_VERSION, MODERN_VERSIONS
+from zork_mcp.domain.servers.protocol_era import HANDSHAKE_VERSIONS, LATEST_VERSION, MODERN_VERSIONS
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
 held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # new ones are numbered above
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 game = JerichoGameEnv(sys.argv[1], seed=12, forked=True)
 game.reset()
 print(game.step("open mailbox").text.strip().splitlines()[0])

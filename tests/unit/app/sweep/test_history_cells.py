@@ -24,7 +24,7 @@ from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, render
 from zork_mcp.app.sweep.sweep import Sweep
-from zork_mcp.domain.history import HistoryMode
+from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.metrics import BY_NAME
 from zork_mcp.domain.sweep.scheduler import Scheduler

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from zork_mcp.app.episode_view import EpisodeView, ToolView, TurnView
 from zork_mcp.app.sweep.html_report import episode_page
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord
-from zork_mcp.domain.turn_facts import TurnFacts
 
 # Text as hostile as an LLM or a server can make it: markup, entities, quotes, controls.
 MARKUP = ["<", ">", "&", '"', "'", "</pre>", "<script>", "</script>", "<!--", "]]>", "&amp;"]

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zork_mcp.app.sweep.map_svg import LABEL_CHARS, Step, layout, map_svg, steps_of
-from zork_mcp.domain.episode_map import EpisodeMap
-from zork_mcp.domain.episode_state import Place, PlayedTurn
+from zork_mcp.domain.episode.episode_map import EpisodeMap
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 
 SVG = "{http://www.w3.org/2000/svg}"
 WEST, NORTH = Place("West of House", 64), Place("North of House", 137)

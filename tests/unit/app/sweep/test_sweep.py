@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
 from zork_mcp.app.sweep.sweep import Sweep, parse_history_modes, parse_model, sweep_from_toml
+from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import ModelSpec
 
 GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")

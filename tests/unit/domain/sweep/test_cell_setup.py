@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.history import HistoryMode, HistoryPolicy
-from zork_mcp.domain.server_config import ToolChoice
+from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
+from zork_mcp.domain.servers.server_config import ToolChoice
 from zork_mcp.domain.sweep.cell_setup import mcp_words, server_words, setup_words
 
 MAP = ("get_map", "find_path")

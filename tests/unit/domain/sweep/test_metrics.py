@@ -9,6 +9,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     Return,
@@ -20,7 +21,6 @@ from zork_mcp.domain.sweep.metrics import (
     turns_to_return,
 )
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
-from zork_mcp.domain.turn_facts import TurnFacts
 
 
 def episode(llm_seconds: list[float]) -> EpisodeRecord:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import play_metrics
-from zork_mcp.domain.turn_facts import TurnFacts
 
 
 def test_an_episode_without_turns_has_a_best_score_of_zero():

@@ -173,7 +173,7 @@ def _confine(story: str, folder: Path) -> None:
     """Landlock (issue 47): the story, Python and Jericho read-only, its folder writable (and
     removable when it ends), no TCP port, no signal out; what the kernel lacks is left
     unconfined."""
-    from zork_mcp.domain.confinement import emulator_confinement  # not before the fork
+    from zork_mcp.domain.servers.confinement import emulator_confinement  # not before the fork
 
     paths = (sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
     home = os.path.expanduser("~")

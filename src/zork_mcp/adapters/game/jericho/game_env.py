@@ -24,18 +24,18 @@ from zork_mcp.adapters.game.jericho.emulator_process import EmulatorDied, Emulat
 from zork_mcp.adapters.game.jericho.story import load_lexicon
 from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState
 from zork_mcp.adapters.posix.landlock import abi_version
-from zork_mcp.domain.confinement import game_notice
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
-from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.game import GameObservation
-from zork_mcp.domain.game_command import CommandRules, notice_text, safe_command
-from zork_mcp.domain.status_line import (
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.game.game import GameObservation
+from zork_mcp.domain.game.game_command import CommandRules, notice_text, safe_command
+from zork_mcp.domain.game.status_line import (
     StatusLine,
     is_game_over,
     parse_status_line,
     strip_status_line,
 )
-from zork_mcp.domain.story_file import location_object
+from zork_mcp.domain.game.story_file import location_object
+from zork_mcp.domain.servers.confinement import game_notice
 
 CRASH_NOTICE = (
     "The game's interpreter failed on that command and was restarted where you were; "

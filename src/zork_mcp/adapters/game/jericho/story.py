@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.story_file import DEFAULT_GAME, GameLexicon, read_lexicon
+from zork_mcp.domain.game.story_file import DEFAULT_GAME, GameLexicon, read_lexicon
 
 GAME_ENV_VAR = "ZORK_MCP_GAME"
 

@@ -21,7 +21,7 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import limit_cache_markers, text_block
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     FunctionCall,
@@ -35,7 +35,7 @@ from zork_mcp.domain.messages import (
     Usage,
     UserMessage,
 )
-from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
+from zork_mcp.domain.tools.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
 
 @dataclass(frozen=True)

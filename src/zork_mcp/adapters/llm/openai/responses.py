@@ -23,7 +23,7 @@ import httpx
 from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.messages import (
+from zork_mcp.domain.loop.messages import (
     AssistantText,
     AssistantToolCalls,
     FunctionCall,
@@ -36,7 +36,7 @@ from zork_mcp.domain.messages import (
     Usage,
     UserMessage,
 )
-from zork_mcp.domain.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
+from zork_mcp.domain.tools.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
 PROVIDER = "openai"
 OUTPUT = "output"  # provider_data key: the response's other output items, in order

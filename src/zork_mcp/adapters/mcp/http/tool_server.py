@@ -35,8 +35,8 @@ from zork_mcp.adapters.mcp.sdk_errors import root_cause
 from zork_mcp.adapters.mcp.server_session import ServerSession
 from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
-from zork_mcp.domain.roots import Root
-from zork_mcp.domain.server_config import MCPHttpServerConfig
+from zork_mcp.domain.servers.roots import Root
+from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
 
 # The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024

@@ -33,8 +33,8 @@ from zork_mcp.adapters.mcp.stdio.sandbox import Handover
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.posix.readiness import wait_readable
 from zork_mcp.domain.errors import MCPConfigError
-from zork_mcp.domain.server_config import MCPServerConfig
-from zork_mcp.domain.server_env import server_environment
+from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_env import server_environment
 
 ZYGOTE_MODULE = "zork_mcp.adapters.mcp.stdio.zygote"
 READY_TIMEOUT_SECONDS = 30.0

@@ -3,7 +3,7 @@
 Each such server process runs in a network namespace of its own (loopback alone) and sends
 us, before its code runs, a listener on 127.0.0.1:PROXY_PORT inside it. We accept there,
 read each connection's CONNECT request, and tunnel it from our own network to the host
-when the server's list has it (domain/host_list.py); anything else is answered 4xx and
+when the server's list has it (domain/servers/host_list.py); anything else is answered 4xx and
 closed. So the server reaches its hosts and nothing else, UDP and DNS included: the proxy
 resolves the names.
 
@@ -20,8 +20,8 @@ import socket
 import threading
 from collections.abc import Callable, Sequence
 
-from zork_mcp.domain.events import Event, EventType, Level
-from zork_mcp.domain.host_list import (
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.servers.host_list import (
     HEAD_LIMIT,
     Connect,
     HostRule,

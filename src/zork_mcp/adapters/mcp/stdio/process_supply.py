@@ -29,9 +29,9 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.startup_advice import startup_message
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
-from zork_mcp.domain.server_config import MCPServerConfig
-from zork_mcp.domain.server_env import server_environment
-from zork_mcp.domain.tool_offer import ToolFilter
+from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_env import server_environment
+from zork_mcp.domain.tools.tool_offer import ToolFilter
 
 PYTHON_COMMANDS = frozenset({"python", "python3"})
 

@@ -23,7 +23,8 @@ from typing import Any
 
 from zork_mcp.adapters.posix.landlock import build_ruleset
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
-from zork_mcp.domain.confinement import (
+from zork_mcp.domain.game.story_file import DEFAULT_GAME
+from zork_mcp.domain.servers.confinement import (
     Confinement,
     Network,
     Sandbox,
@@ -31,9 +32,8 @@ from zork_mcp.domain.confinement import (
     launcher_cache,
     server_confinement,
 )
-from zork_mcp.domain.host_list import PROXY_PORT, HostRule, host_rules, proxy_environment
-from zork_mcp.domain.roots import Root
-from zork_mcp.domain.story_file import DEFAULT_GAME
+from zork_mcp.domain.servers.host_list import PROXY_PORT, HostRule, host_rules, proxy_environment
+from zork_mcp.domain.servers.roots import Root
 
 LAUNCHER = "zork_mcp.adapters.posix.confined"
 FOLDER_PREFIX = "zork-mcp-server-"

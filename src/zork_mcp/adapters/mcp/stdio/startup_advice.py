@@ -11,7 +11,7 @@ from zork_mcp.adapters.mcp.sdk_errors import (
     unreadable,
 )
 from zork_mcp.adapters.mcp.stdio.line_limit import LINE_LIMIT
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 
 def startup_message(

@@ -31,10 +31,10 @@ from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
-from zork_mcp.domain.events import Event
-from zork_mcp.domain.roots import Root
-from zork_mcp.domain.server_config import MCPServerConfig
-from zork_mcp.domain.settings import ServerStart
+from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.servers.roots import Root
+from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.settings import ServerStart
 
 
 class McpStdioToolServer:
@@ -61,7 +61,7 @@ class McpStdioToolServer:
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
         much of each server's stderr the log keeps; `roots`: what the client names to every
         server (none: it declares no roots); `sandbox`: each server process confined as its
-        entry's `"sandbox"` says (domain/confinement.py), or none at all; `on_event` hears
+        entry's `"sandbox"` says (domain/servers/confinement.py), or none at all; `on_event` hears
         of a host a server was refused (default: a note in the stderr log)."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")

@@ -26,9 +26,9 @@ from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
 from zork_mcp.adapters.mcp.stdio.start_plan import plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
-from zork_mcp.domain.confinement import Sandbox
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.confinement import Sandbox
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 PROBE = (
@@ -361,7 +361,7 @@ CLIENT = """
 import asyncio, json, sys, time
 from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 config = MCPServerConfig(command="python", args=(sys.argv[1],))
 server = stdio_tool_server({"probe": config}, server_start="fork")
 server.warm_up()

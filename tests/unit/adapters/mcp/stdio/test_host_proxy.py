@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from zork_mcp.adapters.mcp.stdio.host_proxy import HostProxy
-from zork_mcp.domain.host_list import HEAD_LIMIT, host_rules
+from zork_mcp.domain.servers.host_list import HEAD_LIMIT, host_rules
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from tests.support.paths import FAULT_SERVER, ROOT
 from tests.support.processes import assert_no_processes_left, processes_in_groups
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.errors import LLMError, MCPServerStartupError
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 ENV_PROBE = (
@@ -241,7 +241,7 @@ def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
 FORGETFUL_CLIENT = """
 import asyncio, json, sys
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.domain.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_config import MCPServerConfig
 config = MCPServerConfig(command=sys.executable, args=(sys.argv[1], "serve"))
 server = stdio_tool_server({"faults": config}, server_start=sys.argv[2])
 server.warm_up()

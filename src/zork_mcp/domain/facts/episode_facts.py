@@ -1,0 +1,128 @@
+"""What an episode's own events say, typed: the orchestrator writes these payloads as its
+episode_start, turn_complete and episode_end events, and the log's readers (show, the HTML
+report, a resumed sweep episode) get the same types back from `LoggedEvent.payload`; an
+episode_resumed event's readers read it as `EpisodeResumed`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.facts.turn_facts import TurnFacts
+
+
+@dataclass(frozen=True)
+class EpisodeStarted:
+    """Whether the agent has MCP tools, the turn limit it plays to, and where it starts (or,
+    resumed, goes on) after how many turns."""
+
+    mcp_enabled: bool
+    max_turns: int
+    room: str = ""
+    location: int = 0  # the Z-machine object of `room` (0: unknown)
+    turn: int = 0  # the turns already played: 0, or where a resumed episode goes on
+
+    def fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> EpisodeStarted:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in names})
+
+
+@dataclass(frozen=True)
+class TurnCompleted:
+    """A turn's facts, the command played, the agent's reasoning and the game's answer."""
+
+    facts: TurnFacts
+    action: str
+    reasoning: str
+    observation: str  # cut to the orchestrator's OBSERVATION_CHARS
+    iterations: int  # of the tool loop
+
+    def fields(self) -> dict[str, Any]:
+        said = {name: getattr(self, name) for name in _BESIDE_FACTS}
+        return said | self.facts.fields()
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> TurnCompleted:
+        said = {name: values[name] for name in _BESIDE_FACTS if name in values}
+        return cls(TurnFacts.from_fields(values), **(_TURN_BEFORE | said))
+
+
+_BESIDE_FACTS = ("action", "reasoning", "observation", "iterations")
+# What a turn_complete written by an earlier version lacks: the game's answer.
+_TURN_BEFORE: dict[str, Any] = {"observation": ""}
+
+
+@dataclass(frozen=True)
+class EpisodeEnded:
+    """The episode's totals and why it ended."""
+
+    turns: int
+    score: int
+    moves: int
+    room: str | None
+    tool_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    cost_usd: float | None
+    end_reason: EndReason
+    error: str | None
+    seconds: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "end_reason", EndReason(self.end_reason))
+
+    @classmethod
+    def of(cls, summary: EpisodeSummary) -> EpisodeEnded:
+        usage = summary.usage
+        return cls(
+            turns=summary.turns,
+            score=summary.score,
+            moves=summary.moves,
+            room=summary.room,
+            tool_calls=summary.tool_calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_tokens=usage.cached_tokens,
+            cost_usd=usage.cost_usd,
+            end_reason=summary.end_reason,
+            error=summary.error,
+            seconds=round(summary.seconds, 3),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return values | {"end_reason": str(self.end_reason)}  # plain JSON for every sink
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> EpisodeEnded:
+        names = {f.name for f in fields(cls)}
+        return cls(**(_ENDED_BEFORE | {k: v for k, v in values.items() if k in names}))
+
+
+# What an episode_end written by an earlier version lacks: its cost, cached tokens and error.
+_ENDED_BEFORE: dict[str, Any] = {"cached_tokens": 0, "cost_usd": None, "error": None}
+
+EpisodeFact = EpisodeStarted | TurnCompleted | EpisodeEnded
+
+
+@dataclass(frozen=True)
+class EpisodeResumed:
+    """Where a resumed episode goes on: after which turn, with the score it had then. Read
+    back, what the line lacks is None (an earlier version wrote no score)."""
+
+    turn: int | None
+    score: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> EpisodeResumed:
+        return cls(**{f.name: values.get(f.name) for f in fields(cls)})

@@ -1,0 +1,354 @@
+"""What a confined process may reach: the folders it may read, those it may write, the TCP
+ports it may connect to (issue 47). Pure: the adapter gathers the facts (the home folder,
+Python's paths, the server's own folder) and enforces the result with Landlock.
+
+A third-party MCP server reads the system and toolchain folders, its own code and the
+package caches it needs; writes only a private folder of its own (its TMPDIR) and the MCP
+roots it is named; connects to TCP ports 443 and 80 only (any host: Landlock filters ports,
+not addresses), or, when its entry lists `hosts`, only to those, through a proxy, from a
+network namespace of its own (domain/servers/host_list.py); and never reads the agent's working
+folder's files (`.env`), dotfiles of the home folder (`.ssh`, `.aws`, `.config`, `.netrc`,
+shell history), nor other processes' `/proc` entries. A server's `"sandbox"` entry widens
+or narrows that; `"sandbox": false` and `[tool.zorkgpt.mcp] sandbox = false` turn it off,
+which an event then says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import PurePosixPath
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+
+from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.servers.host_list import PROXY_PORT, HostSyntaxError, host_rules
+
+SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt")
+SYSTEM_WIDE_PROC = (  # what runtimes read of /proc that describes no process
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/stat",
+    "/proc/loadavg",
+    "/proc/version",
+    "/proc/filesystems",
+    "/proc/sys/kernel",
+    "/proc/sys/vm/overcommit_memory",
+    "/sys/devices/system/cpu",
+    "/sys/fs/cgroup",
+)
+DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full")
+DEVICES_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
+# Beneath the home folder: the toolchains a server is commonly run with, and the caches
+# `npx -y` and `uvx` fill on a first run. Not ~/.cache as a whole: tokens live there too
+# (huggingface/token, for one).
+HOME_READ = (
+    ".nvm",
+    ".volta",
+    ".bun",
+    ".deno",
+    ".local/bin",
+    ".local/lib",
+    ".local/share/uv",
+    ".local/share/pnpm",
+    ".cargo/bin",
+    ".rustup/toolchains",
+)
+HOME_WRITE = (".npm", ".cache/uv", ".cache/node", ".cache/pip")
+# The cache a launcher makes on its first run, made for it before the start when missing:
+# confined, it may write in the folder but not make it in the home folder.
+LAUNCHER_CACHES = {
+    "npx": ".npm",
+    "npm": ".npm",
+    "pnpm": ".npm",
+    "uvx": ".cache/uv",
+    "uv": ".cache/uv",
+}
+DEFAULT_CONNECT_PORTS = (443, 80)  # https and http to any host; DNS is UDP, never filtered
+NO_PORTS: tuple[int, ...] = ()
+
+FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix sockets"
+NET_ABI, SCOPE_ABI = 4, 6  # the Landlock ABI that first filters TCP ports; that scopes
+
+
+class Network(StrEnum):
+    """Where a confined process's connections can go."""
+
+    OPEN = "open"  # the host's network, TCP to the allowed ports only (Landlock)
+    ISOLATED = "isolated"  # a network namespace of its own with loopback alone: nowhere
+    PROXIED = "proxied"  # isolated, and the proxy relays HTTPS to its listed hosts
+
+
+class Sandbox(BaseModel):
+    """A server entry's `"sandbox": {"read": [...], "write": [...], "connect_ports": [...],
+    "hosts": [...]}`: `read` and `write` add absolute folders (or files) to the default;
+    `connect_ports` replaces the default ports (`[]`: no TCP connection at all); `hosts`
+    instead lets it reach only those hosts, over HTTPS through a proxy (`[]`: no network)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    read: tuple[str, ...] = ()
+    write: tuple[str, ...] = ()
+    connect_ports: tuple[int, ...] | None = None
+    hosts: tuple[str, ...] | None = None
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, hosts: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if hosts is None:
+            return None
+        try:
+            return tuple(str(rule) for rule in host_rules(hosts))
+        except HostSyntaxError as e:
+            raise ValueError(f"sandbox hosts: {e}") from None
+
+    @model_validator(mode="after")
+    def _ports_or_hosts(self) -> Sandbox:
+        if self.hosts is not None and self.connect_ports is not None:
+            raise ValueError(
+                "sandbox has both connect_ports and hosts: give one (a host's port goes in "
+                'its entry, "example.com:8443")'
+            )
+        return self
+
+    def network(self, *, namespaces: bool) -> Network:
+        """How its connections are confined, on a kernel that does (or does not) let a
+        process make a network namespace of its own."""
+        if self.hosts is None:
+            return Network.OPEN
+        if not namespaces or not self.hosts:  # a host list that cannot be kept: no network
+            return Network.ISOLATED if namespaces else Network.OPEN
+        return Network.PROXIED
+
+    @field_validator("read", "write")
+    @classmethod
+    def _absolute(cls, paths: tuple[str, ...]) -> tuple[str, ...]:
+        for path in paths:
+            if not path.startswith(("/", "~/")):
+                raise ValueError(
+                    f"sandbox path {path!r} is relative: write it absolute (/...) or from "
+                    "the home folder (~/...)"
+                )
+        return paths
+
+    @field_validator("connect_ports")
+    @classmethod
+    def _ports(cls, ports: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        for port in ports or ():
+            if not 1 <= port <= 65535:
+                raise ValueError(f"sandbox connect_ports has {port}: a TCP port is 1 to 65535")
+        return ports
+
+
+DEFAULT_SANDBOX = Sandbox()
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What a confined process may still do; everything else is denied."""
+
+    read: tuple[str, ...] = ()
+    write: tuple[str, ...] = ()
+    connect_ports: tuple[int, ...] = NO_PORTS
+    scoped: bool = True  # no signal and no abstract unix socket out of its own processes
+    listed: tuple[str, ...] = ()  # folders whose names may be listed, no file in them read
+    removable: tuple[str, ...] = ()  # folders whose empty subfolders may be removed
+    network: Network = Network.OPEN
+
+    def writing(self, folder: str) -> Confinement:
+        """These rules for one process, with its private folder writable: a server's policy
+        is decided once, and each start only adds the folder made for it."""
+        return replace(self, write=(folder, *self.write))
+
+    def as_dict(self) -> dict[str, Any]:
+        """What `adapters/posix/landlock.build_ruleset` is given (the network's namespace is
+        the process's own doing, before it)."""
+        return {
+            "read": self.read,
+            "write": self.write,
+            "connect_ports": self.connect_ports,
+            "scoped": self.scoped,
+            "listed": self.listed,
+            "removable": self.removable,
+        }
+
+
+@dataclass(frozen=True)
+class ServerFacts:
+    """What the policy needs to know of one server process's surroundings."""
+
+    home: str
+    cwd: str
+    python_paths: tuple[str, ...]  # the interpreter's prefixes and sys.path folders
+    own_folders: tuple[str, ...]  # the server's module, script or package folders
+    private_folder: str | None = None  # made for one process, removed when it ends: its TMPDIR
+    roots: tuple[str, ...] = ()  # the folders the client names to it (MCP roots)
+    pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
+    lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
+    namespaces: bool = True  # the kernel lets it make a network namespace of its own
+
+
+def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -> Confinement:
+    """The default policy for a stdio MCP server, with its entry's `sandbox` over it."""
+    home = facts.home
+    guarded = (facts.cwd, home)
+    read = [
+        *SYSTEM_READ,
+        *SYSTEM_WIDE_PROC,
+        *DEVICES_READ,
+        *_outside(facts.python_paths, guarded),
+        *facts.own_folders,
+        *(f"{home}/{folder}" for folder in HOME_READ),
+        *_expanded(sandbox.read, home),
+    ]
+    if facts.pid_folder is not None:
+        read.append(facts.pid_folder)
+    write = [
+        *([facts.private_folder] if facts.private_folder else []),
+        *DEVICES_WRITE,
+        *facts.roots,
+        *(f"{home}/{folder}" for folder in HOME_WRITE),
+        *_expanded(sandbox.write, home),
+    ]
+    network = sandbox.network(namespaces=facts.namespaces)
+    # Python's import lists each sys.path folder: a `python -m` server found in the working
+    # folder needs its names listed; no file there is read but its own package's.
+    listed = (facts.cwd,) if facts.lists_cwd else ()
+    ports = _ports(sandbox, network)
+    return Confinement(_unique(read), _unique(write), ports, listed=listed, network=network)
+
+
+def _ports(sandbox: Sandbox, network: Network) -> tuple[int, ...]:
+    """The TCP ports it may connect to: with a host list, only its proxy's (in its own
+    namespace), or none when that list cannot be kept on the host's network."""
+    if network is Network.PROXIED:
+        return (PROXY_PORT,)
+    if sandbox.hosts is not None:
+        return NO_PORTS
+    return DEFAULT_CONNECT_PORTS if sandbox.connect_ports is None else sandbox.connect_ports
+
+
+def launcher_cache(command: str, home: str) -> str | None:
+    """The cache folder `command`'s launcher (npx, uvx, ...) fills, or None."""
+    folder = LAUNCHER_CACHES.get(PurePosixPath(command).name)
+    return f"{home}/{folder}" if folder else None
+
+
+def emulator_confinement(
+    python_paths: Sequence[str], story: str, folder: str, cwd: str, home: str
+) -> Confinement:
+    """The game process: Python, Jericho and its story file read-only, its private folder
+    writable, no TCP port, scoped; it may remove its folder once empty (a right on the folder
+    above, limited to empty folders), as it does when it ends, even after its parent died."""
+    read = [
+        *SYSTEM_READ,
+        *SYSTEM_WIDE_PROC,
+        *DEVICES_READ,
+        *_outside(python_paths, (cwd, home)),
+        story,
+    ]
+    above = str(PurePosixPath(folder).parent)
+    write = _unique([folder, *DEVICES_WRITE])
+    return Confinement(_unique(read), write, NO_PORTS, removable=(above,))
+
+
+def _outside(paths: Iterable[str], guarded: Sequence[str]) -> list[str]:
+    """`paths` minus any that is a guarded folder or holds one (`/`, the working folder)."""
+    kept = []
+    for path in paths:
+        folder = PurePosixPath(path)
+        if not folder.is_absolute():
+            continue
+        if any(folder == PurePosixPath(g) or folder in PurePosixPath(g).parents for g in guarded):
+            continue
+        kept.append(path)
+    return kept
+
+
+def _expanded(paths: Iterable[str], home: str) -> list[str]:
+    return [f"{home}/{path[2:]}" if path.startswith("~/") else path for path in paths]
+
+
+def _unique(paths: Iterable[str]) -> tuple[str, ...]:
+    """Each path once, and none beneath another: a rule grants its rights beneath its
+    folder, so such a path is a rule the kernel would check for nothing (each costs a start
+    ~20 µs)."""
+    kept = dict.fromkeys(paths)
+    return tuple(path for path in kept if not any(_beneath(path, other) for other in kept))
+
+
+def _beneath(path: str, folder: str) -> bool:
+    return path != folder and path.startswith(folder.rstrip("/") + "/")
+
+
+def unenforced(abi: int, *, scoped: bool = True) -> tuple[str, ...]:
+    """What a kernel offering Landlock ABI `abi` (0: none, or not Linux) cannot enforce."""
+    if abi < 1:
+        return (FILES, NETWORK, SCOPES)
+    missing = []
+    if abi < NET_ABI:
+        missing.append(NETWORK)
+    if scoped and abi < SCOPE_ABI:
+        missing.append(SCOPES)
+    return tuple(missing)
+
+
+def sandbox_notices(
+    *,
+    enabled: bool,
+    unconfined_servers: Sequence[str],
+    servers: Sequence[str],
+    abi: int,
+    host_listed: Sequence[str] = (),
+    namespaces: bool = True,
+) -> list[Event]:
+    """What an episode's start says of its servers' confinement: off (globally, or for the
+    servers whose entry says `"sandbox": false`), or degraded by the kernel (too old a
+    Landlock; or no user namespaces, so the servers that list `hosts` get no network);
+    nothing when every server is confined as its entry says."""
+    if not servers:
+        return []
+    if not enabled:
+        text = "MCP servers run unconfined: [tool.zorkgpt.mcp] sandbox = false"
+        return [Event(EventType.MCP_SANDBOX_OFF, text, Level.WARNING, {"servers": list(servers)})]
+    events = []
+    if unconfined_servers:
+        names = list(unconfined_servers)
+        text = f'MCP servers {", ".join(names)} run unconfined: their entry says "sandbox": false'
+        events.append(Event(EventType.MCP_SANDBOX_OFF, text, Level.WARNING, {"servers": names}))
+    confined = [name for name in servers if name not in unconfined_servers]
+    missing = unenforced(abi)
+    if missing and confined:
+        what = "Landlock" if abi < 1 else f"Landlock ABI {abi}"
+        text = (
+            f"the kernel offers {'no ' if abi < 1 else ''}{what}: MCP servers "
+            f"{', '.join(confined)} run with {', '.join(missing)} unconfined"
+        )
+        fields = {"abi": abi, "unconfined": list(missing), "servers": confined}
+        events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
+    listed = [name for name in host_listed if name in confined]
+    if listed and not namespaces:
+        text = (
+            f"the kernel lets no process make a user namespace: MCP servers {', '.join(listed)} "
+            'run with no network, as their host lists ("sandbox": {"hosts": [...]}) '
+            "cannot be kept"
+        )
+        fields = {"namespaces": False, "unconfined": [], "servers": listed}
+        events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
+    return events
+
+
+def game_notice(abi: int) -> Event | None:
+    """What a game's start says when the kernel (Landlock ABI `abi`) cannot confine its
+    emulator whole; None when it can."""
+    missing = unenforced(abi)
+    if not missing:
+        return None
+    what = "no Landlock" if abi < 1 else f"Landlock ABI {abi}"
+    text = (
+        f"the kernel offers {what}: the game's emulator runs with {', '.join(missing)} unconfined"
+    )
+    fields = {"abi": abi, "unconfined": list(missing)}
+    return Event(EventType.GAME_SANDBOX_DEGRADED, text, Level.WARNING, fields)
