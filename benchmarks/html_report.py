@@ -19,8 +19,8 @@ from pathlib import Path
 
 from benchmarks.support import parse_arguments, print_table
 from zork_mcp.app.sweep.html_report import write_html
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.facts.episode_facts import EpisodeStarted, TurnCompleted
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 
 ROOMS = ["West of House", "North of House", "Forest Path", "Clearing", "Forest", "Kitchen"]

@@ -28,7 +28,7 @@ from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, text_reply, to
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     LLMRequest,
@@ -37,7 +37,7 @@ from zork_mcp.domain.loop.messages import (
 )
 from zork_mcp.domain.servers.confinement import Sandbox
 from zork_mcp.domain.servers.server_config import MCPServerConfig
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 FAULT_SERVER = Path(__file__).resolve().parents[1] / "tests" / "support" / "fault_server.py"
 FAULTS = {

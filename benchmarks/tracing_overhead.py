@@ -28,8 +28,8 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.telemetry import episode_telemetry
 from zork_mcp.builders.telemetry import telemetry as telemetry_of
-from zork_mcp.domain.loop.messages import LLMRequest, ToolResultMessage
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.llm.messages import LLMRequest, ToolResultMessage
+from zork_mcp.domain.settings import MCPSettings
 
 TRACING_VARIABLES = (
     "LANGFUSE_PUBLIC_KEY",

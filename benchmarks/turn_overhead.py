@@ -34,9 +34,9 @@ from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.prompts import SYSTEM_PROMPT
-from zork_mcp.domain.loop.messages import LLMRequest, ToolResultMessage
+from zork_mcp.domain.llm.messages import LLMRequest, ToolResultMessage
 from zork_mcp.domain.servers.server_config import MCPServerConfig
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 SERVER = MCPServerConfig(
     command="python",

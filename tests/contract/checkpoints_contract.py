@@ -8,8 +8,8 @@ import pytest
 from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Note, Place, PlayedTurn
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.loop.connection import ConnectResult, ServerConnections
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
 from zork_mcp.ports.checkpoints import Checkpoints
 
 

@@ -22,9 +22,9 @@ from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_repl
 from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, initial_messages
 from zork_mcp.domain.loop.agent_response import final_answer_format
 from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.messages import LLMRequest, RetryStats, initial_messages
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse, initial_messages
 from zork_mcp.domain.loop.agent_response import final_answer_format
-from zork_mcp.domain.loop.messages import LLMRequest, LLMResponse, initial_messages
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 from zork_mcp.ports.llm import LLM
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.ports.result_store import ResultStore
 

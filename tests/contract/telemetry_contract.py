@@ -15,7 +15,7 @@ from zork_mcp.domain.facts.span_facts import (
     TurnDecided,
     TurnOpened,
 )
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.ports.telemetry import Telemetry
 
 OPENED = TurnOpened(mcp_enabled=True, max_iterations=5, turn=1)

@@ -23,7 +23,7 @@ from zork_mcp.adapters.llm.messages import limit_cache_markers
 from zork_mcp.adapters.llm.openai.responses import parse_response
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     CachePolicy,
     ContextSummary,
     LLMRequest,

@@ -26,7 +26,7 @@ from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import episode_journal
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.domain.servers.server_config import parse_mcp_config
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.tool_server import ToolServer
 
 pytestmark = pytest.mark.slow

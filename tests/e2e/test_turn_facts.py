@@ -14,7 +14,7 @@ from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.game.game_text import UNREAD, died, unread
 from zork_mcp.domain.sweep.records import play_metrics
 

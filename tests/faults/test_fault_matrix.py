@@ -51,7 +51,7 @@ from zork_mcp.domain.errors import LLMError, MCPServerStartupError
 from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.servers.confinement import Sandbox
 from zork_mcp.domain.servers.server_config import MCPServerConfig
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 pytestmark = pytest.mark.slow
 RESULT_CAP = 50_000

@@ -19,8 +19,8 @@ from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy, estimated_tokens
-from zork_mcp.domain.loop.messages import AssistantText, LLMRequest, SystemMessage, UserMessage
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.llm.messages import AssistantText, LLMRequest, SystemMessage, UserMessage
+from zork_mcp.domain.settings import MCPSettings
 
 answers = st.lists(
     st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), min_size=1, max_size=3000),

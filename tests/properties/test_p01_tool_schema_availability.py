@@ -7,9 +7,9 @@ from tests.support.fake_servers import server_offering
 from tests.support.strategies import good_answers, tool_sets
 from zork_mcp.adapters.llm.fake import FunctionLLM
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.domain.llm.messages import LLMResponse, initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.messages import LLMResponse, initial_messages
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 
 @given(tool_sets(), good_answers)

@@ -3,8 +3,8 @@ import json
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
+from zork_mcp.domain.llm.messages import ToolResultMessage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
-from zork_mcp.domain.loop.messages import ToolResultMessage
 
 
 @given(scripts)

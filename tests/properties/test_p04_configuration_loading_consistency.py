@@ -2,7 +2,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.pyproject_tables import pyproject, values
-from zork_mcp.domain.servers.settings import parse_mcp_settings
+from zork_mcp.domain.settings import parse_mcp_settings
 
 
 @given(

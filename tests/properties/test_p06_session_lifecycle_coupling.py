@@ -8,9 +8,9 @@ from tests.support.scripts import ScriptedModel, box_server, scripts, settings_f
 from zork_mcp.adapters.llm.fake import FunctionLLM
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import LLMError
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.connection import ConnectionTracker, ServerConnections
-from zork_mcp.domain.loop.messages import initial_messages
+from zork_mcp.domain.servers.connection import ConnectionTracker, ServerConnections
 
 
 @given(st.lists(st.tuples(scripts, st.none() | st.integers(0, 3)), min_size=1, max_size=4))

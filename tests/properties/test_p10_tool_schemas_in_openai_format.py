@@ -7,7 +7,7 @@ from tests.support.openai_format import assert_openai_tool
 from tests.support.provider_exchange import exchange, wire_tools
 from tests.support.strategies import input_schemas, server_names, tool_names
 from zork_mcp.adapters.llm.fake import action_reply
-from zork_mcp.domain.loop.messages import LLMRequest, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 
 OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")

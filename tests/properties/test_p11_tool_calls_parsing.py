@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from tests.support.provider_exchange import PROTOCOLS, exchange
 from tests.support.strategies import json_objects, server_names, tool_names
 from zork_mcp.adapters.llm.fake import tool_calls_reply
-from zork_mcp.domain.loop.messages import LLMRequest, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, initial_messages
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 
 

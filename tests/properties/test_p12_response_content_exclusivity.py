@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, json_objects, plain_names
 from zork_mcp.adapters.llm.openai.chat import parse_completion
-from zork_mcp.domain.loop.messages import FunctionCall, LLMResponse, ToolCall
+from zork_mcp.domain.llm.messages import FunctionCall, LLMResponse, ToolCall
 from zork_mcp.domain.tools.wire_names import WireNameMap
 
 contents = st.none() | st.text(TEXT, max_size=30)

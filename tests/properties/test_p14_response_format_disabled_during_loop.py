@@ -3,8 +3,8 @@ from hypothesis import given
 
 from tests.support.scripts import offered_requests, play, scripts
 from tests.support.strategies import plain_names
+from zork_mcp.domain.llm.messages import LLMRequest, user_message
 from zork_mcp.domain.loop.agent_response import final_answer_format
-from zork_mcp.domain.loop.messages import LLMRequest, user_message
 
 
 @given(scripts)

@@ -8,7 +8,7 @@ from tests.support.provider_exchange import exchange
 from tests.support.scripts import play, scripts
 from tests.support.strategies import TEXT
 from zork_mcp.adapters.llm.fake import text_reply
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     LLMRequest,
     SystemMessage,
     UserMessage,

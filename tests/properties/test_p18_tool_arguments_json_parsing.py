@@ -9,8 +9,8 @@ from tests.support.strategies import json_objects, json_values
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.domain.llm.messages import ToolResultMessage, initial_messages
 from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.messages import ToolResultMessage, initial_messages
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 
 layouts = st.fixed_dictionaries(

@@ -1,7 +1,7 @@
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
-from zork_mcp.domain.loop.messages import ToolResultMessage
+from zork_mcp.domain.llm.messages import ToolResultMessage
 
 
 @given(scripts)

@@ -1,8 +1,8 @@
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
+from zork_mcp.domain.llm.messages import AssistantText
 from zork_mcp.domain.loop.loop_records import ExitReason
-from zork_mcp.domain.loop.messages import AssistantText
 
 
 @given(scripts)

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from tests.support.scripts import Batch, Call, Content, Kind, Script, play
 from tests.support.strategies import good_answers, json_objects
-from zork_mcp.domain.loop.messages import ToolResultMessage
+from zork_mcp.domain.llm.messages import ToolResultMessage
 
 recoverable = st.sampled_from([Kind.TOOL_ERROR, Kind.BAD_JSON, Kind.NOT_OBJECT, Kind.UNKNOWN])
 batch_calls = st.lists(

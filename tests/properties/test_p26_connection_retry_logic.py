@@ -7,7 +7,7 @@ from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.facts.events import EventType
-from zork_mcp.domain.loop.connection import ConnectionTracker
+from zork_mcp.domain.servers.connection import ConnectionTracker
 
 # Connect failures wanted on each turn after the first, which always connects.
 later_turns = st.lists(st.integers(0, 3), min_size=1, max_size=12)

@@ -5,7 +5,7 @@ from tests.support.connection_turns import ping, play_turn
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import EventType
-from zork_mcp.domain.loop.connection import ConnectionTracker
+from zork_mcp.domain.servers.connection import ConnectionTracker
 
 
 @given(st.integers(0, 5), st.integers(2, 3), st.integers(1, 6))

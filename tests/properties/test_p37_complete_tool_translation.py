@@ -8,9 +8,9 @@ from tests.support.openai_format import assert_openai_tool
 from tests.support.strategies import server_names, tool_sets
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.messages import initial_messages
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 
 @given(server_names, tool_sets())

@@ -3,7 +3,7 @@ import json
 from hypothesis import given
 
 from tests.support.scripts import play, scripts
-from zork_mcp.domain.loop.messages import ToolResultMessage, to_openai_dict
+from zork_mcp.domain.llm.messages import ToolResultMessage, to_openai_dict
 
 
 @given(scripts)

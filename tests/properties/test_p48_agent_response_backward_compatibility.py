@@ -5,7 +5,7 @@ from tests.support.strategies import answers
 from zork_mcp.adapters.llm.fake import ScriptedLLM, text_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.loop.agent_response import final_answer_format, parse_agent_response
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 
 @given(answers)

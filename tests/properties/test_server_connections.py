@@ -16,10 +16,10 @@ from zork_mcp.adapters.mcp.fake import FakeToolServer, fake_tool_servers
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.connection import ConnectionState, ServerConnections
-from zork_mcp.domain.loop.messages import initial_messages
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.servers.connection import ConnectionState, ServerConnections
+from zork_mcp.domain.settings import MCPSettings
 
 NAMES = ("a", "b", "c")
 

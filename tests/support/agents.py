@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry
 

@@ -6,10 +6,10 @@ import asyncio
 import time
 
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.connection import ServerConnections
-from zork_mcp.domain.loop.messages import initial_messages
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.servers.connection import ServerConnections
+from zork_mcp.domain.settings import MCPSettings
 
 
 def ping() -> str:

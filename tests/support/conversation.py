@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zork_mcp.domain.loop.messages import AssistantToolCalls, Message, ToolResultMessage
+from zork_mcp.domain.llm.messages import AssistantToolCalls, Message, ToolResultMessage
 
 
 def unanswered_tool_calls(messages: Sequence[Message]) -> list[str]:

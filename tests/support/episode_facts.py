@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT
 from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.facts.episode_facts import EpisodeEnded, EpisodeStarted, TurnCompleted
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
 
 _counts = st.integers(0, 10**6)
 _tool_uses = st.lists(

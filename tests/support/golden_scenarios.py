@@ -21,7 +21,7 @@ from tests.support.llm_peers import peer_for
 from zork_mcp.adapters.llm.fake import text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.builders.providers import PROVIDERS as REGISTRY
-from zork_mcp.domain.loop.messages import LLMResponse
+from zork_mcp.domain.llm.messages import LLMResponse
 from zork_mcp.domain.servers.server_config import MCPConfig
 from zork_mcp.ghost.goldens import record, save_golden
 

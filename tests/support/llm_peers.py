@@ -33,7 +33,7 @@ from tests.support.peer_checks import (
     check_responses,
 )
 from tests.support.provider_rules import Rejected
-from zork_mcp.domain.loop.messages import LLMResponse
+from zork_mcp.domain.llm.messages import LLMResponse
 
 ANTHROPIC_ERROR_TYPES = {
     401: "authentication_error",

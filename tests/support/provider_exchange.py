@@ -12,7 +12,7 @@ from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.peer_adapters import MOCK_BASE, build_adapter
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.loop.messages import LLMRequest, LLMResponse
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse
 
 PROTOCOLS = tuple(dict.fromkeys(kind for p in PROVIDERS.values() for kind in p.protocols))
 

@@ -21,9 +21,7 @@ from zork_mcp.adapters.llm.fake import FunctionLLM
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
-from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.loop_records import LoopOutcome
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantToolCalls,
     FunctionCall,
     LLMRequest,
@@ -33,8 +31,10 @@ from zork_mcp.domain.loop.messages import (
     Usage,
     initial_messages,
 )
+from zork_mcp.domain.loop.agent_turn import decide_action
+from zork_mcp.domain.loop.loop_records import LoopOutcome
 from zork_mcp.domain.loop.tool_loop import Clock
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.telemetry import Telemetry
 
 SERVER = "box"

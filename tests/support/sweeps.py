@@ -10,7 +10,7 @@ from tests.support.eval_peers import WalkthroughPeer
 from tests.support.paths import ROOT
 from tests.support.projects import write_project
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 
 RAW_SERVER = ROOT / "tests" / "support" / "raw_mcp_server.py"
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from zork_mcp.domain.errors import NestedEventLoopError
+from zork_mcp.domain.llm.messages import Message, initial_messages
 from zork_mcp.domain.loop.agent_response import ParsedAnswer
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.connection import ServerConnections
 from zork_mcp.domain.loop.loop_records import LoopOutcome
-from zork_mcp.domain.loop.messages import Message, initial_messages
 from zork_mcp.domain.loop.tool_loop import Clock
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.servers.connection import ServerConnections
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tools.tool_offer import OfferLimits, ToolNotices
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry

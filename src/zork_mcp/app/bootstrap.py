@@ -19,7 +19,7 @@ from zork_mcp.builders.settings import RunOptions, history_policy, load_settings
 from zork_mcp.builders.storage import checkpoints, episode_events, episode_journal, results_store
 from zork_mcp.builders.sweep import LocalWorkers, RayActors, sweep_backend
 from zork_mcp.builders.telemetry import episode_telemetry, telemetry
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tools.tool_offer import OfferLimits
 
 __all__ = [

@@ -9,7 +9,7 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import RetryNotices, progress
 from zork_mcp.app.prompts import SYSTEM_PROMPT
-from zork_mcp.domain.loop.messages import RetryStats
+from zork_mcp.domain.llm.messages import RetryStats
 
 
 class Container(containers.DeclarativeContainer):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zork_mcp.domain.episode.episode_text import result_size
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.facts.episode_facts import (
     EpisodeEnded,
     EpisodeResumed,
@@ -25,7 +26,6 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolTimedOut,
     tool_fact,
 )
-from zork_mcp.domain.facts.turn_facts import TurnFacts
 
 TOOL_EVENTS = (ToolCallRequested, ToolResultReceived, ToolTimedOut, ToolSkipped)
 NOTICE_LEVELS = ("warning", "error")

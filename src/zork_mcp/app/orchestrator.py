@@ -12,6 +12,7 @@ from zork_mcp.domain.episode.episode import Checkpoint, EndReason, EpisodeSummar
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
 from zork_mcp.domain.episode.memories import relevant_memories
+from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses
 from zork_mcp.domain.errors import (
     GameEmulatorLostError,
     GameHaltedError,
@@ -26,11 +27,10 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import Event, EventType, Level
-from zork_mcp.domain.facts.turn_facts import TurnFacts, tool_uses
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
+from zork_mcp.domain.llm.messages import Message, Usage
 from zork_mcp.domain.loop.loop_records import LoopOutcome, ToolCallRecord
-from zork_mcp.domain.loop.messages import Message, Usage
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.game_env import GameEnv

@@ -13,7 +13,7 @@ from enum import Enum
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.inert_text import inert
-from zork_mcp.domain.facts.turn_facts import ToolUse
+from zork_mcp.domain.episode.turn_facts import ToolUse
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
 
 ANSWER_LINES = 12  # of the game's answer; the rest is counted, not shown

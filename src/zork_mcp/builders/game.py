@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
 from zork_mcp.domain.facts.events import Event
-from zork_mcp.domain.servers.settings import parse_game_setting
+from zork_mcp.domain.settings import parse_game_setting
 from zork_mcp.ports.telemetry import Telemetry
 
 if TYPE_CHECKING:

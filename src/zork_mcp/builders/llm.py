@@ -15,7 +15,7 @@ import httpx
 from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
 from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.loop.messages import RetryStats
+from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.ports.llm import LLM
 
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)

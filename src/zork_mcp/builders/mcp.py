@@ -17,11 +17,11 @@ from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.builders.settings import RunOptions, chosen_servers
+from zork_mcp.domain.facts.confinement_notices import sandbox_notices
 from zork_mcp.domain.facts.events import Event, EventType, Level
-from zork_mcp.domain.servers.confinement import sandbox_notices
 from zork_mcp.domain.servers.roots import Root, episode_root
 from zork_mcp.domain.servers.server_config import AnyServerConfig, MCPConfig, by_transport
-from zork_mcp.domain.servers.settings import MCPSettings, ServerStart
+from zork_mcp.domain.settings import MCPSettings, ServerStart
 from zork_mcp.ports.telemetry import Telemetry
 
 

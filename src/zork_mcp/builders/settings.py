@@ -16,7 +16,7 @@ from zork_mcp.domain.servers.server_config import (
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.servers.settings import (
+from zork_mcp.domain.settings import (
     MCPSettings,
     parse_end_at_first_death,
     parse_history_policy,

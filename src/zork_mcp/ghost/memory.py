@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantToolCalls,
     LLMRequest,
     LLMResponse,

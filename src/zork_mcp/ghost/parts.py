@@ -15,9 +15,9 @@ from zork_mcp.builders.llm import LLMSettings, llm_session
 from zork_mcp.builders.mcp import ToolServerSettings, mcp_tool_server, start_plan
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.telemetry import call_telemetry, telemetry
-from zork_mcp.domain.loop.messages import RetryStats
+from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.domain.servers.server_config import MCPConfig
-from zork_mcp.domain.servers.settings import ServerStart
+from zork_mcp.domain.settings import ServerStart
 from zork_mcp.domain.tools.tool_offer import OfferLimits
 from zork_mcp.ports.llm import LLM
 from zork_mcp.ports.telemetry import Telemetry

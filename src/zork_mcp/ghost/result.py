@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from zork_mcp.domain.llm.messages import Message, Usage, to_openai_dict
 from zork_mcp.domain.loop.batch_policy import BatchStep, CallOutcome, next_step
 from zork_mcp.domain.loop.loop_records import ExitReason, LoopOutcome, ToolCallRecord
-from zork_mcp.domain.loop.messages import Message, Usage, to_openai_dict
 
 UNFINISHED = frozenset({ExitReason.MAX_ITERATIONS, ExitReason.SESSION_BROKEN, ExitReason.FAILED})
 NOT_RUN = frozenset({CallOutcome.SKIPPED, CallOutcome.CIRCUIT_OPEN})  # asked for, never made

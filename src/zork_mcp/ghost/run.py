@@ -26,13 +26,13 @@ from zork_mcp.builders.providers import (
     required_key,
 )
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
+from zork_mcp.domain.llm.messages import Message, system_message, user_message
 from zork_mcp.domain.loop.context_budget import ContextBudget
 from zork_mcp.domain.loop.loop_policy import LoopLimits, LoopPolicy
-from zork_mcp.domain.loop.messages import Message, system_message, user_message
 from zork_mcp.domain.loop.recovery import Recovery
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 from zork_mcp.domain.servers.server_config import MCPConfig
-from zork_mcp.domain.servers.settings import TOOL_TIMEOUT_SECONDS, ServerStart
+from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS, ServerStart
 from zork_mcp.domain.validation import describe_validation_error
 from zork_mcp.ghost.memory import RecentContextLLM
 from zork_mcp.ghost.parts import GhostCall, GhostParts, ghost_parts

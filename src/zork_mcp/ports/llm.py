@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from zork_mcp.domain.loop.messages import LLMRequest, LLMResponse
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse
 
 
 class LLM(Protocol):

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.facts.span_facts import SpanFacts
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 
 
 class Span(Protocol):

@@ -17,7 +17,7 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.episode.episode_state import Place
 from zork_mcp.domain.errors import ConfigurationError, LLMError
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 
 
 def orchestrator(llm, directory, *, resume=False, max_turns=10) -> Orchestrator:

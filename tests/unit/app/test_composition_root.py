@@ -24,7 +24,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
-from zork_mcp.domain.loop.messages import ToolResultMessage
+from zork_mcp.domain.llm.messages import ToolResultMessage
 
 SERVER = {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"]}
 

@@ -18,6 +18,7 @@ from zork_mcp.adapters.telemetry.jsonl import EVENTS_FILE, JsonlTelemetry, read_
 from zork_mcp.app.episode_view import ToolView, episode_view
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.show import episode_lines
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.facts.episode_facts import EpisodeResumed, EpisodeStarted, TurnCompleted
 from zork_mcp.domain.facts.events import Event, EventType, Level
@@ -28,7 +29,6 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolSkipped,
     ToolTimedOut,
 )
-from zork_mcp.domain.facts.turn_facts import TurnFacts
 
 PLACE = EventPlace(iteration=2, turn=7)
 CALL = ToolCallRequested("box.think", {"thought": "egg"})

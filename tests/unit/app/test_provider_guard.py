@@ -5,7 +5,7 @@ import pytest
 
 from tests.support.network import PROVIDER_KEYS, RealProviderBlocked
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.loop.messages import LLMRequest, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, initial_messages
 
 
 async def test_requests_to_real_hosts_are_refused_before_leaving_the_machine():

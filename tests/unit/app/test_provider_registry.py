@@ -16,7 +16,7 @@ from zork_mcp.builders.llm import llm_session, llm_settings
 from zork_mcp.builders.providers import HOSTED, PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError
-from zork_mcp.domain.loop.messages import LLMRequest, RetryStats, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, initial_messages
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
 from zork_mcp.domain.tools.wire_names import RULES
 from zork_mcp.ghost import mcp_ghost, mcp_ghost_sync

@@ -20,10 +20,10 @@ from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry, read_events
 from zork_mcp.app.episode_view import episode_view
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.show import episode_lines, main
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.facts.episode_facts import EpisodeStarted, TurnCompleted
 from zork_mcp.domain.facts.events import Event, EventType
-from zork_mcp.domain.facts.turn_facts import TurnFacts
 
 DEATH = "You jump.\n\n    ****  You have died  ****\n"
 

@@ -24,8 +24,8 @@ from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.telemetry import episode_telemetry
 from zork_mcp.builders.telemetry import telemetry as telemetry_of
-from zork_mcp.domain.loop.messages import LLMResponse, Usage
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.llm.messages import LLMResponse, Usage
+from zork_mcp.domain.settings import MCPSettings
 
 MODEL = "openai/gpt-4o-mini"
 ANSWERING_MODEL = "openai/gpt-4o-mini-2024-07-18"

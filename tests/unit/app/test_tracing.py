@@ -63,7 +63,7 @@ def test_with_tracing_off_no_tracing_sdk_is_even_imported(tmp_path):
         from pathlib import Path
         from zork_mcp.builders.settings import RunOptions
         from zork_mcp.builders.telemetry import episode_telemetry, telemetry as build
-        from zork_mcp.domain.servers.settings import MCPSettings
+        from zork_mcp.domain.settings import MCPSettings
         options = RunOptions(log_dir=Path({str(tmp_path)!r}))
         with build(episode_telemetry(options, MCPSettings())) as telemetry:
             sdks = ("langfuse", "opentelemetry.sdk", "opentelemetry.exporter")

@@ -12,10 +12,10 @@ from zork_mcp.adapters.mcp.fake import FakeToolServer, fake_tool_servers
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.facts.events import SESSION_SPAN, EventType
+from zork_mcp.domain.llm.messages import ToolResultMessage, initial_messages, user_message
 from zork_mcp.domain.loop.agent_turn import connect_tools, decide_action
-from zork_mcp.domain.loop.connection import ConnectionState, ConnectionTracker, ServerConnections
-from zork_mcp.domain.loop.messages import ToolResultMessage, initial_messages, user_message
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
+from zork_mcp.domain.settings import MCPSettings
 
 
 def echo(text: str) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
 from zork_mcp.domain.servers.server_config import missing_config_error, parse_mcp_config
-from zork_mcp.domain.servers.settings import MCPSettings, parse_mcp_settings
+from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
 
 
 def test_a_pyproject_without_the_table_gets_every_default():

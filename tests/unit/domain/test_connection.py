@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zork_mcp.domain.errors import MCPError
-from zork_mcp.domain.loop.connection import ConnectionState, ConnectionTracker, ConnectResult
+from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ConnectResult
 
 
 def test_a_connect_on_a_disabled_server_is_refused_saying_mcp_is_off():

@@ -12,16 +12,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import EventType
-from zork_mcp.domain.loop.context_budget import (
-    CRITICAL_MARK,
-    ContextBudget,
-    compact,
-    critical_lines,
-    estimate_tokens,
-    split_steps,
-)
-from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     ContextSummary,
@@ -33,6 +24,15 @@ from zork_mcp.domain.loop.messages import (
     system_message,
     user_message,
 )
+from zork_mcp.domain.loop.context_budget import (
+    CRITICAL_MARK,
+    ContextBudget,
+    compact,
+    critical_lines,
+    estimate_tokens,
+    split_steps,
+)
+from zork_mcp.domain.loop.loop_policy import LoopLimits
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 

@@ -22,6 +22,7 @@ from zork_mcp.app.show import episode_lines
 from zork_mcp.app.sweep.episode import played_turns
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.facts.episode_facts import (
     EpisodeEnded,
@@ -30,8 +31,7 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import TYPE_OF, Event
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 
 
 @given(written=st.lists(episode_facts, max_size=6))

@@ -19,10 +19,10 @@ from zork_mcp.domain.errors import (
 from zork_mcp.domain.facts.events import EventType, Level
 from zork_mcp.domain.game.status_line import strip_status_line
 from zork_mcp.domain.loop.agent_turn import connect_tools
-from zork_mcp.domain.loop.connection import ConnectionState, ConnectionTracker, ServerConnections
+from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.servers.server_config import parse_mcp_config
 from zork_mcp.domain.servers.server_env import server_environment
-from zork_mcp.domain.servers.settings import (
+from zork_mcp.domain.settings import (
     ConfigurationError,
     parse_end_at_first_death,
     parse_game_setting,
@@ -80,8 +80,8 @@ def test_retry_and_disable_warnings_carry_the_turn_and_the_error():
 def test_a_forced_final_answer_is_announced_as_a_warning():
     from zork_mcp.adapters.llm.fake import tool_calls_reply
     from zork_mcp.adapters.mcp.fake import FakeToolServer
+    from zork_mcp.domain.llm.messages import initial_messages
     from zork_mcp.domain.loop.loop_policy import LoopLimits
-    from zork_mcp.domain.loop.messages import initial_messages
     from zork_mcp.domain.loop.tool_loop import ToolLoop
 
     server = FakeToolServer("box", {"echo": lambda: "x"})

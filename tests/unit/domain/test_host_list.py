@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zork_mcp.domain.facts.confinement_notices import sandbox_notices
 from zork_mcp.domain.facts.events import EventType
 from zork_mcp.domain.servers.confinement import (
     DEFAULT_SANDBOX,
     Network,
     Sandbox,
     ServerFacts,
-    sandbox_notices,
     server_confinement,
 )
 from zork_mcp.domain.servers.host_list import (

@@ -39,6 +39,7 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolTimedOut,
     tool_fact,
 )
+from zork_mcp.domain.llm.messages import FunctionCall, ToolCall, Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.context_budget import Compaction
 from zork_mcp.domain.loop.loop_policy import LoopLimits
@@ -50,7 +51,6 @@ from zork_mcp.domain.loop.loop_records import (
     ToolCallRecord,
 )
 from zork_mcp.domain.loop.loop_report import LoopReport
-from zork_mcp.domain.loop.messages import FunctionCall, ToolCall, Usage
 from zork_mcp.domain.servers.protocol_era import ServerProtocol
 from zork_mcp.domain.tools.tool_judgment import ToolRejection
 from zork_mcp.domain.tools.tool_offer import LeftOut

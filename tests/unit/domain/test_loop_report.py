@@ -15,9 +15,9 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, to
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import SpanKind
+from zork_mcp.domain.llm.messages import Usage, initial_messages
 from zork_mcp.domain.loop.context_budget import ContextBudget
 from zork_mcp.domain.loop.loop_policy import AGENT_POLICY, LoopLimits, LoopPolicy
-from zork_mcp.domain.loop.messages import Usage, initial_messages
 from zork_mcp.domain.loop.recovery import Recovery
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     CachePolicy,

@@ -21,7 +21,7 @@ from tests.support.strategies import TEXT, input_schemas, json_values, tool_name
 from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.loop.messages import LLMRequest, system_message, user_message
+from zork_mcp.domain.llm.messages import LLMRequest, system_message, user_message
 from zork_mcp.domain.tools.schema_dialects import gemini_schema
 from zork_mcp.domain.tools.tool_judgment import (
     MAX_DESCRIPTION_CHARS,

@@ -13,11 +13,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, to
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import EventType
-from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
-from zork_mcp.domain.loop.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
-from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.loop_records import ExitReason, LoopOutcome
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     FINAL_ACTION_PROMPT,
     LLMResponse,
     SystemMessage,
@@ -26,6 +22,10 @@ from zork_mcp.domain.loop.messages import (
     to_openai_dict,
     user_message,
 )
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.loop.batch_policy import SKIPPED_AFTER_BREAK, SKIPPED_AFTER_TIMEOUT
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import ExitReason, LoopOutcome
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 
 

@@ -14,10 +14,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, text_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop.batch_policy import CallOutcome
-from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.loop_records import ExitReason
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     SystemMessage,
@@ -27,6 +24,9 @@ from zork_mcp.domain.loop.messages import (
     initial_messages,
     user_message,
 )
+from zork_mcp.domain.loop.batch_policy import CallOutcome
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import ExitReason
 from zork_mcp.domain.loop.recovery import Recovery
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 from zork_mcp.domain.tools.tool_result import ToolCallResult

@@ -16,15 +16,15 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.facts.events import Level
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.messages import initial_messages
 from zork_mcp.domain.servers.protocol_era import ServerProtocol
 from zork_mcp.domain.servers.server_config import (
     MCPServerConfig,
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.servers.settings import MCPSettings, parse_mcp_settings
+from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
 from zork_mcp.domain.tools.tool_judgment import ToolRejection
 from zork_mcp.domain.tools.tool_offer import (
     LeftOut,

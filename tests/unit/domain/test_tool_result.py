@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zork_mcp.domain.loop.messages import to_openai_dict, tool_message
+from zork_mcp.domain.llm.messages import to_openai_dict, tool_message
 from zork_mcp.domain.tools.tool_result import ToolCallResult, jsonable
 
 leaves = (

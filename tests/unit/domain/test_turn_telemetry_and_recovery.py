@@ -12,13 +12,13 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import SESSION_SPAN, EventType, Level
+from zork_mcp.domain.llm.messages import initial_messages
 from zork_mcp.domain.loop.agent_turn import decide_action
-from zork_mcp.domain.loop.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.loop.loop_policy import AGENT_POLICY, LoopLimits
-from zork_mcp.domain.loop.messages import initial_messages
 from zork_mcp.domain.loop.recovery import Recovery
 from zork_mcp.domain.loop.tool_loop import ToolLoop
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tools.tool_schema import ToolSpec
 
 

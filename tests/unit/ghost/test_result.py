@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import Backtrack, ExitReason, LoopOutcome, ToolCallRecord
-from zork_mcp.domain.loop.messages import Usage
 from zork_mcp.domain.loop.recovery import Failure, backtrack_prompt
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 from zork_mcp.ghost.result import (

@@ -12,10 +12,7 @@ from hypothesis import strategies as st
 
 from tests.support.scripts import SERVER, ScriptedModel, box_server, scripts
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
-from zork_mcp.domain.loop.batch_policy import CallOutcome
-from zork_mcp.domain.loop.loop_policy import FAILED_OUTCOMES, LoopLimits
-from zork_mcp.domain.loop.loop_records import ExitReason
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     SystemMessage,
@@ -24,6 +21,9 @@ from zork_mcp.domain.loop.messages import (
     initial_messages,
     to_openai_dict,
 )
+from zork_mcp.domain.loop.batch_policy import CallOutcome
+from zork_mcp.domain.loop.loop_policy import FAILED_OUTCOMES, LoopLimits
+from zork_mcp.domain.loop.loop_records import ExitReason
 from zork_mcp.domain.loop.recovery import BACKTRACK_PROMPT, CircuitBreaker, Recovery
 from zork_mcp.domain.loop.tool_loop import ToolLoop
 from zork_mcp.ghost.memory import recent_context

@@ -24,7 +24,7 @@ from zork_mcp.adapters.llm.messages import (
     text_block,
 )
 from zork_mcp.adapters.llm.wire import WireLLM
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     CachePolicy,

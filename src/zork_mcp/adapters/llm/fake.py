@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop.messages import FunctionCall, LLMRequest, LLMResponse, ToolCall, Usage
+from zork_mcp.domain.llm.messages import FunctionCall, LLMRequest, LLMResponse, ToolCall, Usage
 
 Reply = LLMResponse | BaseException
 _call_ids = itertools.count(1)

@@ -19,7 +19,7 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import arguments_object, call_names, merge_turns
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     FunctionCall,

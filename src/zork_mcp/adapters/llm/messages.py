@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from zork_mcp.domain.loop.messages import AssistantToolCalls, LLMRequest, Message
+from zork_mcp.domain.llm.messages import AssistantToolCalls, LLMRequest, Message
 
 # The cache_control a breakpoint of the request's CachePolicy carries (Anthropic's, also
 # through OpenRouter).

@@ -12,7 +12,7 @@ import httpx
 
 from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import canonical_names
-from zork_mcp.domain.loop.messages import LLMRequest, LLMResponse
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse
 from zork_mcp.domain.tools.wire_names import WireNameMap, WireNameRule
 
 

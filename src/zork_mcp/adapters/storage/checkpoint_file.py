@@ -27,23 +27,28 @@ _MOVED_MODULES = {  # issue 37: the Jericho adapter moved under adapters/game/
     for module in ("game_env", "wire")
 }
 _DOMAIN_BY_CONCERN = {  # issue 48: the domain's modules moved into a folder per concern
-    "loop": ("agent_turn", "batch_policy", "connection", "context_budget", "loop_records",
-             "loop_policy", "loop_report", "messages", "recovery", "tool_loop", "agent_response"),
+    "loop": ("agent_turn", "batch_policy", "context_budget", "loop_records", "loop_policy",
+             "loop_report", "recovery", "tool_loop", "agent_response"),
+    "llm": ("messages",),
     "tools": ("model_support", "schema_dialects", "tool_judgment", "tool_offer", "tool_result",
               "tool_schema", "wire_names"),
-    "servers": ("confinement", "host_list", "protocol_era", "roots", "server_config",
-                "server_env", "settings"),
+    "servers": ("confinement", "connection", "host_list", "protocol_era", "roots",
+                "server_config", "server_env"),
     "game": ("game", "game_command", "game_peek", "game_text", "status_line", "story_file",
              "text_encoding"),
     "episode": ("episode", "episode_map", "episode_state", "episode_text", "history",
-                "inert_text", "memories"),
-    "facts": ("episode_facts", "events", "loop_facts", "span_facts", "tool_facts",
-              "turn_facts"),
+                "inert_text", "memories", "turn_facts"),
+    "facts": ("episode_facts", "events", "loop_facts", "span_facts", "tool_facts"),
 }  # fmt: skip
 _MOVED_MODULES |= {
     f"zork_mcp.domain.{module}": f"zork_mcp.domain.{concern}.{module}"
     for concern, modules in _DOMAIN_BY_CONCERN.items()
     for module in modules
+}
+_MOVED_MODULES |= {  # where a few stood for a day before the domain's layers were drawn
+    "zork_mcp.domain.loop.messages": "zork_mcp.domain.llm.messages",
+    "zork_mcp.domain.loop.connection": "zork_mcp.domain.servers.connection",
+    "zork_mcp.domain.facts.turn_facts": "zork_mcp.domain.episode.turn_facts",
 }
 
 

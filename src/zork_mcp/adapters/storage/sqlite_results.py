@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import COLUMNS, EpisodeRecord
 
 SCHEMA = """

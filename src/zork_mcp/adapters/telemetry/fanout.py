@@ -8,7 +8,7 @@ from typing import Any
 
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.facts.span_facts import SpanFacts
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.ports.telemetry import Span, Telemetry
 
 

@@ -26,7 +26,7 @@ from zork_mcp.domain.facts.span_facts import (
     TurnOpened,
     metadata_of,
 )
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.tools.tool_result import jsonable
 
 

@@ -29,7 +29,7 @@ from zork_mcp.adapters.telemetry import trace_semantics as ts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.facts.events import Event, SpanKind
 from zork_mcp.domain.facts.span_facts import SpanFacts, ToolAnswered, kind_of, metadata_of
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.tools.tool_result import jsonable
 
 SERVICE_NAME = "zork-mcp"

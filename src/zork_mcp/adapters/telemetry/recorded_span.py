@@ -9,7 +9,7 @@ from typing import Any
 
 from zork_mcp.domain.facts.events import SpanKind
 from zork_mcp.domain.facts.span_facts import SpanFacts, kind_of, metadata_of
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 
 
 @dataclass

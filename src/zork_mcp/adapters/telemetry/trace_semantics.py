@@ -21,7 +21,7 @@ from zork_mcp.domain.facts.span_facts import (
     ToolCalled,
     TurnOpened,
 )
-from zork_mcp.domain.loop.messages import Message, Usage, to_openai_dict
+from zork_mcp.domain.llm.messages import Message, Usage, to_openai_dict
 
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
 PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values

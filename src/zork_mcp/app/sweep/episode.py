@@ -17,10 +17,10 @@ from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import TurnCompleted
-from zork_mcp.domain.facts.turn_facts import TurnFacts
-from zork_mcp.domain.loop.messages import RetryStats
+from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from zork_mcp.domain.facts.turn_facts import ToolUse
+from zork_mcp.domain.episode.turn_facts import ToolUse
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     COMPARED,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 
 if TYPE_CHECKING:  # episode_state builds on this module's summary
     from zork_mcp.domain.episode.episode_state import EpisodeState

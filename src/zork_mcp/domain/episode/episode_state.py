@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from zork_mcp.domain.episode.episode import EpisodeSummary
-from zork_mcp.domain.loop.connection import ServerConnections
+from zork_mcp.domain.servers.connection import ServerConnections
 from zork_mcp.domain.tools.tool_offer import ToolNotices
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zork_mcp.domain.episode.episode_state import EpisodeState, PlayedTurn
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     Message,
     assistant_content_message,
     system_message,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 
 
 @dataclass(frozen=True)

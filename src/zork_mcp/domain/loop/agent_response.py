@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from zork_mcp.domain.loop.messages import ResponseFormat
+from zork_mcp.domain.llm.messages import ResponseFormat
 
 FALLBACK_ACTION = "look"
 _PROMPT_MARK = re.compile(r"^\s*>\s*")

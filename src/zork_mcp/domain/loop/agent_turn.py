@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.facts.events import SESSION_SPAN, Event, EventType, Level
 from zork_mcp.domain.facts.span_facts import TurnDecided, TurnOpened
+from zork_mcp.domain.llm.messages import Message
 from zork_mcp.domain.loop.agent_response import ParsedAnswer
-from zork_mcp.domain.loop.connection import (
+from zork_mcp.domain.loop.loop_policy import LoopLimits
+from zork_mcp.domain.loop.loop_records import LoopOutcome
+from zork_mcp.domain.loop.tool_loop import Clock, ToolLoop
+from zork_mcp.domain.servers.connection import (
     ConnectionState,
     ConnectResult,
     Directive,
     ServerConnections,
 )
-from zork_mcp.domain.loop.loop_policy import LoopLimits
-from zork_mcp.domain.loop.loop_records import LoopOutcome
-from zork_mcp.domain.loop.messages import Message
-from zork_mcp.domain.loop.tool_loop import Clock, ToolLoop
-from zork_mcp.domain.servers.settings import MCPSettings
+from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.domain.tools.model_support import ensure_tool_support
 from zork_mcp.domain.tools.tool_offer import OfferLimits, ToolNotices
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
+from zork_mcp.domain.llm.messages import FINAL_ACTION_PROMPT, ResponseFormat
 from zork_mcp.domain.loop.agent_response import AgentAnswerReader, ParsedAnswer, final_answer_format
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.context_budget import ContextBudget
-from zork_mcp.domain.loop.messages import FINAL_ACTION_PROMPT, ResponseFormat
 from zork_mcp.domain.loop.recovery import Recovery
-from zork_mcp.domain.servers.settings import TOOL_TIMEOUT_SECONDS
+from zork_mcp.domain.settings import TOOL_TIMEOUT_SECONDS
 from zork_mcp.domain.tools.tool_offer import OfferLimits
 
 A = TypeVar("A")

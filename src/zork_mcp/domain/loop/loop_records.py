@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from zork_mcp.domain.llm.messages import LLMResponse, Message, Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
-from zork_mcp.domain.loop.messages import LLMResponse, Message, Usage
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 A = TypeVar("A")

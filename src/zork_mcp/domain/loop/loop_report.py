@@ -36,11 +36,11 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolSkipped,
     ToolTimedOut,
 )
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse, ToolCall
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.context_budget import Compaction
 from zork_mcp.domain.loop.loop_policy import LoopLimits
 from zork_mcp.domain.loop.loop_records import ExitReason, LoopOutcome, LoopState, ToolCallRecord
-from zork_mcp.domain.loop.messages import LLMRequest, LLMResponse, ToolCall
 from zork_mcp.domain.servers.protocol_era import ServerProtocol
 from zork_mcp.domain.tools.tool_judgment import ToolRejection
 from zork_mcp.domain.tools.tool_offer import LeftOut

@@ -14,6 +14,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from zork_mcp.domain.errors import MCPSessionBrokenError, MCPToolTimeoutError
+from zork_mcp.domain.llm.messages import (
+    LLMRequest,
+    LLMResponse,
+    Message,
+    ToolCall,
+    assistant_content_message,
+    assistant_tool_calls_message,
+    tool_message,
+    user_message,
+)
 from zork_mcp.domain.loop.batch_policy import (
     BatchStep,
     CallOutcome,
@@ -33,16 +43,6 @@ from zork_mcp.domain.loop.loop_records import (
     ToolCallRecord,
 )
 from zork_mcp.domain.loop.loop_report import LoopReport
-from zork_mcp.domain.loop.messages import (
-    LLMRequest,
-    LLMResponse,
-    Message,
-    ToolCall,
-    assistant_content_message,
-    assistant_tool_calls_message,
-    tool_message,
-    user_message,
-)
 from zork_mcp.domain.loop.recovery import CircuitBreaker, Failure, backtrack_prompt
 from zork_mcp.domain.tools.tool_offer import ToolNotices, choose_offered
 from zork_mcp.domain.tools.tool_result import ToolCallResult

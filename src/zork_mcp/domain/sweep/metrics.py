@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts, tool_uses
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts, tool_uses
 from zork_mcp.domain.sweep.records import EpisodeRecord, Place, place
 from zork_mcp.domain.sweep.statistics import Estimate, difference_ci, mean_ci
 

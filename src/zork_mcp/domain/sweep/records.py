@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zork_mcp.domain.episode.episode import EndReason
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 
 MAX_SCORE = 350  # Zork I's
 

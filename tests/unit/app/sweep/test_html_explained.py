@@ -12,7 +12,7 @@ from rich.console import Console
 
 from zork_mcp.app.sweep.html_report import PLOTS, _read, explained, write_html
 from zork_mcp.app.sweep.report import MIN_CI_EPISODES, difference_rows, render
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.metrics import METRICS
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 

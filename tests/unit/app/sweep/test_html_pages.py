@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.app.episode_view import EpisodeView, ToolView, TurnView
 from zork_mcp.app.sweep.html_report import episode_page
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 # Text as hostile as an LLM or a server can make it: markup, entities, quotes, controls.

@@ -8,7 +8,7 @@ import math
 from rich.console import Console
 
 from zork_mcp.app.sweep.report import cell_stats, mcp_differences, render, write_csv, write_plots
-from zork_mcp.domain.facts.turn_facts import ToolUse, TurnFacts
+from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 
 

@@ -9,7 +9,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     Return,

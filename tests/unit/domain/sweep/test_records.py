@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zork_mcp.domain.facts.turn_facts import TurnFacts
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.records import play_metrics
 
 

@@ -16,8 +16,8 @@ import pytest
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.facts.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord

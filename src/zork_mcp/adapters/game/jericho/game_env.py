@@ -25,6 +25,7 @@ from zork_mcp.adapters.game.jericho.story import load_lexicon
 from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
+from zork_mcp.domain.facts.confinement_notices import game_notice
 from zork_mcp.domain.facts.events import Event, EventType, Level
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_command import CommandRules, notice_text, safe_command
@@ -35,7 +36,6 @@ from zork_mcp.domain.game.status_line import (
     strip_status_line,
 )
 from zork_mcp.domain.game.story_file import location_object
-from zork_mcp.domain.servers.confinement import game_notice
 
 CRASH_NOTICE = (
     "The game's interpreter failed on that command and was restarted where you were; "

@@ -21,7 +21,7 @@ from zork_mcp.adapters.llm.endpoint import JsonEndpoint, RetryPolicy
 from zork_mcp.adapters.llm.messages import limit_cache_markers, text_block
 from zork_mcp.adapters.llm.wire import WireLLM
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.loop.messages import (
+from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     FunctionCall,

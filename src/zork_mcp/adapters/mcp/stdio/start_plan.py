@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from zork_mcp.adapters.mcp.stdio.fork_server import fork_supported, is_forkable
 from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.servers.server_config import MCPServerConfig
-from zork_mcp.domain.servers.settings import ServerStart
+from zork_mcp.domain.settings import ServerStart
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
-from zork_mcp.domain.servers.settings import ServerStart
+from zork_mcp.domain.settings import ServerStart
 
 
 class McpStdioToolServer:

@@ -1,7 +1,7 @@
 """Usage sums tokens and, where providers report it, cost."""
 
 from zork_mcp.adapters.llm.openai.chat import parse_usage
-from zork_mcp.domain.loop.messages import Usage
+from zork_mcp.domain.llm.messages import Usage
 
 
 def test_usage_sums_tokens_and_known_costs():
