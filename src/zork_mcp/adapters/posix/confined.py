@@ -6,8 +6,11 @@ descriptors and process group). Standard library only, so a spawned server's sta
 RULESET: the descriptor of the Landlock ruleset it inherited (built by its parent,
 `landlock.build_ruleset`), or `-` for none (a kernel without Landlock).
 NETWORK: `open` (the host's network); `isolated` (a network namespace of its own, loopback
-alone); or `proxy:FD:PORT`, isolated with a listener on 127.0.0.1:PORT sent over the unix
+alone); or `proxied:FD:PORT`, isolated with a listener on 127.0.0.1:PORT sent over the unix
 socket FD to the proxy (`network_namespace.isolate`).
+
+`confine_self` is the one way a server process confines itself, here and in a forked child
+of the fork server (`zygote.run_server`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from zork_mcp.adapters.posix.landlock import enforce
 from zork_mcp.adapters.posix.network_namespace import isolate
 
 NOT_FOUND, CANNOT_RUN, NOT_CONFINED = 127, 126, 125
-USAGE = "usage: confined RULESET_FD|- open|isolated|proxy:FD:PORT -- COMMAND [ARGS...]"
+USAGE = "usage: confined RULESET_FD|- open|isolated|proxied:FD:PORT -- COMMAND [ARGS...]"
 
 
 def main(argv: list[str]) -> NoReturn:
@@ -47,16 +50,25 @@ def main(argv: list[str]) -> NoReturn:
 
 
 def _confine(ruleset: str, network: str) -> None:
-    """The network first: Landlock then denies the listener's bind."""
+    """The launcher's arguments read (ValueError: not as USAGE says), then confine_self."""
+    kind, *proxy = network.split(":")
+    channel, port = (int(proxy[0]), int(proxy[1])) if kind == "proxied" else (None, 0)
+    confine_self(None if ruleset == "-" else int(ruleset), kind, channel, port)
+
+
+def confine_self(ruleset: int | None, network: str, channel: int | None, port: int) -> None:
+    """This process confined: its network first (once Landlock is enforced, nothing may be
+    bound), then the Landlock ruleset whose descriptor it holds (None: no Landlock).
+    `network`: "open", "isolated", or "proxied" (isolated, with the proxy's listener on
+    127.0.0.1:`port` sent over the unix socket `channel`)."""
     if network == "isolated":
         isolate()
-    elif network.startswith("proxy:"):
-        _, channel, port = network.split(":")
-        isolate(int(channel), int(port))
+    elif network == "proxied" and channel is not None:
+        isolate(channel, port)
     elif network != "open":
-        raise ValueError(network)
-    if ruleset != "-":
-        enforce(int(ruleset))
+        raise ValueError(f"network {network!r}: open, isolated or proxied with a channel")
+    if ruleset is not None:
+        enforce(ruleset)
 
 
 if __name__ == "__main__":

@@ -60,13 +60,16 @@ class Handover:
         ruleset = "-" if self.ruleset is None else str(self.ruleset)
         network = self.network.value
         if self.network is Network.PROXIED:
-            network = f"proxy:{self.channel}:{PROXY_PORT}"
+            network = f"{network}:{self.channel}:{PROXY_PORT}"
         return [sys.executable, "-m", LAUNCHER, ruleset, network, "--", *argv]
 
     def fork_request(self) -> dict[str, Any]:
-        """What the fork server's child is told (its descriptors follow stdin, stdout and
-        stderr, numbered from 3)."""
-        return {"confined": self.ruleset is not None, "network": self.network.value,
+        """What the fork server's child is told: `confine_self`'s arguments, with the numbers
+        its descriptors get there (`fds`, in order after stdin, stdout and stderr)."""
+        numbers = iter(range(3, 3 + len(self.fds)))
+        ruleset = next(numbers) if self.ruleset is not None else None
+        channel = next(numbers) if self.channel is not None else None
+        return {"ruleset": ruleset, "network": self.network.value, "channel": channel,
                 "proxy_port": PROXY_PORT}  # fmt: skip
 
 

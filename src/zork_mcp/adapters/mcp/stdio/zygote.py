@@ -41,8 +41,8 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from zork_mcp.adapters.posix.landlock import abi_version, enforce
-from zork_mcp.adapters.posix.network_namespace import isolate
+from zork_mcp.adapters.posix.confined import confine_self
+from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 PRELOAD = (
@@ -191,7 +191,8 @@ def run_server(request: dict[str, Any]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    _confine(request)
+    confine_self(request.get("ruleset"), request.get("network", "open"),
+                 request.get("channel"), request.get("proxy_port", 0))  # fmt: skip
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
@@ -200,19 +201,6 @@ def run_server(request: dict[str, Any]) -> None:
     else:
         sys.path[0] = os.path.dirname(os.path.realpath(target))
         runpy.run_path(target, run_name="__main__")
-
-
-def _confine(request: dict[str, Any]) -> None:
-    """Its network first (once Landlock is enforced, nothing may be bound), then Landlock;
-    its descriptors are 3 (the ruleset, when confined) and the next (the proxy's channel)."""
-    ruleset = 3 if request.get("confined") else None
-    network = request.get("network", "open")
-    if network == "isolated":
-        isolate()
-    elif network == "proxied":
-        isolate(4 if ruleset is not None else 3, request["proxy_port"])
-    if ruleset is not None:
-        enforce(ruleset)
 
 
 def _reap(children: set[int]) -> None:
