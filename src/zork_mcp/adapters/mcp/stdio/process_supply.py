@@ -45,17 +45,17 @@ class ProcessSupply:
         stderr: StderrLog,
         reaper: ProcessReaper,
         keep_spare: bool,
-        forks: ForkStarter | None = None,
-        sandbox: ServerSandbox | None = None,
-        proxy: HostProxy | None = None,
+        forks: ForkStarter | None,
+        sandbox: ServerSandbox,
+        proxy: HostProxy,
     ) -> None:
-        """`sandbox`: how each process is confined (None: not at all); `proxy`: what relays
-        the connections of a process whose entry lists hosts."""
+        """`forks`: what forks its processes (None: each is spawned); `sandbox`: how each
+        process is confined (`ServerSandbox(None)`: not at all); `proxy`: what relays the
+        connections of a process whose entry lists hosts."""
         self.name, self._config, self._system_env = name, config, system_env
         self._stderr, self._reaper, self._keep_spare = stderr, reaper, keep_spare
         self._forks = forks
-        self._sandbox = sandbox or ServerSandbox(None)
-        self._proxy = proxy
+        self._sandbox, self._proxy = sandbox, proxy
         self._endings: dict[int, Callable[[], None]] = {}  # by pid: its folder and proxy to end
         self._spare: Future[ServerProcess | None] | None = None
         self._lock = threading.Lock()  # the started list, shared with the starter thread
@@ -135,9 +135,6 @@ class ProcessSupply:
         with confined.handover() as (handover, proxy_end):
             process = self._fork_or_spawn_with(command, args, env, handover)
         if proxy_end is None:
-            return process, confined.remove
-        if self._proxy is None:  # nothing relays: its connections are refused
-            proxy_end.close()
             return process, confined.remove
         stop = self._proxy.serve(proxy_end, self.name, confined.hosts)
 
