@@ -148,7 +148,11 @@ class RaySweepBackend:
         played = done.result()
         folder = task.log_root / task.spec.episode_id
         shutil.rmtree(folder, ignore_errors=True)
-        unpack(played.logs, folder)
+        try:
+            unpack(played.logs, folder)
+        except Exception as refused:  # an error here would leave `result` unsettled
+            result.set_exception(refused)
+            return
         if played.record is None:
             result.set_exception(EpisodeInterrupted(task.spec.key))
         else:
@@ -170,16 +174,59 @@ class RaySweepBackend:
             self._ray.shutdown()
 
 
+class NotAFileError(tarfile.FilterError):
+    """An archive's member that is neither a regular file nor a folder."""
+
+    def __init__(self, tarinfo: tarfile.TarInfo) -> None:
+        super().__init__(f"{tarinfo.name!r} is not a regular file or a folder", tarinfo)
+
+
 def pack(folder: Path) -> bytes:
-    """A folder's files as a gzipped tar (an episode's logs: a few hundred KB)."""
+    """A folder's files as a gzipped tar (an episode's logs: a few hundred KB).
+
+    The MCP servers wrote into the folder, so only its regular files and folders go in:
+    symlinks, fifos and devices are left out, and so is a file with another hard link
+    (a link to a file outside the folder would carry that file's contents out)."""
+
+    def files_and_folders(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        if member.isdir():
+            return member
+        if member.isfile() and alone(folder / member.name):
+            return member
+        return None  # a hard link's later names come as link members, left out too
+
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
         if folder.is_dir():
-            archive.add(folder, arcname=".")
+            archive.add(folder, arcname=".", filter=files_and_folders)
     return buffer.getvalue()
 
 
+def alone(path: Path) -> bool:
+    """A regular file with no other hard link (False if it has gone meanwhile)."""
+    try:
+        return os.lstat(path).st_nlink == 1
+    except OSError:
+        return False
+
+
+def extractable(member: tarfile.TarInfo, destination: str) -> tarfile.TarInfo:
+    """PEP 706's "data" filter (nothing outside `destination`), and neither a link of
+    either kind nor an absolute path, which that filter would take as relative: `pack`
+    never makes one, so an archive holding one is refused."""
+    if not (member.isfile() or member.isdir()):
+        raise NotAFileError(member)
+    if member.name.startswith(("/", os.sep)) or os.path.isabs(member.name):
+        raise tarfile.AbsolutePathError(member)
+    return tarfile.data_filter(member, destination)
+
+
 def unpack(data: bytes, folder: Path) -> None:
+    """Write a packed folder's files into `folder`, or nothing at all: every member is
+    checked before any is written, and one that is a link, has an absolute path or would
+    land outside `folder` refuses the archive (a tarfile.FilterError naming it)."""
     folder.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        archive.extractall(folder, filter="data")  # no path outside `folder`, no devices
+        for member in archive.getmembers():
+            extractable(member, str(folder))
+        archive.extractall(folder, filter=extractable)
