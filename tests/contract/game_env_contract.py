@@ -46,6 +46,18 @@ class GameEnvContract:
         again = env.step("south")
         assert (again.text, again.room, again.moves) == (away.text, away.room, away.moves)
 
+    def test_a_snapshot_is_bytes_and_bytes_that_are_not_one_are_refused(self, env):
+        """A checkpoint keeps the snapshot as bytes, and reads them from a file: whatever
+        else it holds is a TypeError, and the game is left where it was."""
+        env.reset()
+        north = env.step("north")
+        snapshot = env.save_state()
+        assert isinstance(snapshot, bytes)
+        for garbage in (b"", b"\x00" * 64, snapshot[: len(snapshot) // 2], b'{"room": 1}'):
+            with pytest.raises(TypeError, match="snapshot"):
+                env.restore_state(garbage)
+        assert env.peek("look").room == north.room
+
     def test_a_peek_answers_as_the_step_would_and_leaves_the_game_as_it_was(self, env):
         env.reset()
         before = env.step("north")

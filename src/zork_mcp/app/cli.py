@@ -16,6 +16,7 @@ from zork_mcp.app.progress import print_summary
 from zork_mcp.builders.env_file import load_env_file
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
 from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.episode.inert_text import inert
@@ -90,6 +91,13 @@ def parser() -> argparse.ArgumentParser:
         help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
     )
     p.add_argument(
+        TRUST_FLAG,
+        action="store_true",
+        help="with --resume: load an old checkpoint.pickle (the format before "
+        "checkpoint.json); loading a pickle runs the code it holds, so only for a folder "
+        "you know no MCP server or other program wrote",
+    )
+    p.add_argument(
         "--history",
         choices=[mode.value for mode in HistoryMode],
         default=None,
@@ -133,6 +141,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         allow_quit_restart=args.allow_quit_restart,
         end_at_first_death=args.end_at_first_death,
         resume=args.resume,
+        trust_pickle=args.trust_pickle_checkpoint,
         history=HistoryMode(args.history) if args.history else None,
         history_turns=args.history_turns,
         history_budget_tokens=args.history_budget_tokens,

@@ -33,7 +33,9 @@ class Container(containers.DeclarativeContainer):
         bootstrap.run_tool_settings, options, settings, mcp_config, start_plan
     )
     tool_server = providers.Resource(bootstrap.agent_tool_server, tool_settings, telemetry)
-    checkpoints = providers.Singleton(bootstrap.checkpoints, options.provided.episode_dir)
+    checkpoints = providers.Singleton(
+        bootstrap.checkpoints, options.provided.episode_dir, options.provided.trust_pickle
+    )
     history = providers.Singleton(bootstrap.history_policy, options)
     journal = providers.Singleton(bootstrap.episode_journal, options.provided.episode_dir)
 

@@ -43,6 +43,7 @@ class RunOptions:
     allow_quit_restart: bool = False
     end_at_first_death: bool | None = None  # None: as the pyproject says (default: play on)
     resume: bool = False  # continue the episode from its last checkpoint
+    trust_pickle: bool = False  # its user says an old checkpoint.pickle is theirs
     fork_game: bool = False  # fork the game process from a preloaded parent (sweep workers)
     history: HistoryMode | None = None  # None: as the pyproject says (default: a window)
     history_turns: int | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
+from zork_mcp.adapters.storage.checkpoint_file import TRUST_FLAG, FileCheckpoints
 from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
@@ -13,10 +13,13 @@ from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
+__all__ = ["TRUST_FLAG"]  # the flag that loads an old pickled checkpoint, for the CLIs
 
-def checkpoints(directory: Path) -> Checkpoints:
-    """The checkpoints of the episode whose log folder this is."""
-    return FileCheckpoints(directory)
+
+def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
+    """The checkpoints of the episode whose log folder this is; `trust_pickle`: its user
+    has said an old checkpoint.pickle there is theirs, to be loaded."""
+    return FileCheckpoints(directory, trust_pickle=trust_pickle)
 
 
 def episode_journal(directory: Path) -> EpisodeJournal:

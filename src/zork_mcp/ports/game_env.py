@@ -15,8 +15,11 @@ class GameEnv(Protocol):
         exactly as it was (see `domain.game_peek` for the save-step-restore way)."""
         ...
 
-    def save_state(self) -> object:
-        """An opaque snapshot that restore_state accepts."""
+    def save_state(self) -> bytes:
+        """A snapshot of the game as bytes (a checkpoint keeps them) that restore_state
+        accepts."""
         ...
 
-    def restore_state(self, state: object) -> GameObservation: ...
+    def restore_state(self, state: bytes) -> GameObservation:
+        """Back to the moment of `state`; TypeError for bytes that are not its snapshot."""
+        ...

@@ -61,8 +61,8 @@ def test_an_episode_broken_by_an_error_resumes_where_it_stopped(tmp_path):
 def test_resuming_without_a_checkpoint_says_what_to_do(tmp_path):
     with pytest.raises(ConfigurationError, match="Nothing to resume"):
         orchestrator(ScriptedLLM([]), tmp_path, resume=True).run()
-    (tmp_path / "checkpoint.pickle").write_bytes(b"not a pickle")
-    with pytest.raises(ConfigurationError, match="not a readable checkpoint"):
+    (tmp_path / "checkpoint.json").write_bytes(b"not a checkpoint")
+    with pytest.raises(ConfigurationError, match="not a checkpoint zork-mcp wrote"):
         orchestrator(ScriptedLLM([]), tmp_path, resume=True).run()
 
 

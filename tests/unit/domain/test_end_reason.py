@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from tests.support.paths import CHECKPOINT_BEFORE_ISSUE_28
-from zork_mcp.adapters.storage.checkpoint_file import CHECKPOINT_FILE, FileCheckpoints
+from zork_mcp.adapters.storage.checkpoint_file import PICKLED_FILE, FileCheckpoints
 from zork_mcp.app.cli import EXIT_CODES
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 
@@ -36,8 +36,8 @@ def test_a_checkpoint_holds_the_end_reason_as_its_string_and_reads_back_the_enum
 
 
 def test_a_checkpoint_written_before_end_reasons_were_an_enum_reads_one(tmp_path):
-    shutil.copy(BEFORE_ISSUE_28, tmp_path / CHECKPOINT_FILE)
-    summary = FileCheckpoints(tmp_path).load().summary
+    shutil.copy(BEFORE_ISSUE_28, tmp_path / PICKLED_FILE)
+    summary = FileCheckpoints(tmp_path, trust_pickle=True).load().summary
     assert summary.end_reason is EndReason.RUNNING and summary.turns == 2
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import asdict, dataclass, field, replace
 
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_command import CommandRules, notice_text, safe_command
@@ -36,6 +37,24 @@ class _State:
     items: tuple[tuple[str, str], ...] = (("leaflet", "West of House"), ("egg", "Behind House"))
     treasures: frozenset[str] = field(default=frozenset({"egg"}))
 
+    def to_bytes(self) -> bytes:
+        fields = {**asdict(self), "carrying": sorted(self.carrying),
+                  "treasures": sorted(self.treasures)}  # fmt: skip
+        return json.dumps(fields).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> _State:
+        try:
+            saved = json.loads(data)
+            return cls(
+                str(saved["room"]), int(saved["moves"]), int(saved["score"]),
+                frozenset(map(str, saved["carrying"])),
+                tuple((str(item), str(room)) for item, room in saved["items"]),
+                frozenset(map(str, saved["treasures"])),
+            )  # fmt: skip
+        except (TypeError, ValueError, KeyError) as e:
+            raise TypeError("not a FakeGameEnv snapshot") from e
+
 
 class FakeGameEnv:
     """Four rooms, a leaflet and an egg; taking the egg scores 10 points and wins."""
@@ -63,13 +82,11 @@ class FakeGameEnv:
     def peek(self, action: str) -> GameObservation:
         return peek_by_restoring(self, action)
 
-    def save_state(self) -> object:
-        return self._state
+    def save_state(self) -> bytes:
+        return self._state.to_bytes()
 
-    def restore_state(self, state: object) -> GameObservation:
-        if not isinstance(state, _State):
-            raise TypeError("not a FakeGameEnv snapshot")
-        self._state = state
+    def restore_state(self, state: bytes) -> GameObservation:
+        self._state = _State.from_bytes(state)
         return self._observe(self._describe())
 
     def _act(self, verb: str, noun: str) -> str:
@@ -138,13 +155,17 @@ class ScriptedGameEnv:
     def peek(self, action: str) -> GameObservation:
         return self._observe("You are empty-handed.")
 
-    def save_state(self) -> object:
-        return self._played
+    def save_state(self) -> bytes:
+        return json.dumps({"played": self._played}).encode()
 
-    def restore_state(self, state: object) -> GameObservation:
-        if not isinstance(state, int):
+    def restore_state(self, state: bytes) -> GameObservation:
+        try:
+            played = json.loads(state)["played"]
+        except (TypeError, ValueError, KeyError) as e:
+            raise TypeError("not a ScriptedGameEnv snapshot") from e
+        if type(played) is not int:
             raise TypeError("not a ScriptedGameEnv snapshot")
-        self._played = state
+        self._played = played
         return self._observe("")
 
     def _observe(self, text: str) -> GameObservation:

@@ -1,23 +1,156 @@
-"""Checkpoints as a file in the episode's log folder, replaced atomically after every turn.
+"""Checkpoints as `checkpoint.json` in the episode's log folder, replaced atomically after
+every turn. This module is the format's writer and its one reader.
 
-The file is a pickle (Jericho's state holds numpy arrays and bytes) that zork-mcp writes into
-the episode's own log folder; only load checkpoints from log folders you wrote. One written
-before the checkpoint's classes moved (to the domain, or to another adapter package) still
-loads: their old names are read as the new ones.
+The file is data, never code: JSON that is validated field by field as it is read, the
+game's state in it as base64 bytes. So a checkpoint that zork-mcp did not write is refused
+with an error, and nothing in it runs, whoever wrote it: no key to keep, and a log folder
+read on another machine (a Ray worker's) reads the same. The agent's folder is written
+only by the agent (its servers each have a folder of their own), and it neither writes
+through a link there nor reads one back (`own_files`).
+
+Checkpoints used to be a pickle (`checkpoint.pickle`). Unpickling runs whatever code the
+file holds, and any MCP server could write that folder then, so an old one is loaded only
+when its user says so (`--trust-pickle-checkpoint`); the next checkpoint is JSON.
 """
 
 from __future__ import annotations
 
 import io
-import os
+import json
 import pickle
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from zork_mcp.adapters.storage import own_files
 from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState, Note, Place, PlayedTurn
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
+from zork_mcp.domain.tools.tool_offer import ToolNotices
+from zork_mcp.domain.validation import describe_validation_error
 
-CHECKPOINT_FILE = "checkpoint.pickle"
+CHECKPOINT_FILE = "checkpoint.json"
+PICKLED_FILE = "checkpoint.pickle"  # before checkpoint.json: loaded only when trusted
+FORMAT = "zork-mcp checkpoint"
+VERSION = 1
+TRUST_FLAG = "--trust-pickle-checkpoint"
+
+
+class _Saved(BaseModel):
+    """The checkpoint file: its format and version, the game's state, the episode's."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", ser_json_bytes="base64", val_json_bytes="base64"
+    )
+
+    format: Literal["zork-mcp checkpoint"]
+    version: Literal[1]
+    game_state: bytes
+    summary: EpisodeSummary
+    start: Place
+    opening: str
+    turns: list[PlayedTurn]
+    objective: str | None
+    notes: tuple[Note, ...]
+    connections: dict[str, ConnectionState]
+    notices: tuple[str, ...]
+
+    @classmethod
+    def of(cls, checkpoint: Checkpoint) -> _Saved:
+        episode = checkpoint.episode
+        return cls(
+            format=FORMAT,
+            version=VERSION,
+            game_state=checkpoint.game_state,
+            summary=episode.summary,
+            start=episode.start,
+            opening=episode.opening,
+            turns=episode.turns,
+            objective=episode.objective,
+            notes=episode.notes,
+            connections=episode.connections.states(),
+            notices=tuple(sorted(episode.notices.said)),
+        )
+
+    def checkpoint(self) -> Checkpoint:
+        trackers = {name: ConnectionTracker(state) for name, state in self.connections.items()}
+        episode = EpisodeState(
+            self.summary,
+            start=self.start,
+            opening=self.opening,
+            turns=list(self.turns),
+            objective=self.objective,
+            notes=self.notes,
+            connections=ServerConnections(trackers),
+            notices=ToolNotices(set(self.notices)),
+        )
+        return Checkpoint(self.game_state, episode)
+
+
+class FileCheckpoints:
+    """The latest checkpoint of one episode: `<episode folder>/checkpoint.json`.
+    `trust_pickle`: its user has said an old `checkpoint.pickle` there is theirs."""
+
+    def __init__(self, episode_dir: Path, *, trust_pickle: bool = False) -> None:
+        self.path = episode_dir / CHECKPOINT_FILE
+        self.pickled = episode_dir / PICKLED_FILE
+        self._trust_pickle = trust_pickle
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        # json's own escapes (ASCII): a model's text may hold what UTF-8 cannot (a lone
+        # surrogate), which then reads back as it was
+        saved = _Saved.of(checkpoint).model_dump(mode="json")
+        own_files.replace(self.path, json.dumps(saved).encode("ascii"))
+
+    def exists(self) -> bool:
+        return self.path.is_file() or (self._trust_pickle and self.pickled.is_file())
+
+    def load(self) -> Checkpoint:
+        try:
+            data = own_files.read(self.path)
+        except FileNotFoundError:
+            return self._load_pickled()
+        try:
+            return _Saved.model_validate(json.loads(data)).checkpoint()
+        except ValidationError as e:
+            problem = describe_validation_error(e)
+        except (ValueError, RecursionError) as e:
+            problem = f"  - it is not JSON ({type(e).__name__}: {str(e)[:200]})"
+        raise ConfigurationError(
+            f"{self.path} is not a checkpoint zork-mcp wrote, and nothing in it was run:\n"
+            f"{problem}\nStart the episode afresh: drop --resume."
+        )
+
+    def _load_pickled(self) -> Checkpoint:
+        if not self.pickled.is_file() and not self.pickled.is_symlink():
+            raise ConfigurationError(
+                f"Nothing to resume: {self.path} does not exist. Pass the --episode-id (and "
+                f"--log-dir) of an episode that played at least one turn, or drop --resume."
+            )
+        if not self._trust_pickle:
+            raise ConfigurationError(
+                f"{self.path.parent} holds only {PICKLED_FILE}, a checkpoint in the format "
+                "zork-mcp wrote before checkpoint.json. It was not loaded: loading a pickle "
+                "runs whatever code it holds, and the MCP servers of that time could write "
+                "this folder. If you are sure no server and no other program wrote it, "
+                f"resume with {TRUST_FLAG}; the next checkpoint is written as {CHECKPOINT_FILE}."
+            )
+        try:
+            checkpoint = _Unpickler(io.BytesIO(own_files.read(self.pickled))).load()
+        except own_files.ForeignFileError:
+            raise
+        except Exception as e:
+            raise ConfigurationError(
+                f"{self.pickled} is not a readable checkpoint ({type(e).__name__}); "
+                f"start the episode afresh without --resume."
+            ) from e
+        if not isinstance(checkpoint, Checkpoint):
+            raise ConfigurationError(f"{self.pickled} holds no checkpoint; drop --resume.")
+        return checkpoint
+
+
 _MOVED = {
     ("zork_mcp.app.checkpoint", "Checkpoint"): Checkpoint,
     ("zork_mcp.app.orchestrator", "EpisodeSummary"): EpisodeSummary,
@@ -52,40 +185,9 @@ _MOVED_MODULES |= {  # where a few stood for a day before the domain's layers we
 }
 
 
-class FileCheckpoints:
-    """The latest checkpoint of one episode: `<episode folder>/checkpoint.pickle`."""
-
-    def __init__(self, episode_dir: Path) -> None:
-        self.path = episode_dir / CHECKPOINT_FILE
-
-    def save(self, checkpoint: Checkpoint) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".partial")
-        partial.write_bytes(pickle.dumps(checkpoint))
-        os.replace(partial, self.path)
-
-    def exists(self) -> bool:
-        return self.path.is_file()
-
-    def load(self) -> Checkpoint:
-        if not self.path.is_file():
-            raise ConfigurationError(
-                f"Nothing to resume: {self.path} does not exist. Pass the --episode-id (and "
-                f"--log-dir) of an episode that played at least one turn, or drop --resume."
-            )
-        try:
-            checkpoint = _Unpickler(io.BytesIO(self.path.read_bytes())).load()
-        except Exception as e:
-            raise ConfigurationError(
-                f"{self.path} is not a readable checkpoint ({type(e).__name__}); "
-                f"start the episode afresh without --resume."
-            ) from e
-        if not isinstance(checkpoint, Checkpoint):
-            raise ConfigurationError(f"{self.path} holds no checkpoint; drop --resume.")
-        return checkpoint
-
-
 class _Unpickler(pickle.Unpickler):
+    """An old checkpoint's classes found where they live now."""
+
     def find_class(self, module: str, name: str) -> Any:
         moved = _MOVED.get((module, name))
         return moved or super().find_class(_MOVED_MODULES.get(module, module), name)

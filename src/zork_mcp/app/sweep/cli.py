@@ -29,6 +29,7 @@ from zork_mcp.app.sweep.sweep import (
     parse_model,
     sweep_from_toml,
 )
+from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
@@ -92,6 +93,12 @@ def sweep_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true",
         help="play failed and interrupted episodes again, on from their last checkpoint",
     )  # fmt: skip
+    p.add_argument(
+        TRUST_FLAG, action="store_true",
+        help="with --resume: load old checkpoint.pickle files (the format before "
+        "checkpoint.json), which runs the code they hold: only for folders you know no MCP "
+        "server or other program wrote",
+    )  # fmt: skip
     return p
 
 
@@ -134,7 +141,14 @@ def sweep(args: argparse.Namespace) -> int:
     log_root = args.log_dir or args.results.parent / "logs"
     config = args.config.resolve() if args.config.is_file() else args.config  # none: defaults
     tasks = [
-        EpisodeTask(episode, log_root.resolve(), config, args.game, args.resume)
+        EpisodeTask(
+            episode,
+            log_root.resolve(),
+            config,
+            args.game,
+            args.resume,
+            trust_pickle=args.trust_pickle_checkpoint,
+        )
         for episode in spec.episodes_to_play()
     ]
     with sweep_progress(args.plain) as progress:

@@ -58,6 +58,7 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         seed=task.spec.seed,
         episode_id=task.spec.episode_id,
         plain=True,
+        trust_pickle=task.trust_pickle,
         fork_game=fork_game,
         history=cell.history,
     )
@@ -69,7 +70,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     shared = controls is not None and controls.shared
     options = run_options(task, fork_game=shared)
     directory = options.log_dir / options.episode_id
-    checkpoint = bootstrap.checkpoints(directory)
+    checkpoint = bootstrap.checkpoints(directory, task.trust_pickle)
     earlier: list[TurnFacts] = []
     if task.resume and checkpoint.exists():
         options = replace(options, resume=True)

@@ -91,4 +91,5 @@ class EpisodeTask:
     config: Path
     game: str | None = None
     resume: bool = False  # continue from the episode's checkpoint if it has one
+    trust_pickle: bool = False  # an old checkpoint.pickle is its user's, to be loaded
     extends: int | None = None  # carries on a stored episode played to this turn limit

@@ -110,6 +110,11 @@ class ToolNotices:
 
     _said: set[str] = field(default_factory=set)
 
+    @property
+    def said(self) -> frozenset[str]:
+        """The keys of every notice said so far (a checkpoint keeps them)."""
+        return frozenset(self._said)
+
     def unsaid(self, notices: Iterable[N]) -> list[N]:
         """The notices not said before; they count as said from now on."""
         fresh = []

@@ -14,7 +14,9 @@ peeks one step ahead (save, `look`, restore) to learn the values after it.
 
 from __future__ import annotations
 
+import json
 import logging
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,7 +24,7 @@ from typing import Any
 
 from zork_mcp.adapters.game.jericho.emulator_process import EmulatorDied, EmulatorProcess
 from zork_mcp.adapters.game.jericho.story import load_lexicon
-from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState
+from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState, WireError
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
 from zork_mcp.domain.facts.confinement_notices import game_notice
@@ -62,10 +64,18 @@ class GameSnapshot:
             location=self.location,
         )  # fmt: skip
 
+    def to_bytes(self) -> bytes:
+        """The snapshot as a checkpoint keeps it: its status line as JSON, then its state."""
+        status = json.dumps([self.status.room, self.status.score, self.status.moves]).encode()
+        return _SNAPSHOT.pack(SNAPSHOT_MAGIC, len(status)) + status + self.frotz.to_bytes()
+
     @classmethod
     def of(cls, state: object) -> GameSnapshot:
-        """A snapshot, or the (Jericho state, status) pair that checkpoints held before the
-        game had a process of its own; TypeError for anything else."""
+        """A snapshot from its bytes, or one an old checkpoint.pickle held (a snapshot, or the
+        (Jericho state, status) pair from before the game had a process of its own);
+        TypeError for anything else."""
+        if isinstance(state, bytes):
+            return cls._from_bytes(state)
         if isinstance(state, GameSnapshot):
             return state
         try:
@@ -76,6 +86,23 @@ class GameSnapshot:
         if not isinstance(status, StatusLine):
             raise TypeError(f"not a snapshot of this game: its status is {type(status).__name__}")
         return cls(frotz, status)
+
+    @classmethod
+    def _from_bytes(cls, data: bytes) -> GameSnapshot:
+        try:
+            magic, size = _SNAPSHOT.unpack_from(data)
+            if magic != SNAPSHOT_MAGIC:
+                raise ValueError("it does not start as a game snapshot does")
+            end = _SNAPSHOT.size + size
+            room, score, moves = json.loads(data[_SNAPSHOT.size : end])
+            status = StatusLine(str(room), int(score), int(moves))
+            return cls(FrotzState.from_bytes(data[end:]), status)
+        except (struct.error, ValueError, TypeError, WireError) as e:
+            raise TypeError(f"not a snapshot of this game: {e}") from e
+
+
+SNAPSHOT_MAGIC = b"ZMS1"
+_SNAPSHOT = struct.Struct(">4sI")  # magic, the status line's JSON length
 
 
 class JerichoGameEnv:
@@ -146,10 +173,10 @@ class JerichoGameEnv:
         observation = read(self._checked(frame, verdict.command), last)
         return replace(observation, text=notice_text(verdict, observation.text))
 
-    def save_state(self) -> object:
-        return self._current()
+    def save_state(self) -> bytes:
+        return self._current().to_bytes()
 
-    def restore_state(self, state: object) -> GameObservation:
+    def restore_state(self, state: bytes) -> GameObservation:
         state = GameSnapshot.of(state)
         self._current()
         self._snapshot, self._pending = state, state.frotz

@@ -1,0 +1,129 @@
+"""The agent's own files (its checkpoint, events, journal, logs), made and opened so that no
+write follows a link: each is opened with O_NOFOLLOW and, once open, must be a regular file
+of this user with no other name (a hard link it did not make). A file that is not is
+refused with `ForeignFileError`, which names it: another process changed the episode
+folder, and the agent neither writes through it nor reads it back.
+
+A file is replaced by writing a new one beside it (O_EXCL, a name of its own) and renaming
+it over the old: a rename replaces a link itself, never what it points to; and a name that
+is not the agent's own file (a link, a folder) is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from zork_mcp.domain.errors import ConfigurationError
+
+_NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class ForeignFileError(ConfigurationError):
+    """One of the agent's files is a link, a hard link, another user's or not a file."""
+
+
+def open_appending(path: Path) -> int:
+    """A descriptor appending to `path`, made (with its folder) when missing."""
+    folder(path.parent)
+    return _checked(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+
+def append(path: Path, data: bytes) -> None:
+    """`data` appended to `path` in one write."""
+    fd = open_appending(path)
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def read(path: Path) -> bytes:
+    """The bytes of `path`; FileNotFoundError when it is missing."""
+    fd = _checked(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as file:
+        return file.read()
+
+
+def open_reading(path: Path) -> int:
+    """A descriptor reading `path`; FileNotFoundError when it is missing."""
+    return _checked(path, os.O_RDONLY)
+
+
+def replace(path: Path, data: bytes) -> None:
+    """`path` replaced by a file holding `data`, atomically: a reader sees the old or the new."""
+    folder(path.parent)
+    with contextlib.suppress(FileNotFoundError):
+        os.close(_checked(path, os.O_RDONLY))  # refuses a link or a folder in its place
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(6)}.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o600)
+    try:
+        _write_all(fd, data)
+        os.close(fd)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def folder(path: Path) -> Path:
+    """`path` as a folder of the agent's: made (mode 0700 beneath an existing parent) when
+    missing; a link or another user's folder in its place is refused."""
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700, parents=True)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info)
+        raise ForeignFileError(_refusal(path, what))
+    return path
+
+
+def _checked(path: Path, flags: int) -> int:
+    try:
+        fd = os.open(path, flags | _NO_FOLLOW, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # the name is a symbolic link
+            raise ForeignFileError(_refusal(path, "a symbolic link")) from None
+        if e.errno == errno.EISDIR:
+            raise ForeignFileError(_refusal(path, "a folder")) from None
+        raise
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        problem = _kind(info)
+    elif info.st_nlink != 1:
+        problem = f"a file with {info.st_nlink} names (a hard link)"
+    elif info.st_uid != os.getuid():
+        problem = f"a file of another user (uid {info.st_uid})"
+    if problem is not None:
+        os.close(fd)
+        raise ForeignFileError(_refusal(path, problem))
+    return fd
+
+
+def _kind(info: os.stat_result) -> str:
+    if stat.S_ISDIR(info.st_mode):
+        return "a folder"
+    if stat.S_ISFIFO(info.st_mode):
+        return "a pipe"
+    if stat.S_ISREG(info.st_mode):
+        return f"a file of another user (uid {info.st_uid})"
+    return "not a regular file"
+
+
+def _refusal(path: Path, what: str) -> str:
+    return (
+        f"{path} is {what}, not the file zork-mcp made there: another process changed this "
+        "episode's folder, so zork-mcp neither writes through it nor reads it back. Look at "
+        "what it points to, then remove it (or move the folder aside and start a new episode)."
+    )
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
