@@ -33,8 +33,8 @@ from benchmarks.support import parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
-from zork_mcp.domain.servers.roots import episode_root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_places import EpisodePlaces, placed
 
 TURNS = 400
 ERAS = {"handshake": "2025-11-25", "stateless": None}
@@ -52,7 +52,7 @@ def write_journal(folder: Path, turns: int = TURNS, answer_chars: int = 4000) ->
     """A journal of `turns` turns over 60 rooms, five of them named "Forest"; its size."""
     chance = random.Random(12)
     rooms = [Place(f"Room {n}" if n >= 5 else "Forest", 100 + n) for n in range(60)]
-    journal = FileJournal(folder)
+    journal = FileJournal.episode(folder)
     journal.begin(rooms[0], "ZORK I: The Great Underground Empire", 0)
     for turn in range(1, turns + 1):
         maze = "You are in a maze of twisty little passages. " * (answer_chars // 40 + 1)
@@ -64,20 +64,21 @@ def write_journal(folder: Path, turns: int = TURNS, answer_chars: int = 4000) ->
 
 def servers(folder: Path, pin: str | None) -> dict[str, McpStdioToolServer]:
     """The memory and the reasoning server, each forked from a fork server of its own."""
-    modules = {"memory": "zork_mcp.servers.memory", "reasoning": "zork_mcp.servers.reasoning"}
+    modules = {
+        "memory": ("-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"),
+        "reasoning": ("-m", "zork_mcp.servers.reasoning"),
+    }
+    places = EpisodePlaces(PurePosixPath(folder.absolute()), PurePosixPath(Path.home()))
     built = {}
-    for name, module in modules.items():
-        config = MCPServerConfig(
-            command="python",
-            args=("-m", module),
-            env={"DISABLE_THOUGHT_LOGGING": "true"},
-            protocol=pin,
+    for name, args in modules.items():
+        entry = MCPServerConfig(
+            command="python", args=args, env={"DISABLE_THOUGHT_LOGGING": "true"}, protocol=pin
         )
+        Path(places.server_folder(name)).mkdir(parents=True, exist_ok=True)
         built[name] = stdio_tool_server(
-            {name: config},
+            {name: placed(name, entry, places)},
             server_start="fork",
             stderr_path=folder.parent / f"{name}.stderr.log",
-            roots=(episode_root(PurePosixPath(folder), "bench"),),
         )
         built[name].fork_server_ready(60)
         built[name].warm_up()

@@ -1,26 +1,78 @@
 """The file journal under the contract, and what only a file can do: a second reader (the
 memory server's process) sees each line at once, a line a killed writer left unfinished is
-skipped, never misread, and the snapshot readers keep changes nothing they read."""
+skipped, never misread, and the snapshot readers keep changes nothing they read. The agent
+writes only its episode's folder and the memory server only its own; neither follows a
+link, and a notes line that is not a note is skipped."""
+
+import json
+import os
 
 import pytest
 
 from tests.contract.episode_journal_contract import WEST, EpisodeJournalContract, turn
-from zork_mcp.adapters.storage.journal_file import FileJournal
+from zork_mcp.adapters.storage.journal_file import JOURNAL_FILE, NOTE_CHARS, FileJournal
+from zork_mcp.adapters.storage.own_files import ForeignFileError
 from zork_mcp.domain.episode.episode_state import Note
 
 
 class TestFileJournal(EpisodeJournalContract):
     @pytest.fixture
     def journal(self, tmp_path):
-        return FileJournal(tmp_path / "episode")
+        """One object with the agent's methods and its memory server's, as the contract
+        asks: the journal in the episode's folder, the notes and cache in the server's."""
+        return FileJournal(tmp_path / "episode" / JOURNAL_FILE, tmp_path / "memory", cache=True)
 
-    def test_another_reader_sees_each_turn_and_note_at_once(self, journal):
-        reader = FileJournal(journal.directory)
-        journal.begin(WEST, "opening", 0)
-        journal.record(turn(1))
-        assert reader.played().turns == (turn(1),)
-        reader.add_note("seen", 2)
-        assert journal.notes() == (Note(2, "seen"),)
+    def test_another_reader_sees_each_turn_and_note_at_once(self, tmp_path):
+        agent = FileJournal.episode(tmp_path / "episode", tmp_path / "memory")
+        server = FileJournal.served(tmp_path / "episode" / JOURNAL_FILE, tmp_path / "memory")
+        agent.begin(WEST, "opening", 0)
+        agent.record(turn(1))
+        assert server.played().turns == (turn(1),)
+        server.add_note("seen", 2)
+        assert agent.notes() == (Note(2, "seen"),)
+
+    def test_the_agent_writes_only_its_folder_and_its_server_only_its_own(self, tmp_path):
+        episode, memory = tmp_path / "episode", tmp_path / "memory"
+        agent = FileJournal.episode(episode, memory)
+        agent.begin(WEST, "opening", 0)
+        for number in range(1, 41):
+            agent.record(turn(number, answer_of=2_000))
+        agent.played(), agent.notes()
+        assert not memory.exists(), "the agent keeps no cache in its server's folder"
+        server = FileJournal.served(episode / JOURNAL_FILE, memory)
+        server.played()
+        server.add_note("kept", 41)
+        assert sorted(os.listdir(episode)) == [JOURNAL_FILE]
+        assert sorted(os.listdir(memory)) == ["journal.snapshot", "notes.jsonl"]
+
+    def test_a_notes_line_that_is_not_a_note_is_skipped_and_a_long_one_cut(self, tmp_path):
+        episode, memory = tmp_path / "episode", tmp_path / "memory"
+        agent = FileJournal.episode(episode, memory)
+        agent.begin(WEST, "opening", 0)
+        memory.mkdir()
+        lines = [
+            {"turn": "1", "text": "x", "after": 0},
+            {"turn": 1, "text": ["x"], "after": 0},
+            {"turn": 1, "after": 0},
+            [1, 2],
+            {"turn": 2, "text": "y" * 5_000, "after": 999},
+        ]
+        (memory / "notes.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+        assert agent.notes() == (Note(2, "y" * NOTE_CHARS),)
+
+    def test_a_journal_swapped_for_a_link_is_neither_written_through_nor_read(self, tmp_path):
+        outside = tmp_path / "outside.jsonl"
+        outside.write_text('{"begin": 0, "room": "Nowhere", "location": 1, "opening": "x"}\n')
+        episode = tmp_path / "episode"
+        agent = FileJournal.episode(episode, tmp_path / "memory")
+        agent.begin(WEST, "opening", 0)
+        (episode / JOURNAL_FILE).unlink()
+        (episode / JOURNAL_FILE).symlink_to(outside)
+        with pytest.raises(ForeignFileError, match="symbolic link"):
+            agent.record(turn(1))
+        with pytest.raises(ForeignFileError, match="symbolic link"):
+            FileJournal.served(episode / JOURNAL_FILE, tmp_path / "memory").played()
+        assert outside.read_text().count("\n") == 1
 
     def test_a_line_a_killed_writer_left_unfinished_is_skipped(self, journal):
         journal.begin(WEST, "opening", 0)

@@ -1,7 +1,9 @@
 """Servers run confined (issue 47): a hostile stdio server, forked and spawned, tries each
 escape (tests/support/escape_attempts_server.py). Each is denied, the denial reaches the
-tool result as an ordinary tool error, and the session goes on; the MCP root it is named
-stays writable. Needs Landlock ABI 6 (signals scoped), as on the CI's kernel."""
+tool result as an ordinary tool error, and the session goes on. Placed in an episode
+(issue 52), it writes its own folder there and nothing else of the episode's: not the
+agent's checkpoint, journal or events, not another server's folder; it reads the journal
+only when its entry names it. Needs Landlock ABI 6 (signals scoped), as on the CI's kernel."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ from zork_mcp.adapters.posix.landlock import SCOPE_ABI, abi_version
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.domain.facts.events import Event, EventType
 from zork_mcp.domain.servers.host_list import PROXY_PORT
-from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.server_places import EpisodePlaces, placed
 
 pytestmark = [
     pytest.mark.slow,
@@ -29,6 +31,7 @@ pytestmark = [
 ]
 SERVER = ROOT / "tests" / "support" / "escape_attempts_server.py"
 CALL_SECONDS = 10.0
+OURS = ("checkpoint.json", "journal.jsonl", "events.jsonl", "servers/other/notes.jsonl")
 
 
 @pytest.fixture(params=["fork", "spawn"])
@@ -40,8 +43,10 @@ def mode(request) -> str:
 def planted(tmp_path, monkeypatch) -> dict[str, Path]:
     """The agent's working folder with a .env, a home with an SSH key, an episode folder."""
     work, home, episode = tmp_path / "work", tmp_path / "home", tmp_path / "episode"
-    for folder in (work, home / ".ssh", episode):
+    for folder in (work, home / ".ssh", episode / "servers" / "x", episode / "servers" / "other"):
         folder.mkdir(parents=True)
+    for name in ("checkpoint.json", "journal.jsonl", "events.jsonl", "servers/other/notes.jsonl"):
+        (episode / name).write_text("the agent's\n")
     (work / ".env").write_text("OPENAI_API_KEY=sk-planted\n")
     (home / ".ssh" / "id_rsa").write_text("-----BEGIN PLANTED KEY-----\n")
     monkeypatch.chdir(work)
@@ -52,14 +57,15 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     env = {**os.environ, "HOME": str(planted["home"])}
-    config = MCPServerConfig(command="python", args=(str(SERVER),))
+    episode = planted["episode"]
+    places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(planted["home"]))
+    config = placed("x", MCPServerConfig(command="python", args=(str(SERVER),)), places)
     server = stdio_tool_server(
         {"x": config},
         server_start=mode,
         system_env=env,
         background_spare=False,
         stderr_path=tmp_path / "stderr.log",
-        roots=(Root(PurePosixPath(planted["episode"]), "episode"),),
     )
     if mode == "fork":
         assert server.fork_server_ready(30)
@@ -75,6 +81,10 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
         ("signal", {"pid": agent, "sig": 0}),
         ("signal", {"pid": agent, "sig": int(signal.SIGUSR1)}),
         ("ptrace", {"pid": agent}),
+        *(("write", {"path": str(episode / name)}) for name in OURS),
+        ("write", {"path": str(episode / "checkpoint.pickle")}),
+        ("read", {"path": str(episode / "journal.jsonl")}),
+        ("read", {"path": str(episode / "servers" / "other" / "notes.jsonl")}),
     ]
     try:
         async with server.open_session() as session:
@@ -88,7 +98,7 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
                 assert result.is_error, (tool, arguments, said)
                 assert "denied: E" in said and "ESCAPED" not in said, (tool, arguments, said)
             allowed = await session.call_tool(
-                "x.write", {"path": str(planted["episode"] / "notes.jsonl")}, CALL_SECONDS
+                "x.write", {"path": str(episode / "servers" / "x" / "notes.jsonl")}, CALL_SECONDS
             )
             assert not allowed.is_error, allowed.content
             system = await session.call_tool("x.read", {"path": "/etc/hostname"}, CALL_SECONDS)
@@ -98,8 +108,38 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
         server.close()
     assert not (tmp_path / "outside.txt").exists()
     assert not (planted["work"] / "dropped.txt").exists()
-    assert (planted["episode"] / "notes.jsonl").read_text() == "escaped"
+    assert (episode / "servers" / "x" / "notes.jsonl").read_text() == "escaped"
+    assert not (episode / "checkpoint.pickle").exists()
+    for name in OURS:
+        assert (episode / name).read_text() == "the agent's\n", name
     assert_no_processes_left(server)
+
+
+async def test_an_entry_that_names_the_journal_reads_it_and_cannot_change_it(
+    mode, planted, tmp_path
+):
+    episode = planted["episode"]
+    places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(planted["home"]))
+    entry = MCPServerConfig(command="python", args=(str(SERVER), "${ZORK_MCP_JOURNAL}"))
+    server = stdio_tool_server(
+        {"x": placed("x", entry, places)},
+        server_start=mode,
+        system_env={**os.environ, "HOME": str(planted["home"])},
+        background_spare=False,
+        stderr_path=tmp_path / "stderr.log",
+    )
+    try:
+        async with server.open_session() as session:
+            journal = {"path": str(episode / "journal.jsonl")}
+            read = await session.call_tool("x.read", journal, CALL_SECONDS)
+            write = await session.call_tool("x.write", journal, CALL_SECONDS)
+            other = await session.call_tool("x.read", {"path": str(episode / "events.jsonl")}, 10)
+    finally:
+        server.close()
+    assert not read.is_error and "the agent's" in str(read.content)
+    assert write.is_error and "denied: EACCES" in str(write.error_message)
+    assert other.is_error and "denied: EACCES" in str(other.error_message)
+    assert (episode / "journal.jsonl").read_text() == "the agent's\n"
 
 
 async def test_a_server_whose_entry_says_sandbox_false_is_not_confined(planted, tmp_path):

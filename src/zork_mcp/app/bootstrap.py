@@ -10,6 +10,7 @@ from zork_mcp.builders.game import episode_game, game_settings
 from zork_mcp.builders.llm import llm_session, llm_settings
 from zork_mcp.builders.mcp import (
     agent_tool_server,
+    notes_folder,
     patient_start_plan,
     run_start_plan,
     run_tool_settings,
@@ -37,6 +38,7 @@ __all__ = [
     "llm_settings",
     "load_settings",
     "mcp_config",
+    "notes_folder",
     "offer_limits",
     "patient_start_plan",
     "results_store",

@@ -37,7 +37,11 @@ class Container(containers.DeclarativeContainer):
         bootstrap.checkpoints, options.provided.episode_dir, options.provided.trust_pickle
     )
     history = providers.Singleton(bootstrap.history_policy, options)
-    journal = providers.Singleton(bootstrap.episode_journal, options.provided.episode_dir)
+    journal = providers.Singleton(
+        bootstrap.episode_journal,
+        options.provided.episode_dir,
+        providers.Callable(bootstrap.notes_folder, tool_settings),
+    )
 
     offer = providers.Singleton(bootstrap.offer_limits, options, settings)
     agent = providers.Singleton(

@@ -16,11 +16,12 @@ from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.adapters.storage import own_files
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.facts.confinement_notices import sandbox_notices
 from zork_mcp.domain.facts.events import Event, EventType, Level
-from zork_mcp.domain.servers.roots import Root, episode_root
 from zork_mcp.domain.servers.server_config import AnyServerConfig, MCPConfig, by_transport
+from zork_mcp.domain.servers.server_places import EpisodePlaces, placed_servers, uses_journal
 from zork_mcp.domain.settings import MCPSettings, ServerStart
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -29,7 +30,8 @@ from zork_mcp.ports.telemetry import Telemetry
 class ToolServerSettings:
     """What one assembly of MCP servers is built from: which servers, how their processes
     start (decided once, for the fork server and the tools), how long they may take, and
-    the roots the client names to them (an episode's folder; none for MCP-Ghost)."""
+    for an episode, each server's folder there (`servers`, placed) and the folder where the
+    episode's memory server keeps the agent's notes."""
 
     servers: Mapping[str, AnyServerConfig]
     plan: StartPlan
@@ -37,8 +39,13 @@ class ToolServerSettings:
     background_spare: bool = False
     stderr_path: Path | None = None
     stderr_log_bytes: int = STDERR_LOG_BYTES
-    roots: tuple[Root, ...] = ()
     sandbox: bool = True  # [tool.zorkgpt.mcp] sandbox: stdio servers confined
+    notes_folder: Path | None = None
+
+
+def notes_folder(settings: ToolServerSettings | None) -> Path | None:
+    """Where the episode's memory server keeps the agent's notes (None: it has none)."""
+    return settings.notes_folder if settings is not None else None
 
 
 def start_plan(
@@ -76,20 +83,29 @@ def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> Start
 def run_tool_settings(
     options: RunOptions, settings: MCPSettings, config: MCPConfig | None, plan: StartPlan | None
 ) -> ToolServerSettings | None:
-    """The agent's servers, or None with MCP off; their stderr goes to the episode's folder,
-    which is also the root the client names to them (where the memory server reads)."""
+    """The agent's servers, or None with MCP off: each placed in the episode's folder (made
+    here, before any starts: a confined server is granted only what exists), their stderr
+    to the episode's log."""
     if config is None or plan is None:
         return None
-    folder = PurePosixPath(options.episode_dir.absolute())
+    episode = options.episode_dir.absolute()
+    places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(Path.home()))
+    chosen = chosen_servers(config, settings)
+    notes = None
+    for name, server in chosen.items():
+        folder = own_files.folder(Path(places.server_folder(name)))
+        if uses_journal(server):
+            notes = notes or folder
+            own_files.touch(Path(places.journal))  # readable by a rule on this one file
     return ToolServerSettings(
-        chosen_servers(config, settings),
+        placed_servers(chosen, places),
         plan,
         startup_timeout=settings.server_startup_timeout_seconds,
         background_spare=settings.background_spare,
         stderr_path=options.episode_dir / "mcp_servers.stderr.log",
         stderr_log_bytes=settings.stderr_log_bytes,
-        roots=(episode_root(folder, options.episode_id),),
         sandbox=settings.sandbox,
+        notes_folder=notes,
     )
 
 
@@ -158,14 +174,11 @@ def mcp_tool_server(
                 stderr_path=settings.stderr_path,
                 stderr_log_bytes=settings.stderr_log_bytes,
                 warn=warn,
-                roots=settings.roots,
                 sandbox=settings.sandbox,
                 on_event=on_event,
             )
         )
     if http:
-        remote = McpHttpToolServer(
-            http, startup_timeout_seconds=settings.startup_timeout, roots=settings.roots
-        )
+        remote = McpHttpToolServer(http, startup_timeout_seconds=settings.startup_timeout)
         groups.append(remote)
     return McpToolServer(groups, order=list(settings.servers))

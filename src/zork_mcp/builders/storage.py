@@ -13,7 +13,7 @@ from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
-__all__ = ["TRUST_FLAG"]  # the flag that loads an old pickled checkpoint, for the CLIs
+__all__ = ["TRUST_FLAG", "FileJournal"]  # the old-checkpoint flag; the memory server's journal
 
 
 def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
@@ -22,15 +22,16 @@ def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
     return FileCheckpoints(directory, trust_pickle=trust_pickle)
 
 
-def episode_journal(directory: Path) -> EpisodeJournal:
-    """The journal of the episode whose log folder this is (its turns and notes), where its
-    memory server reads them."""
-    return FileJournal(directory)
+def episode_journal(directory: Path, notes_folder: Path | None = None) -> EpisodeJournal:
+    """The journal of the episode whose log folder this is, which its memory server reads,
+    and the notes that server keeps in its own folder (`notes_folder`; None: no notes)."""
+    return FileJournal.episode(directory, notes_folder)
 
 
-def journal_file(directory: Path) -> FileJournal:
-    """The same journal as the memory server uses it: read back, and added notes to."""
-    return FileJournal(directory)
+def journal_file(journal: Path, folder: Path) -> FileJournal:
+    """An episode's journal as its memory server uses it: read, and notes kept in its own
+    folder beside what it has parsed."""
+    return FileJournal.served(journal, folder)
 
 
 def episode_events(directory: Path) -> list[LoggedEvent]:

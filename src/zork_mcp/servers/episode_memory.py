@@ -1,12 +1,10 @@
 """The memory server's tools, defined once: the map of the agent's own episode, routes on it,
-its past turns, and its notes, each read from the episode's journal in the folder the client
-names as an MCP root. This module holds only definitions, so the fork server preloads it; a
-server run's one piece of state, the folder it serves, lives in `Served`.
-
-Every tool finds its folder through the SDK's `Resolve(ListRoots)`: in the handshake era the
-server asks `roots/list` during the call, in the stateless era the call answers
-`input_required` and the client sends it again with its roots. A client that names no root,
-or no folder with a journal, gets a tool error saying what to do.
+its past turns, and its notes. Each reads the episode's journal, which the server is given
+(`--journal`: zork-mcp fills `${ZORK_MCP_JOURNAL}` per episode) and may only read, and
+keeps the notes in its own folder (`--folder`, by default `$ZORK_MCP_SERVER_DIR`, which
+zork-mcp gives each server per episode). This module holds only definitions, so the fork
+server preloads it; a server run's one piece of state, what it serves, lives in `Served`.
+A server given no journal answers each tool with an error saying how to give one.
 """
 
 from __future__ import annotations
@@ -17,15 +15,14 @@ from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.resolve import ListRoots, Resolve
+from mcp.server.mcpserver.resolve import Resolve
 from mcp.server.mcpserver.tools import Tool
-from mcp.types import ListRootsResult
 from pydantic import Field
 
-from zork_mcp.builders.storage import journal_file
+from zork_mcp.builders.storage import FileJournal, journal_file
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import PlayedTurn
-from zork_mcp.domain.servers.roots import folder_of
+from zork_mcp.domain.servers.server_places import JOURNAL, SERVER_DIR
 
 NOTE_CHARS = 1_000
 QUERY_CHARS = 200
@@ -33,69 +30,42 @@ ROOM_CHARS = 200
 TURNS_FOUND = 10
 ANSWER_CHARS = 500
 RESULT_CHARS = 20_000
-ROOTS_NAMED = 5  # in an error that lists the client's roots
 
-NO_ROOT = (
-    "this client named no MCP root: the memory server serves the episode folder its client "
-    "names as a root (a file:// URI of the episode's log folder, e.g. logs/<episode-id>) and "
-    "reads the episode's journal there. Run it under zork-mcp, which names each episode's "
-    "folder, or have your client declare the roots capability and list that folder."
+NO_JOURNAL = (
+    "this memory server was given no episode journal. Under zork-mcp, give it the one of "
+    f'each episode in mcp_config.json: "args": ["-m", "zork_mcp.servers.memory", '
+    f'"--journal", "${{{JOURNAL}}}"]. Run by hand, pass --journal logs/<episode-id>/'
+    "journal.jsonl and --folder for its notes."
+)
+NO_FOLDER = (
+    f"this memory server has no folder for its notes: zork-mcp sets ${SERVER_DIR} for "
+    "each server; run by hand, pass --folder."
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Served:
-    """The episode folder one server run serves: the first its client names. Over stdio a
-    run serves one client for one turn, so the roots it named are asked for once; over HTTP
-    a long-lived run serves one episode, every request is asked, and one naming another
-    folder is refused."""
+    """What one server run serves: an episode's journal (None: it was given none) and the
+    folder of its own where it keeps the notes (None: it has none)."""
 
-    one_client: bool = True
+    journal: Path | None = None
     folder: Path | None = None
-    roots: ListRootsResult | None = None  # the roots that named `folder`
 
-    def bind(self, folder: Path, roots: ListRootsResult) -> Path:
+    def episode(self) -> FileJournal:
+        if self.journal is None:
+            raise ToolError(NO_JOURNAL)
         if self.folder is None:
-            self.folder, self.roots = folder, roots
-        elif folder != self.folder:
-            raise ToolError(
-                f"this memory server serves the episode in {self.folder}, and this client "
-                f"names {folder}. One memory server serves one episode: start another one "
-                "for this episode (over stdio zork-mcp starts one each turn)."
-            )
-        return folder
+            raise ToolError(NO_FOLDER)
+        return journal_file(self.journal, self.folder)
 
 
-async def client_roots(ctx: Context) -> ListRoots | ListRootsResult | None:
-    """Ask the client for its roots, if it says it has any (over stdio, once a process)."""
+async def served_episode(ctx: Context) -> FileJournal:
+    """The journal this run serves, with its notes."""
     served: Served = ctx.request_context.lifespan_context
-    if served.one_client and served.roots is not None:
-        return served.roots
-    capabilities = ctx.client_capabilities
-    return ListRoots() if capabilities is not None and capabilities.roots is not None else None
+    return served.episode()
 
 
-async def episode_folder(
-    ctx: Context, roots: Annotated[ListRootsResult | None, Resolve(client_roots)]
-) -> Path:
-    """The first of the client's `file://` roots that holds an episode's journal."""
-    if roots is None or not roots.roots:
-        raise ToolError(NO_ROOT)
-    for root in roots.roots:
-        folder = folder_of(str(root.uri))
-        if folder is not None and journal_file(Path(folder)).exists():
-            served: Served = ctx.request_context.lifespan_context
-            return served.bind(Path(folder), roots)
-    named = ", ".join(str(root.uri) for root in roots.roots[:ROOTS_NAMED])
-    more = len(roots.roots) - ROOTS_NAMED
-    raise ToolError(
-        f"none of this client's roots is an episode folder with a journal (journal.jsonl): "
-        f"{named}{f' and {more} more' if more > 0 else ''}. Name the episode's log folder "
-        "(logs/<episode-id>, where zork-mcp writes the journal as it plays) as a file:// root."
-    )
-
-
-Episode = Annotated[Path, Resolve(episode_folder)]
+Episode = Annotated[FileJournal, Resolve(served_episode)]
 RoomName = Annotated[
     str,
     Field(
@@ -107,12 +77,12 @@ RoomName = Annotated[
 
 
 async def get_map(episode: Episode) -> str:
-    played = journal_file(episode).played()
+    played = episode.played()
     return _bounded(EpisodeMap.of(played.start, played.turns).render())
 
 
 async def find_path(episode: Episode, from_room: RoomName, to_room: RoomName) -> str:
-    played = journal_file(episode).played()
+    played = episode.played()
     route = EpisodeMap.of(played.start, played.turns).find_path(from_room, to_room)
     return _bounded(route.text())
 
@@ -130,14 +100,13 @@ async def add_note(
         raise ToolError(
             f"note has {len(text):,} characters; keep it to {NOTE_CHARS:,} and add another"
         )
-    journal = journal_file(episode)
-    turns = journal.played().turns
-    kept = journal.add_note(text, turns[-1].turn + 1 if turns else 1)
+    turns = episode.played().turns
+    kept = episode.add_note(text, turns[-1].turn + 1 if turns else 1)
     return f"Noted in turn {kept.turn}; read_notes gives every note of this episode."
 
 
 async def read_notes(episode: Episode) -> str:
-    notes = journal_file(episode).notes()
+    notes = episode.notes()
     if not notes:
         return "No notes yet: add_note(note) keeps one for the rest of this episode."
     lines, size = [], 0
@@ -163,7 +132,7 @@ async def search_history(
     words = query.casefold().split()
     if not words:
         raise ToolError("query is empty: give a word to find, e.g. 'troll' or 'lamp'")
-    turns = journal_file(episode).played().turns
+    turns = episode.played().turns
     found = [turn for turn in reversed(turns) if _matches(turn, words)]
     shown = " ".join(words)
     if not found:

@@ -22,22 +22,23 @@ def parse_transport(argv: Sequence[str] | None, program: str) -> argparse.Namesp
     return _PARSER.parse_args(argv)
 
 
-def _parser() -> argparse.ArgumentParser:
-    """Built once, at import: a fresh server forked from the preloaded fork server gets it
-    made (argparse's set-up, its gettext lookups on disk included, is ~1 ms a process)."""
-    parser = argparse.ArgumentParser(description="Serve this MCP server.")
+def transport_parser(program: str | None = None) -> argparse.ArgumentParser:
+    """The transport's options, for a server to add its own to. Build it once, at import:
+    a fresh server forked from the preloaded fork server then gets it made (argparse's
+    set-up, its gettext lookups on disk included, is ~1 ms a process)."""
+    parser = argparse.ArgumentParser(prog=program, description="Serve this MCP server.")
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default=DEFAULT_HOST, help="HTTP only (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP only")
     return parser
 
 
-_PARSER = _parser()
+_PARSER = transport_parser()
 
 
 def serve(server: MCPServer, options: argparse.Namespace, *, json_response: bool = True) -> None:
     """`json_response=False`: each answer is an SSE stream, which a server needs to ask its
-    client something during a call in the handshake era (the memory server's roots)."""
+    client something during a call in the handshake era."""
     if options.transport == "stdio":
         anyio.run(serve_stdio, server)
         return

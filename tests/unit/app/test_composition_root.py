@@ -191,6 +191,7 @@ def test_r10_3_each_turn_of_orchestrator_run_has_one_event_loop_of_its_own(proje
     container = container_for(project(enabled=True), max_turns=3)
     container.game.override(providers.Object(FakeGameEnv()))
     container.telemetry.override(providers.Object(FakeTelemetry()))
+    container.tool_settings.override(providers.Object(None))  # no server placed on disk
     container.tool_server.override(providers.Object(FakeToolServer("box", {"note": note})))
     container.llm_session.override(providers.Object(llm_session))
     summary = container.orchestrator().run()

@@ -4,6 +4,8 @@ kernel cannot enforce all of it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan
@@ -19,6 +21,7 @@ from zork_mcp.domain.facts.confinement_notices import (
 from zork_mcp.domain.facts.events import EventType
 from zork_mcp.domain.servers.confinement import (
     DEFAULT_CONNECT_PORTS,
+    DEVICES_WRITE,
     Sandbox,
     ServerFacts,
     emulator_confinement,
@@ -33,12 +36,12 @@ FACTS = ServerFacts(
     python_paths=("/", "/home/u", "/home/u/project", "/home/u/project/.venv", "/usr/lib/py"),
     own_folders=("/home/u/project/tests",),
     private_folder="/tmp/zork-mcp-server-1",
-    roots=("/home/u/project/logs/ep1",),
+    launcher_cache="/home/u/.npm",
     lists_cwd=True,
 )
 
 
-def test_the_default_reads_the_toolchain_and_writes_only_its_folder_and_roots():
+def test_the_default_reads_the_toolchain_and_writes_only_its_folders_and_its_launchers_cache():
     rules = server_confinement(FACTS)
     assert "/usr" in rules.read and "/home/u/project/.venv" in rules.read
     assert "/home/u/project/tests" in rules.read
@@ -46,7 +49,9 @@ def test_the_default_reads_the_toolchain_and_writes_only_its_folder_and_roots():
         assert guarded not in rules.read and guarded not in rules.write
     assert not any(p.startswith("/home/u/.ssh") or p == "/home/u/.cache" for p in rules.read)
     assert rules.write[:1] == ("/tmp/zork-mcp-server-1",)
-    assert "/home/u/project/logs/ep1" in rules.write and "/home/u/.npm" in rules.write
+    assert rules.write == ("/tmp/zork-mcp-server-1", *DEVICES_WRITE, "/home/u/.npm")
+    uncached = server_confinement(replace(FACTS, launcher_cache=None))
+    assert not any(path.startswith("/home/u") for path in uncached.write)
     assert rules.listed == ("/home/u/project",)  # names only: `python -m` imports from there
     assert rules.connect_ports == DEFAULT_CONNECT_PORTS == (443, 80)
     assert rules.scoped

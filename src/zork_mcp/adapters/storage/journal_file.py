@@ -1,6 +1,7 @@
-"""An episode's journal as files in its log folder: `journal.jsonl`, a line for every `begin`
-and every turn recorded (the orchestrator's), and `notes.jsonl`, the agent's notes (its
-memory server's). This module is the format's writer and its one reader.
+"""An episode's journal as files: `journal.jsonl` in its log folder, a line for every `begin`
+and every turn recorded (the agent's own, which only it writes), and `notes.jsonl`, the
+agent's notes, in its memory server's own folder (which only that server writes; the agent
+reads them back as text). This module is the format's writer and its one reader.
 
 Every line is written with one `write` on a file opened for appending, so a writer killed at
 any moment leaves whole lines and at most one unfinished last line, which a reader skips. A
@@ -10,9 +11,13 @@ the journal was when it was written, so a note of the resumed run is kept.
 
 Every memory tool call reads the journal afresh (each turn's server is a new process), and
 parsing the JSON of a 400-turn journal with answers of a few KB costs a fresh process ~5 ms.
-So readers keep what they parsed in `journal.snapshot` (marshal, ~0.2 ms to load), and each
-read parses only the lines appended since; the snapshot is only a cache, checked against
-the journal (same file, same bytes where it ends) and ignored when it does not match.
+So the memory server keeps what it parsed in `journal.snapshot` in its own folder (marshal,
+~0.2 ms to load), and each read parses only the lines appended since; the snapshot is only
+a cache, checked against the journal (same file, same bytes where it ends) and ignored when
+it does not match.
+
+No file is opened through a symbolic link, nor written when it is not the writer's own
+(`own_files`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from zork_mcp.adapters.storage import own_files
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 JOURNAL_FILE = "journal.jsonl"
@@ -33,6 +39,7 @@ SNAPSHOT_FILE = "journal.snapshot"
 SNAPSHOT_VERSION = 1
 SNAPSHOT_AFTER = 32 * 1024  # bytes parsed past the snapshot before a reader writes a new one
 CHECKED = 64  # bytes before the snapshot's end that must still be there
+NOTE_CHARS = 1_000  # the longest note a memory server keeps; a longer one is cut as read
 Line = tuple[int, dict[str, Any]]  # a parsed line and the offset where it ends
 
 
@@ -46,16 +53,27 @@ class Played(NamedTuple):
 
 
 class FileJournal:
-    """The EpisodeJournal of one episode folder, and what its memory server reads and adds."""
+    """One episode's journal: the agent's (`episode`: it writes the journal in the episode's
+    folder and reads the notes in its memory server's, if it has one), or its memory
+    server's (`served`: it reads the journal and keeps its notes and its cache in its own
+    folder)."""
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.journal_path = directory / JOURNAL_FILE
-        self.notes_path = directory / NOTES_FILE
-        self.snapshot_path = directory / SNAPSHOT_FILE
+    def __init__(
+        self, journal_path: Path, notes_folder: Path | None, *, cache: bool = False
+    ) -> None:
+        self.journal_path = journal_path
+        self.notes_path = notes_folder / NOTES_FILE if notes_folder else None
+        self.snapshot_path = notes_folder / SNAPSHOT_FILE if notes_folder and cache else None
+
+    @classmethod
+    def episode(cls, directory: Path, notes_folder: Path | None = None) -> FileJournal:
+        return cls(directory / JOURNAL_FILE, notes_folder)
+
+    @classmethod
+    def served(cls, journal_path: Path, folder: Path) -> FileJournal:
+        return cls(journal_path, folder, cache=True)
 
     def begin(self, start: Place, opening: str, turn: int) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
         line = {"begin": turn, "room": start.room, "location": start.location, "opening": opening}
         _append(self.journal_path, line)
 
@@ -72,35 +90,44 @@ class FileJournal:
 
     def add_note(self, text: str, turn: int) -> Note:
         """Keep a note written in `turn`."""
+        if self.notes_path is None:
+            raise ValueError("this journal has no folder for notes")
         after = _size(self.journal_path)
         _append(self.notes_path, {"turn": turn, "text": text, "after": after})
         return Note(turn, text)
 
     def notes(self) -> tuple[Note, ...]:
-        written = _whole_lines(self.notes_path)
+        """The notes still remembered: each a line its memory server wrote, read as text
+        (a line that is not a note is skipped)."""
+        written = _whole_lines(self.notes_path) if self.notes_path else []
         if not written:
             return ()
         begins = [(end, line["begin"]) for end, line in self._journal_lines() if "begin" in line]
         kept = []
         for _, line in written:
+            note = _note(line)
+            if note is None:
+                continue
             later = (turn for end, turn in begins if end > line["after"])
-            if all(line["turn"] <= turn for turn in later):
-                kept.append(Note(line["turn"], line["text"]))
+            if all(note.turn <= turn for turn in later):
+                kept.append(note)
         return tuple(kept)
 
     def _journal_lines(self) -> list[Line]:
         """Every whole line of the journal: the snapshot's, then those appended since."""
         try:
-            fd = os.open(self.journal_path, os.O_RDONLY | os.O_CLOEXEC)
+            fd = own_files.open_reading(self.journal_path)
         except FileNotFoundError:
             return []
         with os.fdopen(fd, "rb") as journal:
             identity = os.fstat(fd).st_ino
-            lines, start = _snapshot(self.snapshot_path, fd, identity)
+            lines, start = [], 0
+            if self.snapshot_path is not None:
+                lines, start = _snapshot(self.snapshot_path, fd, identity)
             journal.seek(start)
             appended = _parsed_lines(journal.read(), start)
             lines += appended
-            if appended and appended[-1][0] - start >= SNAPSHOT_AFTER:
+            if self.snapshot_path and appended and appended[-1][0] - start >= SNAPSHOT_AFTER:
                 _keep_snapshot(self.snapshot_path, fd, identity, lines)
         return lines
 
@@ -135,12 +162,20 @@ def _played(lines: Sequence[Line]) -> Played:
     return Played(start, opening, tuple(turns))
 
 
+def _note(line: dict[str, Any]) -> Note | None:
+    """A note line as its memory server writes it, or None."""
+    turn, text, after = line.get("turn"), line.get("text"), line.get("after")
+    if type(turn) is not int or type(after) is not int or not isinstance(text, str):
+        return None
+    return Note(turn, text[:NOTE_CHARS])
+
+
 def _append(path: Path, line: dict[str, Any]) -> None:
     """One line, in one write: a reader never sees half of it, unless the writer died in
     the write; that unfinished line is then ended first, so it stays a line of its own,
     which readers skip."""
     data = (json.dumps(line) + "\n").encode()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    fd = own_files.open_appending(path, readable=True)
     try:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -152,7 +187,7 @@ def _append(path: Path, line: dict[str, Any]) -> None:
 
 def _whole_lines(path: Path) -> list[Line]:
     try:
-        return _parsed_lines(path.read_bytes(), 0)
+        return _parsed_lines(own_files.read(path), 0)
     except FileNotFoundError:
         return []
 
@@ -189,6 +224,7 @@ def _keep_snapshot(path: Path, fd: int, identity: int, lines: list[Line]) -> Non
     check = os.pread(fd, min(CHECKED, end), end - min(CHECKED, end))
     partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, exist_ok=True)
         partial.write_bytes(marshal.dumps((SNAPSHOT_VERSION, identity, end, check, lines)))
         os.replace(partial, path)
 

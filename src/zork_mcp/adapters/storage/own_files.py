@@ -27,10 +27,16 @@ class ForeignFileError(ConfigurationError):
     """One of the agent's files is a link, a hard link, another user's or not a file."""
 
 
-def open_appending(path: Path) -> int:
-    """A descriptor appending to `path`, made (with its folder) when missing."""
+def open_appending(path: Path, *, readable: bool = False) -> int:
+    """A descriptor appending to `path` (and reading it, if `readable`), made (with its
+    folder) when missing."""
     folder(path.parent)
-    return _checked(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    return _checked(path, (os.O_RDWR if readable else os.O_WRONLY) | os.O_APPEND | os.O_CREAT)
+
+
+def touch(path: Path) -> None:
+    """`path` made empty when missing, left as it is otherwise."""
+    os.close(open_appending(path))
 
 
 def append(path: Path, data: bytes) -> None:

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from zork_mcp.adapters.storage import own_files
 from zork_mcp.adapters.telemetry.human_log import HumanLog
 from zork_mcp.adapters.telemetry.recorded_span import RecordedSpan, timed_span
 from zork_mcp.domain.errors import ConfigurationError
@@ -165,9 +166,8 @@ class _LineFile:
         self._fd = _UNOPENED
 
     def write(self, line: str) -> None:
-        if self._fd == _UNOPENED:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if self._fd == _UNOPENED:  # never through a link another process put there
+            self._fd = own_files.open_appending(self._path)
         data = memoryview(line.encode("utf-8", "backslashreplace"))
         while data:
             data = data[os.write(self._fd, data) :]

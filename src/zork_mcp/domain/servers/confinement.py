@@ -3,8 +3,10 @@ ports it may connect to (issue 47). Pure: the adapter gathers the facts (the hom
 Python's paths, the server's own folder) and enforces the result with Landlock.
 
 A third-party MCP server reads the system and toolchain folders, its own code and the
-package caches it needs; writes only a private folder of its own (its TMPDIR) and the MCP
-roots it is named; connects to TCP ports 443 and 80 only (any host: Landlock filters ports,
+package caches it needs; writes only a private folder of its own (its TMPDIR), its
+launcher's cache (`npx`'s ~/.npm, `uvx`'s ~/.cache/uv) and what its entry adds, which for an
+episode is its folder there and the roots it asks for (domain/servers/server_places.py);
+connects to TCP ports 443 and 80 only (any host: Landlock filters ports,
 not addresses), or, when its entry lists `hosts`, only to those, through a proxy, from a
 network namespace of its own (domain/servers/host_list.py); and never reads the agent's working
 folder's files (`.env`), dotfiles of the home folder (`.ssh`, `.aws`, `.config`, `.netrc`,
@@ -55,9 +57,10 @@ HOME_READ = (
     ".cargo/bin",
     ".rustup/toolchains",
 )
-HOME_WRITE = (".npm", ".cache/uv", ".cache/node", ".cache/pip")
-# The cache a launcher makes on its first run, made for it before the start when missing:
-# confined, it may write in the folder but not make it in the home folder.
+# The cache a launcher fills, the one folder of the home folder a server may write (so what
+# one server keeps there is seen by every server run the same way: the docs say which keep
+# state there). Made for it before the start when missing: confined, it may write in the
+# folder but not make it in the home folder.
 LAUNCHER_CACHES = {
     "npx": ".npm",
     "npm": ".npm",
@@ -180,7 +183,7 @@ class ServerFacts:
     python_paths: tuple[str, ...]  # the interpreter's prefixes and sys.path folders
     own_folders: tuple[str, ...]  # the server's module, script or package folders
     private_folder: str | None = None  # made for one process, removed when it ends: its TMPDIR
-    roots: tuple[str, ...] = ()  # the folders the client names to it (MCP roots)
+    launcher_cache: str | None = None  # npx's ~/.npm, uvx's ~/.cache/uv (launcher_cache)
     pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
     lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
     namespaces: bool = True  # the kernel lets it make a network namespace of its own
@@ -204,8 +207,7 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
     write = [
         *([facts.private_folder] if facts.private_folder else []),
         *DEVICES_WRITE,
-        *facts.roots,
-        *(f"{home}/{folder}" for folder in HOME_WRITE),
+        *([facts.launcher_cache] if facts.launcher_cache else []),
         *_expanded(sandbox.write, home),
     ]
     network = sandbox.network(namespaces=facts.namespaces)

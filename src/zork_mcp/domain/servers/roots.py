@@ -1,12 +1,12 @@
-"""The folders our MCP client names to its servers (MCP roots): an episode's log folder, where
-its memory server finds the episode's journal. A root travels as a `file://` URI: `Root.uri`
-writes one and `folder_of` reads one back."""
+"""An MCP root our client names to a server: a folder its entry asks for (its own folder in
+the episode, or folders the user lists; domain/servers/server_places.py). A root travels as
+a `file://` URI; roots are guidance to a server, not access control (MCP 2026-07-28): what a
+server may reach is its confinement's to say."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from urllib.parse import unquote, urlsplit
 
 
 @dataclass(frozen=True)
@@ -23,17 +23,3 @@ class Root:
     @property
     def uri(self) -> str:
         return self.folder.as_uri()
-
-
-def episode_root(folder: PurePosixPath, episode_id: str) -> Root:
-    """The root that names an episode's log folder (absolute) to its servers."""
-    return Root(PurePosixPath(folder), f"zork-mcp episode {episode_id}")
-
-
-def folder_of(uri: str) -> PurePosixPath | None:
-    """The local folder a `file://` URI names; None for any other URI."""
-    parts = urlsplit(uri)
-    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-        return None
-    path = unquote(parts.path)
-    return PurePosixPath(path) if path.startswith("/") else None

@@ -49,10 +49,24 @@ class ToolChoice(BaseModel):
 
 
 class ServerEntry(ToolChoice):
-    """What every server's entry may say besides how to reach it: which tools to offer, and
-    the protocol version to speak (`"protocol"`; by default the newest the server supports)."""
+    """What every server's entry may say besides how to reach it: which tools to offer, the
+    protocol version to speak (`"protocol"`; by default the newest the server supports), and
+    the MCP roots our client names to it (`"roots"`: none by default, so a server keeps the
+    folders its own command line names; `true`: its own folder; or a list of folders)."""
 
     protocol: str | None = None
+    roots: bool | tuple[str, ...] = False
+
+    @field_validator("roots")
+    @classmethod
+    def _root_folders(cls, roots: bool | tuple[str, ...]) -> bool | tuple[str, ...]:
+        for path in () if isinstance(roots, bool) else roots:
+            if not path.startswith(("/", "~/")):
+                raise ValueError(
+                    f"roots has {path!r}: write each folder absolute (/...) or from the home "
+                    "folder (~/...), or write true for the server's own folder"
+                )
+        return roots
 
     @field_validator("protocol")
     @classmethod

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import PurePosixPath
 
 import pytest
 
@@ -16,18 +15,20 @@ from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.client_requests import MAX_ROUNDS
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.domain.errors import MCPToolCallError
-from zork_mcp.domain.servers.roots import Root, episode_root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
 ASKING_SERVER = ROOT / "tests" / "support" / "asking_server.py"
-EPISODE = episode_root(PurePosixPath("/logs/run 1/e#1"), "e#1")
+EPISODE = "/logs/run 1/e#1"
 
 
-async def answers(tmp_path, protocol: str, roots: tuple[Root, ...], *tools: str) -> list:
-    config = MCPServerConfig(command="python", args=(str(ASKING_SERVER),), protocol=protocol)
+async def answers(tmp_path, protocol: str, roots: tuple[str, ...], *tools: str) -> list:
+    """Each tool's answer from a server whose entry lists `roots`."""
+    config = MCPServerConfig(
+        command="python", args=(str(ASKING_SERVER),), protocol=protocol, roots=roots
+    )
     server = stdio_tool_server(
-        {"ask": config}, background_spare=False, stderr_path=tmp_path / "stderr.log", roots=roots
+        {"ask": config}, background_spare=False, stderr_path=tmp_path / "stderr.log"
     )
     results = []
     async with server.open_session() as session:
@@ -43,7 +44,7 @@ async def answers(tmp_path, protocol: str, roots: tuple[Root, ...], *tools: str)
 @pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
 async def test_the_roots_are_given_in_either_era(tmp_path, protocol):
     (given,) = await answers(tmp_path, protocol, (EPISODE,), "roots")
-    assert json.loads(given) == [["file:///logs/run%201/e%231", "zork-mcp episode e#1"]]
+    assert json.loads(given) == [["file:///logs/run%201/e%231", "e#1"]]
 
 
 async def test_sampling_and_elicitation_are_refused_at_once(tmp_path):

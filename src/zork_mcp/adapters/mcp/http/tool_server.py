@@ -37,6 +37,7 @@ from zork_mcp.adapters.mcp.session import McpSession
 from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
 from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
+from zork_mcp.domain.servers.server_places import roots_of
 
 # The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -73,10 +74,9 @@ class McpHttpToolServer:
         *,
         startup_timeout_seconds: float = 10.0,
         system_env: Mapping[str, str] | None = None,
-        roots: Sequence[Root] = (),
     ) -> None:
-        """Unset ${VAR}s in headers are an MCPConfigError here, before any turn; `roots`
-        are what the client names to every server (none: it declares no roots)."""
+        """Unset ${VAR}s in headers are an MCPConfigError here, before any turn. Each server
+        is named the roots its entry lists (none: the client declares no roots)."""
         if not servers:
             raise ValueError("McpHttpToolServer needs at least one server")
         env = os.environ if system_env is None else system_env
@@ -86,7 +86,6 @@ class McpHttpToolServer:
         ]
         self._startup_timeout = startup_timeout_seconds
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
-        self._roots = tuple(roots)
 
     @property
     def server_names(self) -> tuple[str, ...]:
@@ -110,7 +109,7 @@ class McpHttpToolServer:
         watch = StatusWatch()
         try:
             async with asyncio.timeout(self._startup_timeout):
-                connection = _connection(remote, watch, self._eras, self._roots)
+                connection = _connection(remote, watch, self._eras, roots_of(remote.config))
                 return await stack.enter_async_context(connection)
         except Exception as error:
             self._eras.forget(remote.name)

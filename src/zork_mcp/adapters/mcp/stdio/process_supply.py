@@ -29,8 +29,10 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.startup_advice import startup_message
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
+from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 from zork_mcp.domain.servers.server_env import server_environment
+from zork_mcp.domain.servers.server_places import roots_of
 from zork_mcp.domain.tools.tool_offer import ToolFilter
 
 PYTHON_COMMANDS = frozenset({"python", "python3"})
@@ -61,6 +63,11 @@ class ProcessSupply:
         self._lock = threading.Lock()  # the started list, shared with the starter thread
         self._started: list[ServerProcess] = []
         self.pids: list[int] = []
+
+    @property
+    def roots(self) -> tuple[Root, ...]:
+        """The roots its entry asks to be named."""
+        return roots_of(self._config)
 
     @property
     def tool_filter(self) -> ToolFilter:

@@ -33,7 +33,6 @@ from zork_mcp.domain.servers.confinement import (
     server_confinement,
 )
 from zork_mcp.domain.servers.host_list import PROXY_PORT, HostRule, host_rules, proxy_environment
-from zork_mcp.domain.servers.roots import Root
 
 LAUNCHER = "zork_mcp.adapters.posix.confined"
 FOLDER_PREFIX = "zork-mcp-server-"
@@ -125,9 +124,8 @@ class Confined:
 class ServerSandbox:
     """Confines each process of one server, or none (`"sandbox": false`, or switched off)."""
 
-    def __init__(self, sandbox: Sandbox | None, roots: Sequence[Root] = ()) -> None:
+    def __init__(self, sandbox: Sandbox | None) -> None:
         self._sandbox = sandbox
-        self._roots = tuple(str(root.folder) for root in roots)
         self._policies: dict[tuple[str, ...], Confinement] = {}  # by command line and env
 
     @property
@@ -149,11 +147,12 @@ class ServerSandbox:
         key = (os.getcwd(), command, *args, "\0", *sorted(f"{k}={v}" for k, v in env.items()))
         policy = self._policies.get(key)
         if policy is None:
-            facts = server_facts(command, args, env, self._roots)
+            facts = server_facts(command, args, env, given=self._sandbox.read)
             cache = launcher_cache(command, facts.home)
             if cache is not None:  # before the policy, which grants only folders that exist
                 with contextlib.suppress(OSError):
                     os.makedirs(cache, mode=0o700, exist_ok=True)
+                facts = replace(facts, launcher_cache=cache)
             if self._sandbox.hosts:  # asked only when it matters: a probe costs ~20 ms
                 facts = replace(facts, namespaces=namespaces_available())
             policy = self._policies[key] = server_confinement(facts, self._sandbox)
@@ -161,17 +160,20 @@ class ServerSandbox:
 
 
 def server_facts(
-    command: str, args: Sequence[str], env: Mapping[str, str], roots: tuple[str, ...]
+    command: str, args: Sequence[str], env: Mapping[str, str], *, given: Sequence[str] = ()
 ) -> ServerFacts:
+    """`given`: files its entry grants by name (an episode's journal), which an argument
+    may name as data: each is read as itself, never as code whose folder it may read."""
     cwd = os.getcwd()
     home = env.get("HOME") or os.path.expanduser("~")
-    own, lists_cwd = _own_folders(command, args, cwd, home)
+    data = {os.path.realpath(path) for path in given}
+    code = [arg for arg in args if _real(cwd, arg) not in data]
+    own, lists_cwd = _own_folders(command, code, cwd, home)
     return ServerFacts(
         home=os.path.realpath(home),
         cwd=cwd,
         python_paths=python_paths(env),
         own_folders=(*own, *_given_files(env, cwd)),
-        roots=roots,
         lists_cwd=lists_cwd,
     )
 
@@ -224,6 +226,13 @@ def _given_files(env: Mapping[str, str], cwd: str) -> tuple[str, ...]:
         if "/" in value and _is_file(Path(cwd, value)):
             files.append(os.path.realpath(Path(cwd, value)))
     return tuple(files)
+
+
+def _real(cwd: str, word: str) -> str:
+    try:
+        return os.path.realpath(Path(cwd, word))
+    except (OSError, ValueError):
+        return word
 
 
 def _is_file(path: Path) -> bool:

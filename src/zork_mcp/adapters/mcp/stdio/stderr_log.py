@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from zork_mcp.adapters.storage import own_files
+
 STDERR_LOG_BYTES = 8 * 1024 * 1024
 NOTES = "zork_mcp"
 CHUNK = 64 * 1024
@@ -85,8 +87,8 @@ class StderrLog:
     def _append(self, data: bytes) -> None:
         if self._file is None:
             assert self.path is not None
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("ab", buffering=0)
+            fd = own_files.open_appending(self.path)  # never through another's link
+            self._file = os.fdopen(fd, "ab", buffering=0)
         self._file.write(data)
 
 

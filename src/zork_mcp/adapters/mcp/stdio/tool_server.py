@@ -32,7 +32,6 @@ from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.facts.events import Event
-from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 from zork_mcp.domain.settings import ServerStart
 
@@ -51,7 +50,6 @@ class McpStdioToolServer:
         stderr_log_bytes: int = STDERR_LOG_BYTES,
         system_env: Mapping[str, str] | None = None,
         warn: Callable[[str], None] | None = None,
-        roots: Sequence[Root] = (),
         sandbox: bool = True,
         on_event: Callable[[Event], object] | None = None,
     ) -> None:
@@ -59,8 +57,8 @@ class McpStdioToolServer:
         any is forked, and from whose fork server (its own, or the process's); `warn` hears
         that the
         fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
-        much of each server's stderr the log keeps; `roots`: what the client names to every
-        server (none: it declares no roots); `sandbox`: each server process confined as its
+        much of each server's stderr the log keeps (each is named the roots its entry
+        lists; none: the client declares no roots); `sandbox`: each server process confined as its
         entry's `"sandbox"` says (domain/servers/confinement.py), or none at all; `on_event` hears
         of a host a server was refused (default: a note in the stderr log)."""
         if not servers:
@@ -75,7 +73,6 @@ class McpStdioToolServer:
         if fork_server is not None:
             forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
-        self._roots = tuple(roots)
         note = self._stderr.note  # not self: the finalizer below must not keep it alive
         self._proxy = HostProxy(on_event or (lambda event: note(event.message)))
         self._supplies = [
@@ -87,7 +84,7 @@ class McpStdioToolServer:
                 self._reaper,
                 background_spare,
                 forking,
-                ServerSandbox(config.sandbox if sandbox else None, self._roots),
+                ServerSandbox(config.sandbox if sandbox else None),
                 self._proxy,
             )
             for name, config in servers.items()
@@ -180,7 +177,7 @@ class McpStdioToolServer:
         async with AsyncExitStack() as inner:
             async with asyncio.timeout(self._startup_timeout):
                 server = await inner.enter_async_context(
-                    _handshake(supply, process, self._stderr, self._eras, self._roots)
+                    _handshake(supply, process, self._stderr, self._eras)
                 )
             yield server
 
@@ -263,13 +260,15 @@ def _shut_down(
 
 @asynccontextmanager
 async def _handshake(
-    supply: ProcessSupply, process: ServerProcess, log: StderrLog, eras: Eras, roots: Sequence[Root]
+    supply: ProcessSupply, process: ServerProcess, log: StderrLog, eras: Eras
 ) -> AsyncIterator[ServerSession]:
     """The body's errors pass through unwrapped."""
     try:
         async with (
             pipe_streams(process, log) as (read, write),
-            server_session(supply.name, read, write, eras, supply.tool_filter, roots) as server,
+            server_session(
+                supply.name, read, write, eras, supply.tool_filter, supply.roots
+            ) as server,
         ):
             yield server
     except BaseExceptionGroup as group:
