@@ -21,7 +21,10 @@ from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
 
 pytestmark = pytest.mark.slow
 
-MEMORY = {"command": "python", "args": ["-m", "zork_mcp.servers.memory"]}
+MEMORY = {
+    "command": "python",
+    "args": ["-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"],
+}
 TOOLS = [f"memory.{name}" for name in ("get_map", "find_path", "add_note", "read_notes")]
 NOTE = "the window behind the house is ajar"
 

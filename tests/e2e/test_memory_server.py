@@ -1,7 +1,8 @@
 """The memory server through the agent's own assembly (the builders, the real McpToolServer,
-real server processes forked and spawned, both MCP eras): it serves the episode whose folder
-the client names as an MCP root, reading the journal the orchestrator writes there, and
-keeps the agent's notes in that folder across the fresh process of every turn."""
+real server processes forked and spawned, both MCP eras, and over HTTP): no roots, it serves
+the episode whose journal its entry names (`${ZORK_MCP_JOURNAL}`, filled per episode),
+reading the journal the orchestrator writes and never changing it, and keeps the agent's
+notes in its own folder of the episode across the fresh process of every turn."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,10 @@ from zork_mcp.ports.tool_server import ToolServer
 pytestmark = pytest.mark.slow
 
 ERAS = {"handshake": "2025-11-25", "stateless": "2026-07-28"}
-MEMORY = {"command": "python", "args": ["-m", "zork_mcp.servers.memory"]}  # as a sweep shares it
+MEMORY = {  # one entry for every episode, as a sweep shares it
+    "command": "python",
+    "args": ["-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"],
+}
 TOOLS = ["get_map", "find_path", "add_note", "read_notes", "search_history"]
 WEST, FOREST_1, FOREST_2 = Place("West of House", 64), Place("Forest", 191), Place("Forest", 192)
 CLEARING = Place("Clearing", 200)
@@ -47,6 +50,11 @@ WALK = [  # turn, command, answer, where it left the player
 
 def played(turn: int, command: str, answer: str, place: Place) -> PlayedTurn:
     return PlayedTurn(turn, command, answer, place)
+
+
+def notes_of(folder: Path) -> list[int]:
+    """The turns of the notes the agent reads back (from its memory server's folder)."""
+    return [note.turn for note in episode_journal(folder, folder / "servers" / "memory").notes()]
 
 
 def begun(folder: Path, turns: int) -> None:
@@ -68,17 +76,15 @@ def stdio(protocol: str | None) -> dict[str, Any]:
 
 @contextmanager
 def memory_tools(
-    log_dir: Path, episode_id: str, start: str, entry: dict[str, Any], *, roots: bool = True
+    log_dir: Path, episode_id: str, start: str, entry: dict[str, Any]
 ) -> Iterator[ToolServer]:
-    """The agent's tool server for one episode, as `run_tool_settings` builds it (its root
-    is the episode's folder); `roots=False` builds it as MCP-Ghost does, with none."""
+    """The agent's tool server for one episode, as `run_tool_settings` builds it (its
+    entry placed in the episode's folder)."""
     mcp = parse_mcp_config(json.dumps({"mcpServers": {"memory": entry}}), source="test")
     settings = MCPSettings(server_start=start, background_spare=False)
     options = RunOptions(log_dir=log_dir, episode_id=episode_id)
     built = run_tool_settings(options, settings, mcp, start_plan(mcp.mcpServers, start))
     assert built is not None
-    if not roots:
-        built = replace(built, roots=())
     server = mcp_tool_server(built, warn=print)
     try:
         yield server
@@ -108,7 +114,7 @@ async def calls(server: ToolServer, *wanted: tuple[str, Mapping[str, Any]]) -> l
 
 
 def test_the_agent_keeps_a_note_in_one_turn_and_reads_it_with_the_map_in_the_next(tmp_path):
-    """The CLI as it stands: the orchestrator's journal, its episode folder as the root."""
+    """The CLI as it stands: the orchestrator's journal, the memory server's folder."""
     replies = [
         action_reply("north"),
         tool_calls_reply(("memory.add_note", {"note": "the window is ajar"})),
@@ -150,6 +156,9 @@ async def test_the_map_routes_history_and_notes_of_the_episode_across_fresh_proc
     assert found.startswith("1 of 5 past turns match 'troll growls'")
     assert "Turn 5 (Clearing) > north\nClearing\nYou see a pile of leaves." in found
     assert notes == "Your notes, oldest first (1):\n- (turn 2) leaflet: mailbox"
+    episode = tmp_path / "e1"
+    assert sorted(os.listdir(episode)) == ["journal.jsonl", "mcp_servers.stderr.log", "servers"]
+    assert "notes.jsonl" in os.listdir(episode / "servers" / "memory")
 
 
 async def test_a_note_of_turn_2_is_read_in_turn_20_through_another_process(tmp_path):
@@ -164,7 +173,7 @@ async def test_a_note_of_turn_2_is_read_in_turn_20_through_another_process(tmp_p
         assert notes.endswith("- (turn 2) the grating is locked")
         (again,) = await calls(server, ("add_note", {"note": "troll: north of the cellar"}))
     assert again.startswith("Noted in turn 20")
-    assert [note.turn for note in journal.notes()] == [2, 20]
+    assert notes_of(folder) == [2, 20]
 
 
 async def test_a_resume_forgets_the_turns_and_notes_after_its_checkpoint(tmp_path):
@@ -197,21 +206,13 @@ async def test_parallel_episodes_with_one_config_never_see_each_others_notes(tmp
 
 
 @pytest.mark.parametrize("era", ERAS)
-async def test_a_client_that_names_no_root_gets_a_tool_error_saying_what_to_do(tmp_path, era):
+async def test_an_entry_that_names_no_journal_gets_a_tool_error_saying_how(tmp_path, era):
     begun(tmp_path / "e1", 1)
-    with memory_tools(tmp_path, "e1", "fork", stdio(ERAS[era]), roots=False) as server:
+    entry = {"command": "python", "args": ["-m", "zork_mcp.servers.memory"], "protocol": ERAS[era]}
+    with memory_tools(tmp_path, "e1", "fork", entry) as server:
         refused, still = await calls(server, ("get_map", {}), ("read_notes", {}))
-    assert refused[0] == "error" and "this client named no MCP root" in refused[1]
-    assert "Run it under zork-mcp" in refused[1] and "named no MCP root" in still[1]
-
-
-@pytest.mark.parametrize("era", ERAS)
-async def test_a_root_with_no_journal_gets_a_tool_error_naming_it(tmp_path, era):
-    with memory_tools(tmp_path, "never-played", "fork", stdio(ERAS[era])) as server:
-        (refused,) = await calls(server, ("add_note", {"note": "x"}))
-    assert refused[0] == "error" and "none of this client's roots" in refused[1]
-    assert f"file://{tmp_path}/never-played" in refused[1]
-    assert not (tmp_path / "never-played" / "notes.jsonl").exists(), "no note outside an episode"
+    assert refused[0] == "error" and "given no episode journal" in refused[1]
+    assert '"--journal", "${ZORK_MCP_JOURNAL}"' in refused[1] and "no episode journal" in still[1]
 
 
 async def test_bad_arguments_are_tool_errors_the_model_can_act_on(tmp_path):
@@ -228,20 +229,21 @@ async def test_bad_arguments_are_tool_errors_the_model_can_act_on(tmp_path):
 
 
 @pytest.mark.parametrize("era", ERAS)
-async def test_over_http_one_server_serves_one_episode_and_refuses_another(tmp_path, era):
+async def test_over_http_a_server_serves_the_journal_it_was_started_with(tmp_path, era):
     for episode in ("e1", "e2"):
         begun(tmp_path / episode, 5)
-    argv = ["-m", "zork_mcp.servers.memory", "--transport", "http", "--port", "{port}"]
-    with http_server(argv) as remote:
+    journal, folder = tmp_path / "e1" / "journal.jsonl", tmp_path / "memory-e1"
+    argv = ["-m", "zork_mcp.servers.memory", "--journal", str(journal), "--folder", str(folder)]
+    with http_server([*argv, "--transport", "http", "--port", "{port}"]) as remote:
         entry = {"type": "http", "url": remote.url, "protocol": ERAS[era]}
         with memory_tools(tmp_path, "e1", "auto", entry) as first:
             await calls(first, ("add_note", {"note": "served"}))
-            (notes,) = await calls(first, ("read_notes", {}))  # a later turn: a new MCP session
-        with memory_tools(tmp_path, "e2", "auto", entry) as second:
-            (refused,) = await calls(second, ("read_notes", {}))
-    assert notes.endswith("- (turn 6) served")
-    assert refused[0] == "error" and f"serves the episode in {tmp_path / 'e1'}" in refused[1]
-    assert "One memory server serves one episode" in refused[1]
+            notes, found = await calls(  # a later turn: a new MCP session
+                first, ("read_notes", {}), ("search_history", {"query": "troll"})
+            )
+    assert notes.endswith("- (turn 6) served") and found.startswith("1 of 5 past turns")
+    assert [note.text for note in episode_journal(tmp_path / "e1", folder).notes()] == ["served"]
+    assert sorted(os.listdir(tmp_path / "e1")) == ["journal.jsonl", "servers"]  # no notes there
 
 
 async def test_a_memory_call_on_a_400_turn_journal_is_quick(tmp_path):

@@ -104,7 +104,10 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
 
 def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers(tmp_path):
     """As zork-bench varies its map modes: the memory server without its map tools."""
-    server = {"command": "python", "args": ["-m", "zork_mcp.servers.memory"]}
+    server = {
+        "command": "python",
+        "args": ["-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"],
+    }
     config = tmp_path / "memory-no-map.json"
     config.write_text(json.dumps({"mcpServers": {
         "memory": {**server, "excludeTools": ["get_map", "find_path"]},
