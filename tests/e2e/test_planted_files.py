@@ -22,10 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.llm_peers import peer_for
+from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.paths import ROOT
 from tests.support.projects import write_project
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
+from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
 
@@ -125,3 +127,40 @@ def test_an_unconfined_server_s_plants_stop_the_resume_with_an_error_naming_the_
     assert "Traceback" not in stderr
     assert not (outside / "ran").exists(), "a planted pickle ran"
     assert (outside / "target").read_bytes() == TARGET
+
+
+def test_a_sweep_episode_resumed_after_a_plant_plays_on_from_its_own_checkpoint(
+    tmp_path, zork_game
+):
+    """`eval --resume` reads the same files: an episode that failed after the planter's call
+    goes on from the checkpoint the agent wrote, and nothing planted runs."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "target").write_bytes(TARGET)
+    entry = {"command": "python", "args": [str(PLANTER)], "env": {"PLANT_OUTSIDE": str(outside)}}
+    project = write_project(tmp_path, {"memory": MEMORY, "planter": entry}, enabled=True)
+    results = tmp_path / "results.sqlite"
+    spec = ["eval", "--config", str(project), "--results", str(results), "--plain",
+            "--model", "local:m", "--mcp", "on", "--episodes", "1", "--max-turns", "5",
+            "--parallel", "1", "--game", str(zork_game)]  # fmt: skip
+    first = [action_reply("north"), tool_calls_reply(("memory.add_note", {"note": NOTE})),
+             action_reply("east"), tool_calls_reply(("planter.plant", {})),
+             action_reply("west"), HttpFault(400, "no")]  # fmt: skip
+    with peer_for("openai", first, TOOLS, api_key=None).serve() as url:
+        assert main([*spec, "--base-url", f"{url}/v1"]) == 1
+    [failed] = SqliteResultStore(results).episodes()
+    assert failed.failed and failed.turns == 3
+    (episode,) = (tmp_path / "logs").iterdir()
+    attempts = json.loads((episode / "servers" / "planter" / "attempts.json").read_text())
+    assert all(outcome.startswith("denied: E") for outcome in attempts.values()), attempts
+    later = [tool_calls_reply(("memory.read_notes", {})), action_reply("look"),
+             action_reply("look")]  # fmt: skip
+    with peer_for("openai", later, TOOLS, api_key=None).serve() as url:
+        assert main([*spec, "--base-url", f"{url}/v1", "--resume"]) == 0
+    [resumed] = SqliteResultStore(results).episodes()
+    assert not resumed.failed and resumed.turns == 5
+    assert [point.turn for point in resumed.trajectory] == [1, 2, 3, 4, 5]
+    logged = [json.loads(line) for line in (episode / "events.jsonl").read_text().splitlines()]
+    notes = [e for e in logged if e.get("tool_name") == "memory.read_notes"][-1]
+    assert notes["result_preview"] == f"Your notes, oldest first (1):\n- (turn 2) {NOTE}"
+    assert not (outside / "ran").exists() and (outside / "target").read_bytes() == TARGET
