@@ -57,6 +57,17 @@ def test_the_default_reads_the_toolchain_and_writes_only_its_folders_and_its_lau
     assert rules.scoped
 
 
+def test_the_folders_its_command_line_names_are_its_own_but_never_one_holding_the_agents():
+    facts = replace(
+        FACTS,
+        arg_folders=("/home/u/notes", "/home/u", "/home/u/project", "/", "/srv/logs", "/data"),
+    )
+    rules = server_confinement(facts, Sandbox(write=("/srv/logs/ep1/servers/fs",)))
+    assert "/home/u/notes" in rules.write and "/data" in rules.write
+    for guarded in ("/home/u", "/home/u/project", "/", "/srv/logs"):
+        assert guarded not in rules.write, guarded
+
+
 def test_an_entry_widens_the_folders_and_replaces_the_ports():
     sandbox = Sandbox(read=("~/data",), write=("/srv/out",), connect_ports=())
     rules = server_confinement(FACTS, sandbox)

@@ -3,16 +3,17 @@ ports it may connect to (issue 47). Pure: the adapter gathers the facts (the hom
 Python's paths, the server's own folder) and enforces the result with Landlock.
 
 A third-party MCP server reads the system and toolchain folders, its own code and the
-package caches it needs; writes only a private folder of its own (its TMPDIR), its
-launcher's cache (`npx`'s ~/.npm, `uvx`'s ~/.cache/uv) and what its entry adds, which for an
-episode is its folder there and the roots it asks for (domain/servers/server_places.py);
-connects to TCP ports 443 and 80 only (any host: Landlock filters ports,
-not addresses), or, when its entry lists `hosts`, only to those, through a proxy, from a
-network namespace of its own (domain/servers/host_list.py); and never reads the agent's working
-folder's files (`.env`), dotfiles of the home folder (`.ssh`, `.aws`, `.config`, `.netrc`,
-shell history), nor other processes' `/proc` entries. A server's `"sandbox"` entry widens
-or narrows that; `"sandbox": false` and `[tool.zorkgpt.mcp] sandbox = false` turn it off,
-which an event then says.
+package caches it needs. It writes only a private folder of its own (its TMPDIR), its
+launcher's cache (`npx`'s ~/.npm, `uvx`'s ~/.cache/uv), the folders its command line names
+(the filesystem server's ~/notes; never the working or home folder, nor one that holds the
+agent's) and what its entry adds, which for an episode is its folder there and the roots it
+asks for (domain/servers/server_places.py). It connects to TCP ports 443 and 80 only (any
+host: Landlock filters ports, not addresses), or, when its entry lists `hosts`, only to
+those, through a proxy, from a network namespace of its own (domain/servers/host_list.py).
+It never reads the agent's working folder's files (`.env`), dotfiles of the home folder
+(`.ssh`, `.aws`, `.config`, `.netrc`, shell history), nor other processes' `/proc` entries.
+A server's `"sandbox"` entry widens or narrows that; `"sandbox": false` and
+`[tool.zorkgpt.mcp] sandbox = false` turn it off, which an event then says.
 """
 
 from __future__ import annotations
@@ -184,6 +185,7 @@ class ServerFacts:
     own_folders: tuple[str, ...]  # the server's module, script or package folders
     private_folder: str | None = None  # made for one process, removed when it ends: its TMPDIR
     launcher_cache: str | None = None  # npx's ~/.npm, uvx's ~/.cache/uv (launcher_cache)
+    arg_folders: tuple[str, ...] = ()  # existing folders its command line names (its data)
     pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
     lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
     namespaces: bool = True  # the kernel lets it make a network namespace of its own
@@ -204,11 +206,13 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
     ]
     if facts.pid_folder is not None:
         read.append(facts.pid_folder)
+    given = _expanded(sandbox.write, home)
     write = [
         *([facts.private_folder] if facts.private_folder else []),
         *DEVICES_WRITE,
         *([facts.launcher_cache] if facts.launcher_cache else []),
-        *_expanded(sandbox.write, home),
+        *given,
+        *_not_holding(facts.arg_folders, (*guarded, "/", *given)),
     ]
     network = sandbox.network(namespaces=facts.namespaces)
     # Python's import lists each sys.path folder: a `python -m` server found in the working
@@ -262,6 +266,19 @@ def _outside(paths: Iterable[str], guarded: Sequence[str]) -> list[str]:
         if any(folder == PurePosixPath(g) or folder in PurePosixPath(g).parents for g in guarded):
             continue
         kept.append(path)
+    return kept
+
+
+def _not_holding(folders: Iterable[str], guarded: Sequence[str]) -> list[str]:
+    """`folders` minus any that is or holds a guarded one: a folder named on a server's
+    command line (the filesystem server's ~/notes) is the user's gift, but never the working
+    folder, the home folder or a folder that holds the agent's (its episode's) own."""
+    kept = []
+    for path in folders:
+        folder = PurePosixPath(path)
+        inner = (PurePosixPath(g) for g in guarded)
+        if folder.is_absolute() and not any(folder == g or folder in g.parents for g in inner):
+            kept.append(path)
     return kept
 
 

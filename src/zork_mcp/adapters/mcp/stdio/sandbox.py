@@ -169,11 +169,17 @@ def server_facts(
     data = {os.path.realpath(path) for path in given}
     code = [arg for arg in args if _real(cwd, arg) not in data]
     own, lists_cwd = _own_folders(command, code, cwd, home)
+    folders = tuple(
+        os.path.realpath(path)
+        for path in (_home_expanded(arg, home) for arg in args)
+        if path.startswith("/") and _is_folder(Path(path))
+    )
     return ServerFacts(
         home=os.path.realpath(home),
         cwd=cwd,
         python_paths=python_paths(env),
         own_folders=(*own, *_given_files(env, cwd)),
+        arg_folders=folders,
         lists_cwd=lists_cwd,
     )
 
@@ -226,6 +232,17 @@ def _given_files(env: Mapping[str, str], cwd: str) -> tuple[str, ...]:
         if "/" in value and _is_file(Path(cwd, value)):
             files.append(os.path.realpath(Path(cwd, value)))
     return tuple(files)
+
+
+def _home_expanded(word: str, home: str) -> str:
+    return f"{home}/{word[2:]}" if word.startswith("~/") else word
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _real(cwd: str, word: str) -> str:
