@@ -195,3 +195,16 @@ def test_show_prints_inert_lines_and_no_rich_markup_or_emoji(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "    | A :smile: \\x1b[31mred\\x1b[0m sign." in out.splitlines()
     assert "now in [bold]Hall[/]" in out and "\x1b" not in out
+
+
+def test_show_refuses_an_events_file_that_is_a_link_and_prints_nothing_it_points_to(
+    tmp_path, capsys
+):
+    secret = tmp_path / "secret"
+    secret.write_text('{"event_type": "episode_start", "message": "a secret of the user"}\n')
+    episode = tmp_path / "e"
+    episode.mkdir()
+    (episode / "events.jsonl").symlink_to(secret)
+    assert main([str(episode)]) == 2
+    said = capsys.readouterr()
+    assert "is a symbolic link" in said.err and "secret of the user" not in said.out + said.err

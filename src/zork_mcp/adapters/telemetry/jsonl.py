@@ -124,12 +124,14 @@ def read_events(directory: Path) -> list[LoggedEvent]:
     typed payloads; refused with where and why if there is none, or a line is not JSON or
     not the payload its type carries."""
     path = directory / EVENTS_FILE
-    if not path.is_file():
+    try:
+        data = own_files.read(path)  # never a link: what it points to is not the episode's
+    except (FileNotFoundError, NotADirectoryError):
         raise ConfigurationError(
             f"No {EVENTS_FILE} in {directory}: pass an episode's log folder "
             f"(e.g. logs/<episode-id>, or eval/logs/<sweep>-<key> for a sweep's episode)."
-        )
-    lines = path.read_text(encoding="utf-8").splitlines()
+        ) from None
+    lines = data.decode("utf-8", "replace").splitlines()
     return [_event(line, f"{path}:{number}") for number, line in enumerate(lines, 1)]
 
 
