@@ -88,7 +88,7 @@ def placed(server: str, config: AnyServerConfig, places: EpisodePlaces) -> AnySe
         read = (str(places.journal),) if uses_journal(config) else ()
         update["sandbox"] = config.sandbox.model_copy(
             update={
-                "write": (*config.sandbox.write, str(folder), *roots),
+                "write": tuple(dict.fromkeys((*config.sandbox.write, str(folder), *roots))),
                 "read": (*config.sandbox.read, *read),
             }
         )
