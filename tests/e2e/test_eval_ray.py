@@ -22,7 +22,7 @@ from zork_mcp.adapters.sweep.ray_cluster import LOG_DIR_VARIABLE
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
-EPISODE_FILES = {"events.jsonl", "episode.log", "checkpoint.pickle"}
+EPISODE_FILES = {"events.jsonl", "episode.log", "checkpoint.json"}
 
 
 def test_the_ray_backend_stores_the_same_results_and_brings_every_log_home(

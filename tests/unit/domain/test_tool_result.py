@@ -117,7 +117,14 @@ def test_a_preview_is_what_a_person_reads_cut_saying_how_much_was_left():
     assert ToolCallResult.success("plain text").preview(100) == "plain text"
     assert ToolCallResult.success({"a": [1]}).preview(100) == '{\n "a": [\n  1\n ]\n}'
     assert ToolCallResult.failure("s.t: refused", "ignored").preview(100) == "s.t: refused"
-    assert ToolCallResult.success("x" * 30).preview(10) == "x" * 10 + "\n[20 more characters]"
+    assert ToolCallResult.success("x" * 40).preview(10) == "x" * 10 + "\n[30 more characters]"
+
+
+def test_a_preview_is_whole_when_its_cut_would_save_less_than_its_note():
+    """The filesystem server's refusal once ended "[4 more characters]" in the terminal."""
+    note = len("\n[20 more characters]")
+    assert ToolCallResult.success("x" * (10 + note)).preview(10) == "x" * (10 + note)
+    assert ToolCallResult.success("x" * (11 + note)).preview(10).endswith("more characters]")
 
 
 def test_a_preview_at_its_limit_is_whole_keeps_accents_and_shows_a_missing_message_as_empty():

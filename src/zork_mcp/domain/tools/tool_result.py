@@ -39,16 +39,16 @@ class ToolCallResult:
 
     def preview(self, limit: int) -> str:
         """The result as a person reads it, cut to `limit` characters: the error's message,
-        or the content (text as it is, anything else as indented JSON)."""
+        or the content (text as it is, anything else as indented JSON). A text no longer than
+        its cut and the note saying so is shown whole ("[4 more characters]" saves nothing)."""
         if self.is_error:
             text = self.error_message or ""
         elif isinstance(self.content, str):
             text = self.content
         else:
             text = json.dumps(jsonable(self.content), ensure_ascii=False, indent=1)
-        return (
-            text if len(text) <= limit else f"{text[:limit]}\n[{len(text) - limit} more characters]"
-        )
+        note = f"\n[{len(text) - limit} more characters]"
+        return text if len(text) <= limit + len(note) else text[:limit] + note  # a cut saves
 
     def bounded(self, limit: int) -> ToolCallResult:
         """This result, or its text cut so that to_json() fits in `limit` characters.
