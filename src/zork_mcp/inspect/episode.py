@@ -1,0 +1,90 @@
+"""One episode played for an Inspect sample: our composition root with Inspect's model as
+the LLM and the sample's record as the progress observer, played on a thread of its own
+(every turn runs its own `asyncio.run`, which a running loop refuses)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+from dependency_injector import providers
+from inspect_ai.model import Model
+
+from zork_mcp.app.container import Container
+from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.domain.sweep.controls import EpisodeControls
+from zork_mcp.inspect.record import InspectEpisodeRecord
+
+MCP_OFF = (None, False, "off")  # YAML reads `-T mcp_config=off` as False
+
+
+@dataclass(frozen=True)
+class EpisodeParameters:
+    """The task's parameters, as every sample's episode is played with them."""
+
+    max_turns: int = 100
+    mcp_config: str | bool | None = None  # a path to mcp_config.json; None, False or "off"
+    mcp_servers: tuple[str, ...] | None = None
+    history: str | None = None
+    history_turns: int | None = None
+    game: str | None = None
+    config: str = "pyproject.toml"
+
+    def run_options(self, model: Model, *, seed: int, log_dir: Path, episode_id: str) -> RunOptions:
+        mcp_on = self.mcp_config not in MCP_OFF
+        return RunOptions(
+            provider=registry_provider(model),
+            model=str(model),
+            game=self.game,
+            max_turns=self.max_turns,
+            config=Path(self.config),
+            mcp_config=Path(str(self.mcp_config)) if mcp_on else None,
+            mcp=mcp_on,
+            mcp_servers=self.mcp_servers,
+            log_dir=log_dir,
+            seed=seed,
+            episode_id=episode_id,
+            plain=True,
+            history=HistoryMode(self.history) if self.history else None,
+            history_turns=self.history_turns,
+        )
+
+
+def episode_container(
+    options: RunOptions, model: Model, record: InspectEpisodeRecord, loop: asyncio.AbstractEventLoop
+) -> Container:
+    container = Container()
+    container.options.override(options)
+    container.llm_session.override(providers.Object(inspect_llm_session(model, loop)))
+    container.progress.override(providers.Object(record))
+    return container
+
+
+async def play(container: Container, record: InspectEpisodeRecord) -> None:
+    """Play the episode on a thread; if Inspect cancels the sample (a time limit, an
+    operator), stop it as Ctrl-C would and wait until its servers and game are closed."""
+    controls = EpisodeControls()
+    played = asyncio.ensure_future(asyncio.to_thread(_play, container, record, controls))
+    try:
+        await asyncio.shield(played)
+    except asyncio.CancelledError:
+        with anyio.CancelScope(shield=True):
+            controls.interrupt()
+            await asyncio.wait([played])
+        raise
+
+
+def _play(container: Container, record: InspectEpisodeRecord, controls: EpisodeControls) -> None:
+    orchestrator = None
+    try:
+        orchestrator = container.orchestrator()
+        controls.attach(container.agent())
+        orchestrator.run()
+    finally:
+        if orchestrator is not None:
+            record.ended(orchestrator.summary)
+        container.shutdown_resources()

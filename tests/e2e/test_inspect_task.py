@@ -1,0 +1,102 @@
+"""The agent as an Inspect AI task (`inspect eval zork_mcp/zork`): Inspect's mock model
+plays through our orchestrator, our reasoning MCP server and real Jericho, and the `.eval`
+log, read back with Inspect's own reader, holds the turns, the tool calls and the score."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.event import InfoEvent
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import get_model
+
+from tests.support.inspect_scripts import command_script, inspect_project, stalling_script
+from tests.support.walkthrough import TOOL, WALKTHROUGH
+
+pytestmark = pytest.mark.slow  # real Jericho, and our reasoning server
+
+
+def run(tmp_path, zork_game, commands, *, mcp=True, think_every=1, script=None, **limits):
+    pyproject, mcp_config = inspect_project(tmp_path)
+    script = script or command_script(commands, think_every=think_every)
+    model = get_model("mockllm/model", custom_outputs=script)
+    [log] = inspect_eval(
+        "zork_mcp/zork",
+        model=model,
+        task_args={
+            "max_turns": len(commands),
+            "mcp_config": str(mcp_config) if mcp else "off",
+            "game": str(zork_game),
+            "config": str(pyproject),
+        },
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        **limits,
+    )
+    return read_eval_log(log.location)
+
+
+def turns_of(sample):
+    return [
+        e.data
+        for e in sample.events
+        if isinstance(e, InfoEvent) and e.source.startswith("zork turn")
+    ]
+
+
+def test_an_inspect_eval_plays_our_loop_with_mcp_tools_and_scores_the_game(tmp_path, zork_game):
+    commands = WALKTHROUGH[:6]  # N, N, U, Get egg (5 points), D, S
+    log = run(tmp_path, zork_game, commands)
+    assert log.status == "success"
+    [sample] = log.samples
+    score = sample.scores["game_score"]
+    assert score.value == {"final": 5, "best": 5, "normalised": 5 / 350}
+    assert score.answer == "turn_limit"
+    turns = turns_of(sample)
+    assert [turn["command"] for turn in turns] == commands
+    assert all(turn["tool_calls"][0]["tool"] == TOOL for turn in turns)
+    assert all(turn["tool_calls"][0]["error"] is None for turn in turns)
+    assert (turns[3]["game"], turns[3]["score"]) == ("Taken.", 5)
+    offered = [call.tools[0].name for call in sample.events if call.event == "model" and call.tools]
+    assert offered and set(offered) == {"reasoning__sequentialthinking"}
+    means = {score.name: score.metrics["mean"].value for score in log.results.scores}
+    assert means == {"final": 5, "best": 5, "normalised": 5 / 350}
+
+
+def test_a_token_limit_stops_the_episode_cleanly_and_it_is_scored_as_played(tmp_path, zork_game):
+    # 15 tokens a call, no tools: the fifth call passes 65 and is refused its turn.
+    log = run(tmp_path, zork_game, WALKTHROUGH[:10], mcp=False, token_limit=65)
+    [sample] = log.samples
+    assert sample.limit is not None and sample.limit.type == "token"
+    assert sample.error is None
+    assert [turn["command"] for turn in turns_of(sample)] == WALKTHROUGH[:4]
+    score = sample.scores["game_score"]
+    assert score.value["final"] == 5 and score.answer == "token_limit"
+
+
+def test_a_time_limit_stops_the_turn_in_flight_and_the_episode_is_scored_as_played(
+    tmp_path, zork_game
+):
+    commands = WALKTHROUGH[:4]
+    script = stalling_script(commands)
+    log = run(tmp_path, zork_game, [*commands, "D"], mcp=False, script=script, time_limit=5)
+    [sample] = log.samples
+    assert sample.limit is not None and sample.limit.type == "time"
+    assert [turn["command"] for turn in turns_of(sample)] == commands
+    score = sample.scores["game_score"]
+    # Inspect cancels the solver (its limit is raised after): the episode stops as on Ctrl-C
+    assert score.value["final"] == 5 and score.answer == "interrupted"
+    assert score.metadata["turns"] == 4
+
+
+def test_the_walkthrough_played_as_an_inspect_task_wins(tmp_path, zork_game):
+    log = run(tmp_path, zork_game, WALKTHROUGH, think_every=50)
+    [sample] = log.samples
+    assert sample.scores["game_score"].value == {"final": 350, "best": 350, "normalised": 1.0}
+    assert sample.scores["game_score"].answer == "game_over"
+    turns = turns_of(sample)
+    assert len(turns) == len(WALKTHROUGH)
+    assert sum(len(turn["tool_calls"]) for turn in turns) == len(range(0, len(WALKTHROUGH), 50))
