@@ -11,6 +11,7 @@ from tests.support.projects import write_project
 from tests.support.sweeps import peer, project
 from tests.support.walkthrough import TO_THE_GRUE
 from zork_mcp.adapters.llm.fake import action_reply
+from zork_mcp.adapters.llm.prices import NO_PRICE_LIST
 from zork_mcp.app.cli import main
 
 pytestmark = pytest.mark.slow
@@ -41,7 +42,8 @@ def test_show_prints_each_turn_with_tool_calls_command_answer_and_score_changes(
         "    | Taken.",
         "    score 5 (+5), moves 4, now in Up a Tree",
     ]
-    assert lines[-1].startswith("Ended (turn_limit): score 5 in ")
+    assert lines[-2].startswith("Ended (turn_limit): score 5 in ")
+    assert lines[-1] == f"    cost: unpriced ({NO_PRICE_LIST})"  # a local server's model
 
 
 def test_show_and_the_episode_log_hold_each_answer_and_the_death(tmp_path, zork_game, capsys):

@@ -264,6 +264,7 @@ def turn_facts(
         tool_errors=sum(1 for call in chain if call.result.is_error),
         tools=tool_uses((call.tool_name, 1, int(call.result.is_error)) for call in chain),
         repeated=repeated,
+        cost_usd=usage.cost_usd,
     )
 
 

@@ -11,7 +11,13 @@ from rich.markup import escape
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.episode_view import EpisodeView, Resume, TurnView, episode_view
-from zork_mcp.domain.episode.episode_text import one_line, outcome_lines, result_line, resumed_line
+from zork_mcp.domain.episode.episode_text import (
+    cost_line,
+    one_line,
+    outcome_lines,
+    result_line,
+    resumed_line,
+)
 from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import EpisodeEnded
@@ -100,3 +106,4 @@ def _end_lines(end: EpisodeEnded) -> Iterator[str]:
     )
     if end.error:
         yield f"{INDENT}error: {one_line(end.error)}"
+    yield INDENT + cost_line(end.usage)

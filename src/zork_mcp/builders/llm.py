@@ -13,6 +13,7 @@ import certifi
 import httpx
 
 from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
+from zork_mcp.adapters.llm.prices import PricedLLM
 from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.llm.messages import RetryStats
@@ -75,7 +76,9 @@ def llm_session(
 
 
 def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -> LLM:
-    return PROVIDERS[settings.provider].llm(
+    """The provider's adapter, its every answer priced (adapters/llm/prices.py)."""
+    provider = PROVIDERS[settings.provider]
+    llm = provider.llm(
         client,
         api_key=settings.api_key,
         model=settings.model,
@@ -83,3 +86,4 @@ def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -
         retry=retry,
         openai_api=settings.openai_api,
     )
+    return PricedLLM(llm, provider.prices)

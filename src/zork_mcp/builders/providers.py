@@ -91,6 +91,7 @@ class Provider:
     responses: AdapterFactory | None = None  # OpenAI's Responses API, where it is offered
     families: tuple[ModelFamily, ...] = ()  # which API each model family takes (first match)
     tools: ToolLimit = OPENAI_TOOLS  # how many tools one request may offer
+    prices: str | None = None  # its name in the price list (genai-prices); None: unpriced
 
     def offer_limits(self, definition_budget_chars: int = DEFINITION_BUDGET_CHARS) -> OfferLimits:
         """What one request to this provider may offer (README: "What a request offers")."""
@@ -244,6 +245,7 @@ PROVIDERS: dict[str, Provider] = {
             # OpenRouter passes cache_control on to Anthropic, which honours it.
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openrouter", cache_markers=True)),
             tools=OPENROUTER_TOOLS,
+            prices="openrouter",
         ),
         Provider(
             "openai",
@@ -254,6 +256,7 @@ PROVIDERS: dict[str, Provider] = {
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openai", cache_markers=False)),
             responses=OpenAIResponsesLLM,
             families=OPENAI_FAMILIES,
+            prices="openai",
         ),
         Provider(
             "anthropic",
@@ -263,6 +266,7 @@ PROVIDERS: dict[str, Provider] = {
             "https://api.anthropic.com",
             _keyed(AnthropicLLM),
             tools=ANTHROPIC_TOOLS,
+            prices="anthropic",
         ),
         Provider(
             "gemini",
@@ -272,6 +276,7 @@ PROVIDERS: dict[str, Provider] = {
             "https://generativelanguage.googleapis.com",
             _keyed(GeminiLLM),
             tools=GEMINI_TOOLS,
+            prices="google",
         ),
         Provider(
             "local",

@@ -93,7 +93,8 @@ def test_each_turn_reads_command_answer_then_state_and_a_death_is_called_out(tmp
         "    |     ****  You have died  ****", "    ** died **",
         "    score 0 (-10), moves 4, now in West of House",
     ]  # fmt: skip
-    assert lines[-1] == "Ended (turn_limit): score 0 in 4 moves, 4 turns, 1 tool calls"
+    assert lines[-2:] == ["Ended (turn_limit): score 0 in 4 moves, 4 turns, 1 tool calls",
+                          "    cost: unpriced (no price was reported)"]  # fmt: skip
 
 
 def test_the_episode_log_holds_each_answer_death_score_change_and_tool_result(tmp_path):
@@ -137,15 +138,17 @@ def test_a_resumed_episode_is_marked_where_it_went_on_and_the_end_that_stopped_i
     play(tmp_path, rest, max_turns=5, resume=True)
     lines = shown(tmp_path)
     assert lines[0] == "Episode e (MCP off, 5 turns max)"
-    assert after(lines, "Ended (llm_error): score 0 in 2 moves, 2 turns, 0 tool calls", 4) == [
+    assert after(lines, "Ended (llm_error): score 0 in 2 moves, 2 turns, 0 tool calls", 5) == [
         "Ended (llm_error): score 0 in 2 moves, 2 turns, 0 tool calls",
-        "    error: LLMError: down", "— resumed after turn 2 —", "Turn 3"]  # fmt: skip
+        "    error: LLMError: down", "    cost: unpriced (no price was reported)",
+        "— resumed after turn 2 —", "Turn 3"]  # fmt: skip
     assert "    score 10 (+10), moves 3, now in Behind House" in lines
-    assert lines[-1] == "Ended (turn_limit): score 0 in 5 moves, 5 turns, 0 tool calls"
+    assert lines[-2] == "Ended (turn_limit): score 0 in 5 moves, 5 turns, 0 tool calls"
     log = logged(tmp_path)
-    assert after(log, "[ERROR] Episode: Episode ended (llm_error): score 0 in 2 moves", 5) == [
+    assert after(log, "[ERROR] Episode: Episode ended (llm_error): score 0 in 2 moves", 6) == [
         "[ERROR] Episode: Episode ended (llm_error): score 0 in 2 moves",
-        "    error: LLMError: down", "[INFO] Episode: — resumed after turn 2 —",
+        "    error: LLMError: down", "    cost: unpriced (no price was reported)",
+        "[INFO] Episode: — resumed after turn 2 —",
         "[INFO] Episode: Episode e started",
         "    MCP off, 5 turns max, going on after turn 2, in Behind House"]  # fmt: skip
     assert "    score 10 (+10), moves 3, now in Behind House" in log  # the score before, read
@@ -155,8 +158,9 @@ def test_an_extended_episode_is_marked_with_its_new_turn_limit(tmp_path):
     play(tmp_path, ScriptedLLM([action_reply("north"), action_reply("east")]), max_turns=2)
     play(tmp_path, ScriptedLLM([action_reply("take egg")]), max_turns=3, resume=True)
     lines = shown(tmp_path)
-    assert after(lines, "Ended (turn_limit): score 0 in 2 moves, 2 turns, 0 tool calls", 3) == [
+    assert after(lines, "Ended (turn_limit): score 0 in 2 moves, 2 turns, 0 tool calls", 4) == [
         "Ended (turn_limit): score 0 in 2 moves, 2 turns, 0 tool calls",
+        "    cost: unpriced (no price was reported)",
         "— resumed after turn 2, now to 3 turns —", "Turn 3"]  # fmt: skip
     view = episode_view(read_events(tmp_path))
     assert [turn.resumed is not None for turn in view.turns] == [False, False, True]

@@ -31,7 +31,7 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import TYPE_OF, Event
-from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.llm.messages import CostParts, Usage
 
 
 @given(written=st.lists(episode_facts, max_size=6))
@@ -69,6 +69,7 @@ EVERY_FIELD_SET: list[EpisodeFact] = [
             tools=(ToolUse("box.think", 2, 1),),
             location=27,
             repeated=True,
+            cost_usd=0.002,
         ),
         action="open window",
         reasoning="it is ajar",
@@ -88,6 +89,9 @@ EVERY_FIELD_SET: list[EpisodeFact] = [
         end_reason=EndReason.LLM_ERROR,
         error="LLMError: down",
         seconds=4.5,
+        cache_write_tokens=20,
+        cost_parts=CostParts(0.004, 0.001, 0.002, 0.003),
+        unpriced="one call of an unknown model",
     ),
 ]
 WRITTEN = [(fact, key) for fact in EVERY_FIELD_SET for key in fact.fields()]
@@ -206,12 +210,17 @@ def test_show_and_a_resumed_sweep_episode_read_the_payloads_the_orchestrator_wro
     lines = list(episode_lines(read_events(tmp_path)))
     assert lines[0] == "Episode e (MCP off, 10 turns max)"
     assert "    thinking: a path" in lines and "    > take egg" in lines
-    assert lines[-1] == "Ended (game_over): score 10 in 3 moves, 3 turns, 0 tool calls"
+    assert lines[-2:] == [
+        "Ended (game_over): score 10 in 3 moves, 3 turns, 0 tool calls",
+        "    cost: unpriced (no price was reported)",  # a scripted LLM reports no price
+    ]
     assert played_turns(tmp_path, 2) == [report.facts for report in progress.turns[:2]]
 
 
 def test_an_episode_end_carries_the_summarys_totals_and_its_time_to_the_millisecond():
-    usage = Usage(prompt_tokens=1200, completion_tokens=340, cached_tokens=800, cost_usd=0.0042)
+    parts = CostParts(0.001, 0.0002, 0.0, 0.003)
+    usage = Usage(prompt_tokens=1200, completion_tokens=340, cached_tokens=800, cost_usd=0.0042,
+                  cost_parts=parts)  # fmt: skip
     summary = EpisodeSummary("e", turns=7, score=35, moves=9, room="Kitchen", tool_calls=4,
                              usage=usage, end_reason=EndReason.ERROR, seconds=12.34567,
                              error="the model stopped answering")  # fmt: skip
@@ -220,6 +229,9 @@ def test_an_episode_end_carries_the_summarys_totals_and_its_time_to_the_millisec
         "turns": 7, "score": 35, "moves": 9, "room": "Kitchen", "tool_calls": 4,
         "prompt_tokens": 1200, "completion_tokens": 340, "cached_tokens": 800,
         "cost_usd": 0.0042, "end_reason": "error", "error": "the model stopped answering",
-        "seconds": 12.346,
+        "seconds": 12.346, "cache_write_tokens": 0, "unpriced": None,
+        "cost_parts": {"input": 0.001, "cached_input": 0.0002, "cache_write": 0.0,
+                       "output": 0.003},
     }  # fmt: skip
+    assert EpisodeEnded.from_fields(end.fields()) == end
     assert type(end.fields()["end_reason"]) is str  # plain JSON, not the enum

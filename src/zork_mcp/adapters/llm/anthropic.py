@@ -205,4 +205,4 @@ def _usage(usage: Mapping[str, Any] | None) -> Usage | None:
     cached = int(usage.get("cache_read_input_tokens") or 0)
     written = int(usage.get("cache_creation_input_tokens") or 0)
     prompt = int(usage.get("input_tokens") or 0) + cached + written
-    return Usage(prompt, int(usage.get("output_tokens") or 0), cached)
+    return Usage(prompt, int(usage.get("output_tokens") or 0), cached, cache_write_tokens=written)

@@ -164,8 +164,10 @@ def _declaration(function: Mapping[str, Any], names: WireNameMap) -> dict[str, A
 def _usage(usage: Mapping[str, Any] | None) -> Usage | None:
     if not usage:
         return None
+    thoughts = int(usage.get("thoughtsTokenCount") or 0)  # billed as output
     return Usage(
         int(usage.get("promptTokenCount") or 0),
-        int(usage.get("candidatesTokenCount") or 0),
+        int(usage.get("candidatesTokenCount") or 0) + thoughts,
         int(usage.get("cachedContentTokenCount") or 0),
+        reasoning_tokens=thoughts,
     )

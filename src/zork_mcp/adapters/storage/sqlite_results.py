@@ -31,6 +31,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     best_score INTEGER, deaths INTEGER, invalid_commands INTEGER, rooms_visited INTEGER,
     max_turns INTEGER, extended_from INTEGER,
     history TEXT, setup TEXT, repeated_commands INTEGER,
+    cache_write_tokens INTEGER DEFAULT 0, cost_input_usd REAL, cost_cached_input_usd REAL,
+    cost_cache_write_usd REAL, cost_output_usd REAL, unpriced TEXT,
     PRIMARY KEY (sweep, key)
 );
 CREATE TABLE IF NOT EXISTS turns (
@@ -38,6 +40,7 @@ CREATE TABLE IF NOT EXISTS turns (
     moves INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
     room TEXT, valid INTEGER, died INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER,
     llm_seconds REAL, tool_errors INTEGER, tools TEXT, location INTEGER, repeated INTEGER,
+    cost_usd REAL,
     PRIMARY KEY (sweep, key, turn)
 );
 """
@@ -54,6 +57,12 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "history": "TEXT",  # NULL: the run's own history mode (every row stored before)
         "setup": "TEXT",
         "repeated_commands": "INTEGER",
+        "cache_write_tokens": "INTEGER DEFAULT 0",
+        "cost_input_usd": "REAL",
+        "cost_cached_input_usd": "REAL",
+        "cost_cache_write_usd": "REAL",
+        "cost_output_usd": "REAL",
+        "unpriced": "TEXT",
     },
     "turns": {
         "room": "TEXT",
@@ -66,11 +75,12 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "tools": "TEXT",  # JSON: {tool: [calls, errors]}
         "location": "INTEGER",
         "repeated": "INTEGER",
+        "cost_usd": "REAL",
     },
 }
 TURN_COLUMNS = [
     "turn", "score", "moves", "tool_calls", "room", "valid", "died", "prompt_tokens",
-    "completion_tokens", "llm_seconds", "tool_errors", "tools", "location", "repeated",
+    "completion_tokens", "llm_seconds", "tool_errors", "tools", "location", "repeated", "cost_usd",
 ]  # fmt: skip
 BEST_FROM_TURNS = """
 UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 
 from zork_mcp.domain.episode.episode_text import (
+    cost_line,
     one_line,
     outcome_lines,
     result_line,
@@ -55,8 +56,10 @@ class HumanLog:
             return
         yield human_line(event)
         tool = tool_fact(event.type, event.fields)
-        if isinstance(payload, EpisodeEnded) and payload.error:
-            yield f"{INDENT}error: {one_line(payload.error)}"
+        if isinstance(payload, EpisodeEnded):
+            if payload.error:
+                yield f"{INDENT}error: {one_line(payload.error)}"
+            yield INDENT + cost_line(payload.usage)
         elif isinstance(payload, TurnCompleted):
             yield from self._turn(payload)
         elif isinstance(tool, ToolCallRequested) and tool.arguments is not None:

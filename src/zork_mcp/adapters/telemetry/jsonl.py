@@ -106,6 +106,10 @@ class JsonlTelemetry:
                 "prompt_tokens": usage.prompt_tokens,
                 "completion_tokens": usage.completion_tokens,
                 "cached_tokens": usage.cached_tokens,
+                "cache_write_tokens": usage.cache_write_tokens,
+                "cost_usd": usage.cost_usd,  # each call priced; None: `unpriced` says why
+                "cost_parts": jsonable(usage.cost_parts),
+                "unpriced": usage.unpriced,
             }
         with self._lock:
             self._events.write(json_line(record))

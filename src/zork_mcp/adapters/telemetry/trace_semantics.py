@@ -97,16 +97,30 @@ def model_parameters(facts: LLMCalled) -> dict[str, str | int | bool]:
 
 
 def langfuse_usage(usage: Usage) -> dict[str, int]:
-    """Langfuse's usage keys: `input` without the cached part, priced apart."""
-    return {
-        "input": max(0, usage.prompt_tokens - usage.cached_tokens),
+    """Langfuse's usage keys: `input` without the cached and cache-written parts, each
+    priced apart."""
+    usage_details = {
+        "input": max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens),
         "input_cached_tokens": usage.cached_tokens,
         "output": usage.completion_tokens,
     }
+    if usage.cache_write_tokens:
+        usage_details["input_cache_write_tokens"] = usage.cache_write_tokens
+    return usage_details
 
 
 def langfuse_cost(usage: Usage) -> dict[str, float] | None:
-    return None if usage.cost_usd is None else {"total": usage.cost_usd}
+    """Langfuse's cost details: the same keys as the usage's, and the total."""
+    if usage.cost_usd is None:
+        return None
+    parts = usage.cost_parts
+    if parts is None:
+        return {"total": usage.cost_usd}
+    split = {"input": parts.input, "input_cached_tokens": parts.cached_input,
+             "output": parts.output, "total": usage.cost_usd}  # fmt: skip
+    if parts.cache_write:
+        split["input_cache_write_tokens"] = parts.cache_write
+    return split
 
 
 def genai_start(
@@ -144,6 +158,7 @@ def genai_usage(usage: Usage) -> dict[str, Any]:
         "gen_ai.usage.input_tokens": usage.prompt_tokens,
         "gen_ai.usage.output_tokens": usage.completion_tokens,
         "gen_ai.usage.cache_read.input_tokens": usage.cached_tokens,
+        "gen_ai.usage.cache_creation.input_tokens": usage.cache_write_tokens,
     }
     if usage.cost_usd is not None:
         attributes["gen_ai.usage.cost"] = usage.cost_usd

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import signal
 import threading
-from dataclasses import replace
+from dataclasses import astuple, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import TurnCompleted
-from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.llm.messages import CostParts, RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
@@ -148,6 +148,15 @@ def _shutdown(container: Container) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
+COST_COLUMNS = ("cost_input_usd", "cost_cached_input_usd", "cost_cache_write_usd",
+                "cost_output_usd")  # fmt: skip
+
+
+def _cost_columns(parts: CostParts | None) -> dict[str, float | None]:
+    values = astuple(parts) if parts is not None else (None,) * len(COST_COLUMNS)
+    return dict(zip(COST_COLUMNS, values, strict=True))
+
+
 def _record(
     task: EpisodeTask,
     options: RunOptions,
@@ -178,6 +187,9 @@ def _record(
             "completion_tokens": summary.usage.completion_tokens,
             "cached_tokens": summary.usage.cached_tokens,
             "cost_usd": summary.usage.cost_usd,
+            "cache_write_tokens": summary.usage.cache_write_tokens,
+            "unpriced": summary.usage.unpriced,
+            **_cost_columns(summary.usage.cost_parts),
             "tool_calls": summary.tool_calls,
             "mcp_disabled": recorder.mcp_disabled,
             "rate_limited": stats.rate_limited,

@@ -21,6 +21,8 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.episode_view import EpisodeView, TurnView, episode_view
 from zork_mcp.app.sweep.map_svg import map_svg, steps_of
 from zork_mcp.app.sweep.report import (
+    COST_CAPTION,
+    COST_PARTS,
     DIGITS,
     MEMORY_PLAY,
     MIN_CI_EPISODES,
@@ -104,6 +106,8 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
             plots=plots,
             captions=PLOTS,
             episodes=ordered,
+            cost_parts=COST_PARTS,
+            cost_caption=COST_CAPTION,
         ),
         encoding="utf-8",
     )

@@ -13,7 +13,7 @@ import math
 import statistics as pystats
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from zork_mcp.domain.episode.turn_facts import ToolUse
+from zork_mcp.domain.llm.messages import CostParts
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
     COMPARED,
@@ -58,6 +59,15 @@ class CellStats:
     tool_calls_per_turn: float
     metrics: dict[str, Estimate]  # by metric name (domain.sweep.metrics.METRICS)
     tool_use: tuple[ToolUse, ...]
+    cost_parts: CostParts | None = None  # mean per episode, by part (None: none split)
+    unpriced: str | None = None  # why some of its episodes have no cost
+
+    @property
+    def cost_text(self) -> str:
+        """Its mean cost per episode, or why it has none ("unpriced: ...")."""
+        if self.cost_usd is None:
+            return f"unpriced: {self.unpriced}" if self.unpriced else "-"
+        return f"{self.cost_usd:.4f}" + (" (some unpriced)" if self.unpriced else "")
 
     @property
     def mean_score(self) -> Estimate:
@@ -113,7 +123,19 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
         tool_calls_per_turn=sum(r.tool_calls for r in done) / turns if turns else 0.0,
         metrics=estimates(done),
         tool_use=tool_use(done),
+        cost_parts=_mean_parts([r.cost_parts for r in done]),
+        unpriced=next((r.unpriced for r in done if r.unpriced), None),
     )
+
+
+def _mean_parts(parts: Sequence[CostParts | None]) -> CostParts | None:
+    known = [p for p in parts if p is not None]
+    if not known:
+        return None
+    total = sum(known, CostParts())
+    n = len(known)
+    return CostParts(total.input / n, total.cached_input / n, total.cache_write / n,
+                     total.output / n)  # fmt: skip
 
 
 def mcp_differences(
@@ -219,9 +241,10 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
             cell_name(s), str(s.episodes), str(s.failures), ci_text(s.mean_score),
             f"{s.median_score:g}", str(s.max_score), f"{s.mean_moves:.1f}",
             f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
-            "-" if s.cost_usd is None else f"{s.cost_usd:.4f}", f"{s.tool_calls_per_turn:.2f}",
+            s.cost_text, f"{s.tool_calls_per_turn:.2f}",
         )  # fmt: skip
     console.print(table)
+    console.print(cost_table(f"{title}: LLM cost per episode, by part", cell_stats(records)))
     differences = difference_rows(records)
     if differences:
         diff = Table(title="MCP on minus off (95% bootstrap CI)")
@@ -237,6 +260,26 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
     cells = cell_stats(records)
     console.print(_metric_table(f"{title}: play per cell", cells, PLAY))
     console.print(_metric_table(f"{title}: memory per cell", cells, MEMORY_PLAY, explained=True))
+
+
+COST_PARTS = ("input", "cached input", "cache writes", "output")
+COST_CAPTION = (
+    "priced per call from genai-prices; a provider's own reported cost (OpenRouter's) wins, "
+    "split as the price list splits it"
+)
+
+
+def cost_table(title: str, cells: Sequence[CellStats]) -> Table:
+    """Per cell, the mean cost of an episode in USD and its parts (input not cached, cached
+    input, cache writes, output), priced per call; "unpriced" and why where there is none."""
+    table = Table(title=title, caption=COST_CAPTION)
+    for header in ("cell", "total", *COST_PARTS):
+        table.add_column(header, justify="left" if header == "cell" else "right")
+    for s in cells:
+        parts = astuple(s.cost_parts) if s.cost_parts else None
+        split = [f"{p:.4f}" for p in parts] if parts else ["-"] * len(COST_PARTS)
+        table.add_row(cell_name(s), Text(s.cost_text), *split)
+    return table
 
 
 def _metric_table(
@@ -294,11 +337,14 @@ def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
 
 _COUNTS = ("cell", "model", "mcp", "history", "setup", "episodes", "failures", "median_score",
            "max_score")  # fmt: skip
-_MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd")
+_MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "unpriced")
 
 
 def _cell_row(stats: CellStats) -> dict[str, object]:
     row = {name: getattr(stats, name) for name in (*_COUNTS, *_MEANS, "tool_calls_per_turn")}
+    parts = astuple(stats.cost_parts) if stats.cost_parts else (None,) * len(COST_PARTS)
+    for name, part in zip(COST_PARTS, parts, strict=True):
+        row[f"cost_{name.replace(' ', '_')}_usd"] = part
     estimates = {"mean_score": stats.mean_score} | {m.name: stats.metrics[m.name] for m in METRICS}
     for name, estimate in estimates.items():
         row |= {name: estimate.value, f"{name}_low": estimate.low, f"{name}_high": estimate.high}

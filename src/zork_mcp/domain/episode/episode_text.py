@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.messages import Usage
 
 ANSWER_LINES = 40  # of the game's answer, shown whole up to this; a longer one is folded
 ANSWER_CHARS = 3000
@@ -41,7 +42,30 @@ def state_line(facts: TurnFacts, score_before: int | None) -> str:
     change = facts.score - score_before if score_before is not None else 0
     score = f"score {facts.score}" + (f" ({change:+d})" if change else "")
     where = f"now in {one_line(facts.room)}" if facts.room.strip() else "room unknown"
-    return f"{score}, moves {facts.moves}, {where}"
+    cost = f", {dollars(facts.cost_usd)}" if facts.cost_usd is not None else ""
+    return f"{score}, moves {facts.moves}, {where}{cost}"
+
+
+def dollars(amount: float) -> str:
+    """A cost as people read a small bill: $0.0123, $1.23, $12.30."""
+    return f"${amount:,.4f}" if amount < 1 else f"${amount:,.2f}"
+
+
+def cost_line(usage: Usage) -> str:
+    """What an episode's LLM calls cost, part by part: `cost $0.0421: input $0.0300, cached
+    input $0.0010, cache writes $0.0000, output $0.0111`, or `cost: unpriced (why)`."""
+    if usage.cost_usd is None:
+        return f"cost: unpriced ({one_line(usage.unpriced or 'no price was reported')})"
+    head = f"cost {dollars(usage.cost_usd)}"
+    if usage.unpriced:  # some calls priced, others not
+        head += f" for the priced calls (others unpriced: {one_line(usage.unpriced)})"
+    parts = usage.cost_parts
+    if parts is None:
+        return f"{head} (as the provider reported it)"
+    return (
+        f"{head}: input {dollars(parts.input)}, cached input {dollars(parts.cached_input)}, "
+        f"cache writes {dollars(parts.cache_write)}, output {dollars(parts.output)}"
+    )
 
 
 def outcome_lines(facts: TurnFacts, answer: str, score_before: int | None) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.messages import CostParts, Usage
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,16 @@ class EpisodeEnded:
     end_reason: EndReason
     error: str | None
     seconds: float
+    cache_write_tokens: int = 0
+    cost_parts: CostParts | None = None  # the cost by part, where the price list knows it
+    unpriced: str | None = None  # why there is no cost
+
+    @property
+    def usage(self) -> Usage:
+        """Its totals as the usage they were summed from."""
+        return Usage(self.prompt_tokens, self.completion_tokens, self.cached_tokens,
+                     self.cost_usd, cache_write_tokens=self.cache_write_tokens,
+                     cost_parts=self.cost_parts, unpriced=self.unpriced)  # fmt: skip
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "end_reason", EndReason(self.end_reason))
@@ -94,16 +105,24 @@ class EpisodeEnded:
             end_reason=summary.end_reason,
             error=summary.error,
             seconds=round(summary.seconds, 3),
+            cache_write_tokens=usage.cache_write_tokens,
+            cost_parts=usage.cost_parts,
+            unpriced=usage.unpriced,
         )
 
     def fields(self) -> dict[str, Any]:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return values | {"end_reason": str(self.end_reason)}  # plain JSON for every sink
+        parts = self.cost_parts and {f.name: getattr(self.cost_parts, f.name)
+                                     for f in fields(self.cost_parts)}  # fmt: skip
+        return values | {"end_reason": str(self.end_reason), "cost_parts": parts}  # plain JSON
 
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> EpisodeEnded:
         names = {f.name for f in fields(cls)}
-        return cls(**(_ENDED_BEFORE | {k: v for k, v in values.items() if k in names}))
+        known = _ENDED_BEFORE | {k: v for k, v in values.items() if k in names}
+        parts = known.get("cost_parts")
+        known["cost_parts"] = CostParts(**parts) if isinstance(parts, Mapping) else None
+        return cls(**known)
 
 
 # What an episode_end written by an earlier version lacks: its cost, cached tokens and error.

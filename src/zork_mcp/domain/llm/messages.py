@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never
 
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 
@@ -42,14 +42,43 @@ class RetryStats:
 
 
 @dataclass(frozen=True)
+class CostParts:
+    """What calls cost in USD, part by part, as the price list gives it: input not read from
+    the cache, input read from it, input written to it (Anthropic's cache writes), output."""
+
+    input: float = 0.0
+    cached_input: float = 0.0
+    cache_write: float = 0.0
+    output: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.input + self.cached_input + self.cache_write + self.output
+
+    def __add__(self, other: CostParts) -> CostParts:
+        return CostParts(
+            self.input + other.input,
+            self.cached_input + other.cached_input,
+            self.cache_write + other.cache_write,
+            self.output + other.output,
+        )
+
+
+@dataclass(frozen=True)
 class Usage:
-    """Token counts of one or more LLM calls, and their cost in USD where the provider says it."""
+    """Token counts of one or more LLM calls, and what they cost: `cost_usd` in USD (the
+    provider's own report where it gives one, else the price list's), `cost_parts` its parts
+    where the price list knows them, and `unpriced`, why a call has no cost (never 0).
+    `prompt_tokens` counts every input token, cached and cache-written ones included."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
-    cost_usd: float | None = None  # None: the provider reported no cost
+    cost_usd: float | None = None  # None: no cost known (`unpriced` says why)
     reasoning_tokens: int = 0  # of the completion tokens, those a reasoning model thought in
+    cache_write_tokens: int = 0  # of the prompt tokens, those written to the cache
+    cost_parts: CostParts | None = None
+    unpriced: str | None = None
 
     @property
     def total_tokens(self) -> int:
@@ -60,12 +89,18 @@ class Usage:
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.cached_tokens + other.cached_tokens,
-            _add_costs(self.cost_usd, other.cost_usd),
+            _add_known(self.cost_usd, other.cost_usd),
             self.reasoning_tokens + other.reasoning_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            _add_known(self.cost_parts, other.cost_parts),
+            self.unpriced or other.unpriced,
         )
 
 
-def _add_costs(first: float | None, second: float | None) -> float | None:
+T = TypeVar("T", float, CostParts)
+
+
+def _add_known(first: T | None, second: T | None) -> T | None:
     if first is None:
         return second
     return first if second is None else first + second

@@ -9,6 +9,7 @@ from typing import Any
 
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.messages import CostParts
 
 MAX_SCORE = 350  # Zork I's
 
@@ -49,7 +50,21 @@ class EpisodeRecord:
     history: str | None = None  # the cell's history mode (None: the run's own, or stored before)
     setup: str | None = None  # the set-up it was played with, in words (None: not known)
     repeated_commands: int | None = None  # turns that changed nothing (None: stored before)
+    # Its cost by part, as the price list splits it (None: unpriced, or stored before), and
+    # why it has no cost when it has none.
+    cache_write_tokens: int = 0
+    cost_input_usd: float | None = None
+    cost_cached_input_usd: float | None = None
+    cost_cache_write_usd: float | None = None
+    cost_output_usd: float | None = None
+    unpriced: str | None = None
     trajectory: tuple[TurnFacts, ...] = field(default=())
+
+    @property
+    def cost_parts(self) -> CostParts | None:
+        parts = (self.cost_input_usd, self.cost_cached_input_usd, self.cost_cache_write_usd,
+                 self.cost_output_usd)  # fmt: skip
+        return None if any(part is None for part in parts) else CostParts(*parts)  # type: ignore[arg-type]
 
     @property
     def failed(self) -> bool:
