@@ -45,7 +45,8 @@ from zork_mcp.domain.episode.history import CHARS_PER_TOKEN, HistoryPolicy
 SERVERS = {
     "reasoning": {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"],
                   "env": {"DISABLE_THOUGHT_LOGGING": "true"}},
-    "memory": {"command": "python", "args": ["-m", "zork_mcp.servers.memory"], "env": {}},
+    "memory": {"command": "python", "env": {},
+               "args": ["-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"]},
 }  # fmt: skip
 
 

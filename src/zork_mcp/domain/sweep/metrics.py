@@ -131,8 +131,9 @@ METRICS = (
            "the prompt and completion tokens of the episode's LLM calls, as the provider "
            "reports them"),
     Metric("cost_usd", "$", lambda r: r.cost_usd,
-           "the episode's LLM cost in dollars, as the provider reports it (left out where it "
-           "gives none)"),
+           "the episode's LLM cost in dollars, each call priced from genai-prices' price data "
+           "(a provider's own reported cost wins); an unpriced episode is left out, and its "
+           "cell says why"),
     Metric("latency_p50", "LLM s / turn, p50", lambda r: _latency(r, 0.5),
            "the median of the episode's turns' LLM time, in seconds"),
     Metric("latency_p95", "LLM s / turn, p95", lambda r: _latency(r, 0.95),
