@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.llm_peers import peer_for
-from tests.support.projects import write_project
+from tests.support.projects import app_process, write_project
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.adapters.storage.checkpoint_file import FileCheckpoints
 
@@ -27,17 +25,6 @@ MEMORY = {
 }
 TOOLS = [f"memory.{name}" for name in ("get_map", "find_path", "add_note", "read_notes")]
 NOTE = "the window behind the house is ajar"
-
-
-def app(url: str, project: Path, game: Path, logs: Path, *more: str) -> subprocess.Popen:
-    command = [
-        sys.executable, "-m", "zork_mcp.app", "--provider", "local", "--base-url", f"{url}/v1",
-        "--model", "m", "--game", str(game), "--plain", "--config", str(project),
-        "--log-dir", str(logs), "--episode-id", "e", *more,
-    ]  # fmt: skip
-    return subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-    )
 
 
 def turns_recorded(folder: Path) -> int:
@@ -56,7 +43,7 @@ def test_a_note_of_turn_2_is_read_after_kill_9_and_resume(tmp_path, zork_game):
     first = [action_reply("north"), tool_calls_reply(("memory.add_note", {"note": NOTE})),
              *[action_reply("look") for _ in range(40)]]  # fmt: skip
     with peer_for("openai", first, TOOLS, api_key=None).serve() as url:
-        killed = app(url, project, zork_game, logs, "--max-turns", "40")
+        killed = app_process(url, project, zork_game, logs, "--max-turns", "40")
         deadline = time.monotonic() + 60
         while turns_recorded(folder) < 5 and killed.poll() is None:
             assert time.monotonic() < deadline, "the first run did not play 5 turns"
@@ -69,7 +56,7 @@ def test_a_note_of_turn_2_is_read_after_kill_9_and_resume(tmp_path, zork_game):
              action_reply("look")]  # fmt: skip
     with peer_for("openai", later, TOOLS, api_key=None).serve() as url:
         more = str(checkpoint_turn + 2)
-        resumed = app(url, project, zork_game, logs, "--resume", "--max-turns", more)
+        resumed = app_process(url, project, zork_game, logs, "--resume", "--max-turns", more)
         _, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr.decode()
     logged = events(folder)

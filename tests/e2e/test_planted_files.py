@@ -16,7 +16,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import pytest
 
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.paths import ROOT
-from tests.support.projects import write_project
+from tests.support.projects import app_process, write_project
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.cli import main
@@ -40,17 +39,6 @@ MEMORY_TOOLS = ("get_map", "find_path", "add_note", "read_notes", "search_histor
 TOOLS = [*(f"memory.{name}" for name in MEMORY_TOOLS), "planter.plant"]  # as offered
 NOTE = "the window behind the house is ajar"
 TARGET = b"a file of the user's, outside every folder a server may write\n"
-
-
-def app(url: str, project: Path, game: Path, logs: Path, *more: str) -> subprocess.Popen:
-    command = [
-        sys.executable, "-m", "zork_mcp.app", "--provider", "local", "--base-url", f"{url}/v1",
-        "--model", "m", "--game", str(game), "--plain", "--config", str(project),
-        "--log-dir", str(logs), "--episode-id", "e", *more,
-    ]  # fmt: skip
-    return subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-    )
 
 
 def planted_then_killed(tmp_path: Path, zork_game: Path, planter: dict) -> tuple[Path, Path]:
@@ -69,7 +57,7 @@ def planted_then_killed(tmp_path: Path, zork_game: Path, planter: dict) -> tuple
              tool_calls_reply(("planter.plant", {"hang": True})),
              *[action_reply("look") for _ in range(10)]]  # fmt: skip
     with peer_for("openai", first, TOOLS, api_key=None).serve() as url:
-        killed = app(url, project, zork_game, logs, "--max-turns", "10")
+        killed = app_process(url, project, zork_game, logs, "--max-turns", "10")
         deadline = time.monotonic() + 90
         while not attempts.exists() and killed.poll() is None:
             assert time.monotonic() < deadline, "the planter was never called"
@@ -85,7 +73,9 @@ def resumed(tmp_path: Path, project: Path, zork_game: Path) -> tuple[subprocess.
     later = [tool_calls_reply(("memory.read_notes", {}), ("memory.search_history",
              {"query": "window"})), *[action_reply("look") for _ in range(3)]]  # fmt: skip
     with peer_for("openai", later, TOOLS, api_key=None).serve() as url:
-        run = app(url, project, zork_game, tmp_path / "logs", "--resume", "--max-turns", "6")
+        run = app_process(
+            url, project, zork_game, tmp_path / "logs", "--resume", "--max-turns", "6"
+        )
         _, stderr = run.communicate(timeout=120)
     return run, stderr.decode()
 

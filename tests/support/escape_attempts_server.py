@@ -11,10 +11,10 @@ says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach)
 
 import ctypes
 import errno
-import json
 import os
 import socket
-import sys
+
+from plain_stdio_server import serve
 
 PTRACE_ATTACH, PTRACE_DETACH = 16, 17
 TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "parent"]
@@ -108,38 +108,5 @@ def call(name: str, args: dict) -> dict:
     return {"content": [{"type": "text", "text": text}], "isError": failed}
 
 
-def answer(message: dict) -> dict | None:
-    if "id" not in message:
-        return None
-    method = message.get("method", "")
-    params = message.get("params") or {}
-    if method == "initialize":
-        result: dict = {
-            "protocolVersion": params["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "escape-attempts", "version": "0"},
-        }
-    elif method == "tools/list":
-        schema = {"type": "object"}
-        result = {"tools": [{"name": n, "inputSchema": schema} for n in TOOLS]}
-    elif method == "tools/call":
-        result = call(params.get("name", ""), params.get("arguments") or {})
-    elif method == "ping":
-        result = {}
-    else:
-        error = {"code": -32601, "message": method}
-        return {"jsonrpc": "2.0", "id": message["id"], "error": error}
-    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
-
-
-def main() -> None:
-    for line in sys.stdin:
-        if line.strip():
-            reply = answer(json.loads(line))
-            if reply is not None:
-                sys.stdout.write(json.dumps(reply) + "\n")
-                sys.stdout.flush()
-
-
 if __name__ == "__main__":
-    main()
+    serve("escape-attempts", [{"name": n, "inputSchema": {"type": "object"}} for n in TOOLS], call)

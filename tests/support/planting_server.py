@@ -17,10 +17,11 @@ import errno
 import json
 import os
 import pickle
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from plain_stdio_server import serve
 
 AGENTS_FILES = (
     "checkpoint.json",
@@ -81,45 +82,14 @@ def plant() -> dict:
     return outcomes
 
 
-def call(arguments: dict) -> dict:
+def call(_: str, arguments: dict) -> dict:
     outcomes = plant()
     if arguments.get("hang"):
         time.sleep(120)
     return {"content": [{"type": "text", "text": json.dumps(outcomes)}], "isError": False}
 
 
-def answer(message: dict) -> dict | None:
-    if "id" not in message:
-        return None
-    method = message.get("method", "")
-    params = message.get("params") or {}
-    if method == "initialize":
-        result: dict = {
-            "protocolVersion": params["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "planter", "version": "0"},
-        }
-    elif method == "tools/list":
-        schema = {"type": "object", "properties": {"hang": {"type": "boolean"}}}
-        result = {"tools": [{"name": "plant", "inputSchema": schema}]}
-    elif method == "tools/call":
-        result = call(params.get("arguments") or {})
-    elif method == "ping":
-        result = {}
-    else:
-        error = {"code": -32601, "message": method}
-        return {"jsonrpc": "2.0", "id": message["id"], "error": error}
-    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
-
-
-def main() -> None:
-    for line in sys.stdin:
-        if line.strip():
-            reply = answer(json.loads(line))
-            if reply is not None:
-                sys.stdout.write(json.dumps(reply) + "\n")
-                sys.stdout.flush()
-
+SCHEMA = {"type": "object", "properties": {"hang": {"type": "boolean"}}}
 
 if __name__ == "__main__":
-    main()
+    serve("planter", [{"name": "plant", "inputSchema": SCHEMA}], call)

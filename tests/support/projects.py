@@ -4,6 +4,8 @@ when servers are given, the mcp_config.json beside it; and an episode played in 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -47,3 +49,16 @@ def play_episode(
         )  # fmt: skip
     lines = (directory / "e" / "events.jsonl").read_text().splitlines()
     return code, [json.loads(line) for line in lines], peer
+
+
+def app_process(url: str, project: Path, game: Path, logs: Path, *more: str) -> subprocess.Popen:
+    """`python -m zork_mcp.app` on episode `e` against the local peer at `url`, in a process
+    group of its own (so a test can kill -9 it whole); its stderr piped."""
+    command = [
+        sys.executable, "-m", "zork_mcp.app", "--provider", "local", "--base-url", f"{url}/v1",
+        "--model", "m", "--game", str(game), "--plain", "--config", str(project),
+        "--log-dir", str(logs), "--episode-id", "e", *more,
+    ]  # fmt: skip
+    return subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
