@@ -12,6 +12,8 @@ from zork_mcp.domain.episode.episode_text import (
     ANSWER_LINES,
     PREVIEW_CHARS,
     answer_lines,
+    cost_line,
+    dollars,
     outcome_lines,
     result_line,
     result_size,
@@ -19,6 +21,7 @@ from zork_mcp.domain.episode.episode_text import (
     state_line,
 )
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.messages import CostParts, Usage
 
 UNSAFE = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]] + [
     "\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))
@@ -81,3 +84,20 @@ def test_no_line_holds_a_character_a_terminal_acts_on_nor_a_line_break(text, roo
     facts = TurnFacts(1, 0, 1, 0, room=room, died=True)
     lines = [*outcome_lines(facts, text, None), result_line(text, size, text)]
     assert not any(char in line for line in lines for char in [*UNSAFE, "\n"])
+
+
+def test_an_episodes_cost_line_says_its_parts_or_why_it_has_none():
+    parts = CostParts(0.03, 0.001, 0.0005, 0.0111)
+    priced = Usage(1000, 100, 500, cost_usd=parts.total, cost_parts=parts)
+    assert cost_line(priced) == (
+        "cost $0.0426: input $0.0300, cached input $0.001000, cache writes $0.000500, "
+        "output $0.0111"
+    )
+    assert cost_line(Usage(1, 1, cost_usd=1.5)) == "cost $1.50 (as the provider reported it)"
+    assert cost_line(Usage(1, 1, unpriced="no price for x")) == "cost: unpriced (no price for x)"
+    assert cost_line(Usage(1, 1)) == "cost: unpriced (no price was reported)"
+
+
+def test_a_tiny_cost_is_never_shown_as_zero():
+    assert dollars(0.0000042) == "$0.000004" and dollars(0.0123) == "$0.0123"
+    assert dollars(12.3) == "$12.30" and dollars(0.0) == "$0.000000"

@@ -47,7 +47,10 @@ def state_line(facts: TurnFacts, score_before: int | None) -> str:
 
 
 def dollars(amount: float) -> str:
-    """A cost as people read a small bill: $0.0123, $1.23, $12.30."""
+    """A cost as people read a small bill: $0.000123, $0.0123, $1.23; a tiny cost is never
+    shown as $0.0000."""
+    if amount < 0.01:
+        return f"${amount:.6f}"
     return f"${amount:,.4f}" if amount < 1 else f"${amount:,.2f}"
 
 
