@@ -185,11 +185,12 @@ def usage_of(usage: ModelUsage | None) -> Usage | None:
     if usage is None:
         return None
     cached = usage.input_tokens_cache_read or 0
-    prompt = usage.input_tokens + cached + (usage.input_tokens_cache_write or 0)
+    written = usage.input_tokens_cache_write or 0
     return Usage(
-        prompt_tokens=prompt,
+        prompt_tokens=usage.input_tokens + cached + written,
         completion_tokens=usage.output_tokens,
         cached_tokens=cached,
         cost_usd=usage.total_cost,
         reasoning_tokens=usage.reasoning_tokens or 0,
+        cache_write_tokens=written,
     )

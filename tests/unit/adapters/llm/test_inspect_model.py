@@ -18,13 +18,14 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall as InspectToolCall
 
-from zork_mcp.adapters.llm.inspect_model import InspectModelLLM
+from zork_mcp.adapters.llm.inspect_model import InspectModelLLM, usage_of
 from zork_mcp.domain.llm.messages import (
     AssistantToolCalls,
     FunctionCall,
     LLMRequest,
     ToolCall,
     ToolResultMessage,
+    Usage,
     initial_messages,
 )
 from zork_mcp.domain.tools.tool_result import ToolCallResult
@@ -97,3 +98,16 @@ async def test_a_provider_failure_is_an_llm_error_and_a_limit_is_inspects():
         await llm.complete(request)
     with pytest.raises(LimitExceededError):
         await llm.complete(request)
+
+
+def test_inspects_usage_counts_cache_reads_and_writes_as_parts_of_the_prompt():
+    counted = ModelUsage(
+        input_tokens=100,
+        output_tokens=10,
+        total_tokens=180,
+        input_tokens_cache_read=50,
+        input_tokens_cache_write=20,
+    )
+    usage = usage_of(counted)
+    assert usage == Usage(170, 10, 50, cache_write_tokens=20)
+    assert usage_of(None) is None
