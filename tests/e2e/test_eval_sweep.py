@@ -175,12 +175,13 @@ def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tm
 def test_many_episodes_in_one_worker_store_what_one_at_a_time_stores(tmp_path, zork_game):
     """Six episodes at once in one worker's threads, MCP on, against one at a time in
     each of two workers: the same rows and per-turn trajectories (issue 27, item 6). The
-    peer numbers a cell's episodes in the order they start, so which episode (and game
-    seed, hence prompt text and tokens) gets which play depends on the scheduling; the set
-    of scores, moves and trajectories does not."""
+    peer numbers a cell's episodes in the order they start, so which episode gets which play
+    depends on the scheduling. Every episode plays one game seed: with a seed each, a play
+    met another seed's random answers in one run than in the other, and a turn's `repeated`
+    (the same answer as before, from the same place) differed (the flake issue 55 saw)."""
     wide, narrow = tmp_path / "wide.sqlite", tmp_path / "narrow.sqlite"
     spec = ["--name", "resume", "--model", "local:p0.8-q0.2", "--mcp", "on", "--episodes", "6",
-            "--max-turns", "12", "--game", str(zork_game)]  # fmt: skip
+            "--seeds", "12", "--max-turns", "12", "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
         assert main([*sweep_args(url, tmp_path, wide, *spec), "--parallel", "6",
                      "--workers", "1", "--log-dir", str(tmp_path / "wide")]) == 0  # fmt: skip
