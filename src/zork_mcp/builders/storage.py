@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zork_mcp.adapters.storage.checkpoint_file import TRUST_FLAG, FileCheckpoints
-from zork_mcp.adapters.storage.journal_file import FileJournal
+from zork_mcp.adapters.storage.journal_file import NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
 from zork_mcp.domain.facts.events import LoggedEvent
@@ -13,7 +13,7 @@ from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
-__all__ = ["TRUST_FLAG", "FileJournal"]  # the old-checkpoint flag; the memory server's journal
+__all__ = ["NOTE_CHARS", "TRUST_FLAG", "FileJournal"]  # for the CLIs and the memory server
 
 
 def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:

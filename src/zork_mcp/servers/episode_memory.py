@@ -19,12 +19,11 @@ from mcp.server.mcpserver.resolve import Resolve
 from mcp.server.mcpserver.tools import Tool
 from pydantic import Field
 
-from zork_mcp.builders.storage import FileJournal, journal_file
+from zork_mcp.builders.storage import NOTE_CHARS, FileJournal, journal_file
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import PlayedTurn
 from zork_mcp.domain.servers.server_places import JOURNAL, SERVER_DIR
 
-NOTE_CHARS = 1_000
 QUERY_CHARS = 200
 ROOM_CHARS = 200
 TURNS_FOUND = 10

@@ -39,7 +39,7 @@ SNAPSHOT_FILE = "journal.snapshot"
 SNAPSHOT_VERSION = 1
 SNAPSHOT_AFTER = 32 * 1024  # bytes parsed past the snapshot before a reader writes a new one
 CHECKED = 64  # bytes before the snapshot's end that must still be there
-NOTE_CHARS = 1_000  # the longest note a memory server keeps; a longer one is cut as read
+NOTE_CHARS = 1_000  # the longest note the memory server keeps; a longer line is cut as read
 Line = tuple[int, dict[str, Any]]  # a parsed line and the offset where it ends
 
 
