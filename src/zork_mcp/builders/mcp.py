@@ -91,12 +91,11 @@ def run_tool_settings(
     episode = options.episode_dir.absolute()
     places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(Path.home()))
     chosen = chosen_servers(config, settings)
-    notes = None
-    for name, server in chosen.items():
-        folder = own_files.folder(Path(places.server_folder(name)))
-        if uses_journal(server):
-            notes = notes or folder
-            own_files.touch(Path(places.journal))  # readable by a rule on this one file
+    folders = {name: own_files.folder(Path(places.server_folder(name))) for name in chosen}
+    readers = [name for name, server in chosen.items() if uses_journal(server)]
+    if readers:  # made before they start: a Landlock rule on this one file needs it to exist
+        own_files.touch(Path(places.journal))
+    notes = folders[readers[0]] if readers else None
     return ToolServerSettings(
         placed_servers(chosen, places),
         plan,
