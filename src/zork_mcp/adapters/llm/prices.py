@@ -94,6 +94,3 @@ class PricedLLM:
             return response
         usage = priced(response.usage, self._provider, response.model or self._llm.model)
         return replace(response, usage=usage)
-
-    def __getattr__(self, name: str) -> object:  # what else the adapter offers (its name map)
-        return getattr(self._llm, name)
