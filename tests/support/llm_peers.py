@@ -33,7 +33,7 @@ from tests.support.peer_checks import (
     check_responses,
 )
 from tests.support.provider_rules import Rejected
-from zork_mcp.domain.llm.messages import LLMResponse
+from zork_mcp.domain.llm.messages import LLMResponse, Usage
 
 ANTHROPIC_ERROR_TYPES = {
     401: "authentication_error",
@@ -54,6 +54,13 @@ GEMINI_STATUSES = {
 }
 
 
+def counted(body: dict[str, Any], answer: dict[str, Any]) -> Usage:
+    """Tokens as a provider would bill them, estimated at 4 characters a token: the
+    request's tools and messages in, the answer out."""
+    prompt = len(json.dumps(body.get("tools") or [])) + len(json.dumps(body["messages"]))
+    return Usage(-(-prompt // 4), -(-len(json.dumps(answer)) // 4))
+
+
 @dataclass
 class HttpFault:
     status: int
@@ -72,6 +79,9 @@ class ProviderPeer(ABC):
     canonical_tools: Sequence[str] = ()  # canonical names, in the order requests offer them
     api_key: str | None = "test-key-0123456789"
     call_ids: bool = True  # False: tool calls come without `id`, as some local servers send
+    # True: a reply scripted without usage reports the request's size as its prompt tokens
+    # and its own as its completion tokens (characters / 4), as a provider counts them
+    count_tokens: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
     broken_rules: list[str] = field(default_factory=list)  # ids from provider_rules.RULES
@@ -196,7 +206,7 @@ class OpenAIPeer(ProviderPeer):
             if not self.call_ids:
                 for call in message["tool_calls"]:
                     del call["id"]
-        usage = reply.usage
+        usage = reply.usage or (counted(body, message) if self.count_tokens else None)
         return {
             "id": "chatcmpl-peer",
             "object": "chat.completion",

@@ -7,7 +7,7 @@ sweep worker's episodes get theirs too; the builders alone name concrete adapter
 from __future__ import annotations
 
 from zork_mcp.builders.game import episode_game, game_settings
-from zork_mcp.builders.llm import llm_session, llm_settings
+from zork_mcp.builders.llm import llm_session, llm_settings, spend_guard
 from zork_mcp.builders.mcp import (
     agent_tool_server,
     notes_folder,
@@ -44,6 +44,7 @@ __all__ = [
     "results_store",
     "run_start_plan",
     "run_tool_settings",
+    "spend_guard",
     "sweep_backend",
     "telemetry",
 ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -21,7 +22,9 @@ from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.llm.budget import Budget
 
+N = TypeVar("N", int, float)
 EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}
 
 
@@ -105,6 +108,21 @@ def parser() -> argparse.ArgumentParser:
         "budget), or only its state and 5 recent actions (default: [tool.zorkgpt] history, "
         "else window)",
     )
+    p.add_argument(
+        "--budget-usd",
+        type=_positive(float),
+        default=None,
+        metavar="USD",
+        help="stop before an LLM call this many dollars of calls could not cover (priced "
+        "models only; default: [tool.zorkgpt] budget_usd, else no limit)",
+    )
+    p.add_argument(
+        "--budget-tokens",
+        type=_positive(int),
+        default=None,
+        metavar="N",
+        help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
+    )
     p.add_argument("--history-turns", type=int, default=None, help="the window's turns")
     p.add_argument(
         "--history-budget-tokens", type=int, default=None, help="tokens the past turns may take"
@@ -145,6 +163,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         history=HistoryMode(args.history) if args.history else None,
         history_turns=args.history_turns,
         history_budget_tokens=args.history_budget_tokens,
+        budget=_budget(args),
     )
 
 
@@ -174,6 +193,8 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     finally:
         container.shutdown_resources()
     print_summary(Console(), summary, str(options.log_dir / options.episode_id))
+    if summary.end_reason is EndReason.BUDGET:
+        console.print(_budget_hint(options, summary.turns), highlight=False, soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
 
 
@@ -183,6 +204,34 @@ def _provider(name: str) -> str:
         return provider_named(name).name
     except ConfigurationError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _budget_hint(options: RunOptions, turns: int) -> str:
+    return (
+        f"Stopped by the budget after turn {turns}: to play on, raise it and resume, e.g. "
+        f"zork-mcp --resume --episode-id {options.episode_id} --log-dir {options.log_dir} "
+        "--budget-usd N (or --budget-tokens N), with the same other options."
+    )
+
+
+def _budget(args: argparse.Namespace) -> Budget | None:
+    """The flags' budget; None, without either flag: the pyproject's."""
+    if args.budget_usd is None and args.budget_tokens is None:
+        return None
+    return Budget(args.budget_usd, args.budget_tokens)
+
+
+def _positive(kind: Callable[[str], N]) -> Callable[[str], N]:
+    def parse(text: str) -> N:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0, e.g. 2.5")
+        return value
+
+    return parse
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -19,8 +19,13 @@ class Container(containers.DeclarativeContainer):
     llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)
     retry_notices = providers.Singleton(RetryNotices)  # the LLM's retries, to the display
+    spend_guard = providers.Singleton(bootstrap.spend_guard, options)  # None: no budget
     llm_session = providers.Singleton(
-        bootstrap.llm_session, llm_settings, llm_stats, on_retry=retry_notices.provided.tell
+        bootstrap.llm_session,
+        llm_settings,
+        llm_stats,
+        on_retry=retry_notices.provided.tell,
+        guard=spend_guard,
     )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
@@ -66,4 +71,5 @@ class Container(containers.DeclarativeContainer):
         resume=options.provided.resume,
         history=history,
         journal=journal,
+        guard=spend_guard,
     )

@@ -20,6 +20,7 @@ from zork_mcp.domain.errors import (
     MCPServerStartupError,
 )
 from zork_mcp.domain.facts.episode_facts import (
+    BudgetReached,
     EpisodeEnded,
     EpisodeFact,
     EpisodeResumed,
@@ -29,6 +30,7 @@ from zork_mcp.domain.facts.episode_facts import (
 from zork_mcp.domain.facts.events import Event, EventType, Level
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
+from zork_mcp.domain.llm.budget import BudgetSpent, SpendGuard
 from zork_mcp.domain.llm.messages import Message, Usage
 from zork_mcp.domain.loop.loop_records import LoopOutcome, ToolCallRecord
 from zork_mcp.ports.checkpoints import Checkpoints
@@ -76,8 +78,12 @@ class Orchestrator:
         resume: bool = False,
         history: HistoryPolicy = DEFAULT_HISTORY,
         journal: EpisodeJournal | None = None,
+        guard: SpendGuard | None = None,
     ) -> None:
+        """`guard`: the run's budget (None: no limit), which the agent's LLM asks before
+        each call; the episode ends at the turn boundary before a call it refuses."""
         self._game, self._agent, self._telemetry = game, agent, telemetry
+        self._guard = guard
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
         self._history, self._journal = history, journal
@@ -130,7 +136,13 @@ class Orchestrator:
             if self.summary.turns >= self._max_turns:
                 self.summary.end_reason = EndReason.TURN_LIMIT
                 return observation
-            observation = self._turn()
+            if self._guard is not None:
+                self._guard.restart(self.summary.usage)
+            try:
+                observation = self._turn()
+            except BudgetSpent as spent:
+                self._stop_for_budget(spent)
+                return observation
         self.summary.end_reason = EndReason.GAME_OVER
         return observation
 
@@ -151,6 +163,27 @@ class Orchestrator:
         if self._progress is not None:
             self._progress.turn(report, self.summary)
         return after
+
+    def _stop_for_budget(self, spent: BudgetSpent) -> None:
+        """End where the last turn ended: the turn the budget cut is not played, what its
+        calls cost is counted, and the checkpoint says so (a `--resume` with a higher
+        budget plays that turn again)."""
+        self.summary.usage = spent.spent
+        self.summary.end_reason = EndReason.BUDGET
+        if self._checkpoints is not None:
+            self._time()
+            self._checkpoints.save(self.checkpoint())
+        reached = BudgetReached(
+            turn=self.state.turn,
+            budget_usd=spent.budget.usd,
+            budget_tokens=spent.budget.tokens,
+            spent_usd=spent.spent.cost_usd,
+            spent_tokens=spent.spent.total_tokens,
+            next_call_usd=spent.estimate.usd,
+            next_call_tokens=spent.estimate.tokens,
+        )
+        text = f"{spent} The episode stops after turn {reached.turn}: raise the budget and "
+        self._report(reached, text + "--resume to play on.", Level.WARNING)
 
     def messages(self) -> list[Message]:
         """What the agent is shown this turn: its history and where it stands now."""

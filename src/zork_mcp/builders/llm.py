@@ -13,9 +13,11 @@ import certifi
 import httpx
 
 from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
-from zork_mcp.adapters.llm.prices import PricedLLM
+from zork_mcp.adapters.llm.prices import BudgetedLLM, PricedLLM, call_price, unpriced_reason
 from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
-from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.settings import RunOptions, run_budget
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import SpendGuard
 from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.ports.llm import LLM
 
@@ -51,13 +53,15 @@ def llm_session(
     stats: RetryStats,
     client: httpx.AsyncClient | None = None,
     on_retry: Callable[[RetryNotice], None] | None = None,
+    guard: SpendGuard | None = None,
 ) -> LLMSession:
     """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
     that lives inside the session's event loop (the agent opens one per turn).
 
     The TLS context is built once; building it per client costs ~27 ms a turn. The retry
     policy is the run's: its counts, the process's rate gate for the provider, and whom to
-    tell before a retry's wait (`on_retry`: the CLI's display).
+    tell before a retry's wait (`on_retry`: the CLI's display). With a `guard`, no call
+    starts that the run's budget cannot cover.
     """
     provider = PROVIDERS[settings.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
@@ -67,16 +71,22 @@ def llm_session(
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:
         if client is not None:
-            yield _llm(settings, client, retry)
+            yield _llm(settings, client, retry, guard)
             return
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, verify=tls) as own:
-            yield _llm(settings, own, retry)
+            yield _llm(settings, own, retry, guard)
 
     return session
 
 
-def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -> LLM:
-    """The provider's adapter, its every answer priced (adapters/llm/prices.py)."""
+def _llm(
+    settings: LLMSettings,
+    client: httpx.AsyncClient,
+    retry: RetryPolicy,
+    guard: SpendGuard | None = None,
+) -> LLM:
+    """The provider's adapter, its every answer priced (adapters/llm/prices.py), within the
+    run's budget where it has one."""
     provider = PROVIDERS[settings.provider]
     llm = provider.llm(
         client,
@@ -86,4 +96,26 @@ def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -
         retry=retry,
         openai_api=settings.openai_api,
     )
-    return PricedLLM(llm, provider.prices)
+    priced = PricedLLM(llm, provider.prices)
+    return priced if guard is None else BudgetedLLM(priced, guard)
+
+
+def spend_guard(options: RunOptions) -> SpendGuard | None:
+    """The run's budget, call by call (None: no limit). A dollar budget needs a model the
+    price list knows: else a ConfigurationError names the model, before any call."""
+    budget = run_budget(options)
+    if not budget.limits:
+        return None
+    provider, model = PROVIDERS[options.provider], options.model_name
+    price = call_price(provider.prices, model)
+    if budget.usd is not None and price is None:
+        raise ConfigurationError(
+            f"A dollar budget needs a priced model, and {options.provider}:{model} is not: "
+            f"{unpriced_reason(provider.prices, model)}. Give a token budget instead "
+            "(--budget-tokens, budget_tokens in [tool.zorkgpt] or the sweep file)."
+        )
+    return SpendGuard(budget, price or _unpriced)
+
+
+def _unpriced(input_tokens: int, output_tokens: int) -> float | None:
+    return None

@@ -9,6 +9,7 @@ from pathlib import Path
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.servers.server_config import (
     AnyServerConfig,
     MCPConfig,
@@ -18,6 +19,7 @@ from zork_mcp.domain.servers.server_config import (
 )
 from zork_mcp.domain.settings import (
     MCPSettings,
+    parse_budget,
     parse_end_at_first_death,
     parse_history_policy,
     parse_mcp_settings,
@@ -48,6 +50,7 @@ class RunOptions:
     history: HistoryMode | None = None  # None: as the pyproject says (default: a window)
     history_turns: int | None = None
     history_budget_tokens: int | None = None
+    budget: Budget | None = None  # None: as the pyproject says (default: no limit)
 
     @property
     def model_name(self) -> str:
@@ -110,6 +113,14 @@ def history_policy(options: RunOptions) -> HistoryPolicy:
         raise ConfigurationError(
             f"--history-turns must be at least 1 and --history-budget-tokens at least 0 ({e})."
         ) from e
+
+
+def run_budget(options: RunOptions) -> Budget:
+    """What the run may spend on LLM calls: the options' budget, else `[tool.zorkgpt]`'s."""
+    if options.budget is not None:
+        return options.budget
+    text = pyproject_text(options)
+    return parse_budget(text, source=str(options.config)) if text else Budget()
 
 
 def pyproject_text(options: RunOptions) -> str | None:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.tools.tool_offer import DEFINITION_BUDGET_CHARS, ToolFilter
 from zork_mcp.domain.validation import describe_validation_error
 
@@ -133,4 +134,33 @@ def parse_history_policy(pyproject_text: str, *, source: str) -> HistoryPolicy:
             f"{describe_validation_error(e)}\n"
             'history is "window", "full" or "state"; history_turns at least 1; '
             "history_budget_tokens at least 0."
+        ) from e
+
+
+class BudgetSettings(BaseModel):
+    """`budget_usd` and `budget_tokens` in `[tool.zorkgpt]`: what a run may spend on LLM
+    calls (a single episode's, or a whole sweep's)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    budget_usd: float | None = Field(default=None, gt=0)
+    budget_tokens: int | None = Field(default=None, ge=1)
+
+    def budget(self) -> Budget:
+        return Budget(self.budget_usd, self.budget_tokens)
+
+
+def parse_budget(pyproject_text: str, *, source: str) -> Budget:
+    """The run's budget from `[tool.zorkgpt]` (none: no limit)."""
+    table = tomllib.loads(pyproject_text).get("tool", {}).get("zorkgpt")
+    keys = BudgetSettings.model_fields
+    chosen = {k: v for k, v in table.items() if k in keys} if isinstance(table, dict) else {}
+    try:
+        return BudgetSettings.model_validate(chosen).budget()
+    except ValidationError as e:
+        raise ConfigurationError(
+            f"{source} [tool.zorkgpt] budget settings are invalid:\n"
+            f"{describe_validation_error(e)}\n"
+            "budget_usd is a number of dollars above 0 (e.g. 2.5), budget_tokens a whole "
+            "number of tokens, at least 1."
         ) from e

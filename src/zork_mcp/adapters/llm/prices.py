@@ -4,7 +4,8 @@ cache writes and output. A provider's own reported cost (OpenRouter's) wins for 
 its parts are then the price list's split of that total. A call the data cannot price is
 `unpriced`, saying why, never 0.
 
-`PricedLLM` wraps any LLM adapter, so every provider's calls are priced in one place.
+`PricedLLM` wraps any LLM adapter, so every provider's calls are priced in one place;
+`BudgetedLLM` over it starts no call the run's budget cannot cover.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from functools import lru_cache
 from genai_prices import Usage as PriceUsage
 from genai_prices import calc_price
 
+from zork_mcp.domain.llm.budget import Price, SpendGuard
 from zork_mcp.domain.llm.messages import CostParts, LLMRequest, LLMResponse, Usage
 from zork_mcp.ports.llm import LLM
 
@@ -94,3 +96,55 @@ class PricedLLM:
             return response
         usage = priced(response.usage, self._provider, response.model or self._llm.model)
         return replace(response, usage=usage)
+
+
+def call_price(provider: str | None, model: str) -> Price | None:
+    """USD for a call of so many input and output tokens at `model`'s list price, uncached;
+    None when no price list has the model (`unpriced_reason` says why)."""
+    if unpriced_reason(provider, model) is not None:
+        return None
+    assert provider is not None
+
+    def price(input_tokens: int, output_tokens: int) -> float | None:
+        usage = PriceUsage(input_tokens=input_tokens, output_tokens=output_tokens)
+        try:
+            return float(calc_price(usage, model_ref=model, provider_id=provider).total_price)
+        except LookupError:
+            return None
+
+    return price
+
+
+def unpriced_reason(provider: str | None, model: str) -> str | None:
+    """Why a call of `model` cannot be priced, or None when it can."""
+    if provider is None:
+        return NO_PRICE_LIST
+    try:
+        calc_price(PriceUsage(input_tokens=1), model_ref=model, provider_id=provider)
+    except LookupError as e:
+        return f"genai-prices has no price for {provider} {model!r} ({e})"
+    return None
+
+
+def cache_rates(provider: str, model: str, input_tokens: int) -> tuple[float, float] | None:
+    """USD a token for a cache read and a cache write, at a prompt of this size."""
+    rates = _rates(provider, model, max(1, input_tokens))
+    return None if rates is None else (float(rates[0]), float(rates[1]))
+
+
+class BudgetedLLM:
+    """An LLM that starts no call its guard's budget cannot cover (the LLM port, over a
+    priced one: the guard counts what each answer cost)."""
+
+    def __init__(self, llm: LLM, guard: SpendGuard) -> None:
+        self._llm, self._guard = llm, guard
+
+    @property
+    def model(self) -> str:
+        return self._llm.model
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        self._guard.allow(request)
+        response = await self._llm.complete(request)
+        self._guard.add(response.usage)
+        return response

@@ -25,6 +25,7 @@ class EndReason(StrEnum):
     EMULATOR_LOST = "emulator_lost"
     MCP_STARTUP_FAILED = "mcp_startup_failed"
     LLM_ERROR = "llm_error"
+    BUDGET = "budget"  # the next LLM call would not fit in the run's budget
     ERROR = "error"
 
     def as_finished(self) -> EndReason:

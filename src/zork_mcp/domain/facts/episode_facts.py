@@ -128,7 +128,28 @@ class EpisodeEnded:
 # What an episode_end written by an earlier version lacks: its cost, cached tokens and error.
 _ENDED_BEFORE: dict[str, Any] = {"cached_tokens": 0, "cost_usd": None, "error": None}
 
-EpisodeFact = EpisodeStarted | TurnCompleted | EpisodeEnded
+@dataclass(frozen=True)
+class BudgetReached:
+    """The run's budget stopped the episode after `turn`: what it allows, what was spent,
+    and the estimate of the call it did not start (None: no such limit, or unpriced)."""
+
+    turn: int
+    budget_usd: float | None
+    budget_tokens: int | None
+    spent_usd: float | None
+    spent_tokens: int
+    next_call_usd: float | None
+    next_call_tokens: int
+
+    def fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> BudgetReached:
+        return cls(**{f.name: values[f.name] for f in fields(cls)})
+
+
+EpisodeFact = EpisodeStarted | TurnCompleted | EpisodeEnded | BudgetReached
 
 
 @dataclass(frozen=True)

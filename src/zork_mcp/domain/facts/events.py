@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from zork_mcp.domain.facts.episode_facts import (
+    BudgetReached,
     EpisodeEnded,
     EpisodeFact,
     EpisodeStarted,
@@ -23,6 +24,7 @@ class EventType(StrEnum):
     EPISODE_RESUMED = "episode_resumed"
     TURN_COMPLETE = "turn_complete"
     EPISODE_END = "episode_end"
+    BUDGET_REACHED = "budget_reached"
     MCP_ITERATION_START = "mcp_iteration_start"
     MCP_TOOL_CALL = "mcp_tool_call"
     MCP_TOOL_RESULT = "mcp_tool_result"
@@ -98,6 +100,7 @@ PAYLOADS: dict[EventType, type[EpisodeFact]] = {
     EventType.EPISODE_START: EpisodeStarted,
     EventType.TURN_COMPLETE: TurnCompleted,
     EventType.EPISODE_END: EpisodeEnded,
+    EventType.BUDGET_REACHED: BudgetReached,
 }
 TYPE_OF = {payload: kind for kind, payload in PAYLOADS.items()}
 

@@ -1,0 +1,161 @@
+"""Budgets that stop a run: at most so many dollars or tokens of LLM calls.
+
+No call starts that what is left cannot cover at its estimate (`SpendGuard.allow`), so a run
+ends past its budget by no more than its last call's misjudgement (the call's actual cost
+less its estimate); the estimate is the request's own size, read as the history estimates
+text (characters / 4), and the most output any call of the run has taken so far (at least
+`OUTPUT_TOKENS`). Where a call is refused the episode ends at the turn boundary before it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from zork_mcp.domain.llm.messages import (
+    AssistantToolCalls,
+    LLMRequest,
+    Message,
+    ToolResultMessage,
+    Usage,
+)
+
+CHARS_PER_TOKEN = 4  # as the history and the context budget estimate text
+MESSAGE_TOKENS = 4  # a message's role and framing
+OUTPUT_TOKENS = 200  # an answer's tokens until the run has seen one: an action, its reasons
+
+Price = Callable[[int, int], float | None]  # USD for (input, output) tokens; None: unpriced
+
+
+@dataclass(frozen=True)
+class Spend:
+    """Tokens and dollars: spent, left, or a call's estimate (`usd` None: not priced)."""
+
+    tokens: int = 0
+    usd: float | None = None
+
+    def __add__(self, other: Spend) -> Spend:
+        usd = None if self.usd is None and other.usd is None else (self.usd or 0) + (other.usd or 0)
+        return Spend(self.tokens + other.tokens, usd)
+
+    @classmethod
+    def of(cls, usage: Usage) -> Spend:
+        return cls(usage.total_tokens, usage.cost_usd)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a run may spend on LLM calls: dollars, tokens, or both (None: no limit)."""
+
+    usd: float | None = None
+    tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.usd is not None and not self.usd > 0:
+            raise ValueError(f"a dollar budget must be more than 0, not {self.usd}")
+        if self.tokens is not None and self.tokens < 1:
+            raise ValueError(f"a token budget must be at least 1, not {self.tokens}")
+
+    @property
+    def limits(self) -> bool:
+        return self.usd is not None or self.tokens is not None
+
+    def left(self, spent: Spend) -> Spend:
+        """What is left after `spent` (a limit it has not got reads as unlimited)."""
+        tokens = self.tokens - spent.tokens if self.tokens is not None else 1 << 62
+        usd = self.usd - (spent.usd or 0.0) if self.usd is not None else float("inf")
+        return Spend(tokens, usd)
+
+    def covers(self, spent: Spend, cost: Spend) -> bool:
+        """Whether `cost` fits in what is left after `spent`."""
+        left = self.left(spent)
+        if cost.tokens > left.tokens:
+            return False
+        return self.usd is None or (cost.usd is not None and cost.usd <= (left.usd or 0.0))
+
+    def plus(self, spent: Spend) -> Budget:
+        """This budget on top of what was spent before it (an episode's allowance, after its
+        earlier runs)."""
+        return Budget(
+            None if self.usd is None else self.usd + (spent.usd or 0.0),
+            None if self.tokens is None else self.tokens + spent.tokens,
+        )
+
+    def describe(self, spent: Spend | None = None) -> str:
+        """'$0.12 of $0.50, 41,200 of 100,000 tokens', or the limits alone."""
+        parts = []
+        if self.usd is not None:
+            of = f"{dollars(spent.usd or 0.0)} of " if spent is not None else ""
+            parts.append(f"{of}{dollars(self.usd)}")
+        if self.tokens is not None:
+            of = f"{spent.tokens:,} of " if spent is not None else ""
+            parts.append(f"{of}{self.tokens:,} tokens")
+        return ", ".join(parts) or "no limit"
+
+
+def dollars(usd: float) -> str:
+    return f"${usd:,.4f}" if usd < 1 else f"${usd:,.2f}"
+
+
+class BudgetSpent(Exception):  # not an error: the run's end, as its budget says
+    """The next LLM call's estimate does not fit in what the budget has left."""
+
+    def __init__(self, budget: Budget, spent: Usage, estimate: Spend) -> None:
+        self.budget, self.spent, self.estimate = budget, spent, estimate
+        need = Budget(estimate.usd, estimate.tokens or None) if estimate.tokens else budget
+        super().__init__(
+            f"Budget reached: {budget.describe(Spend.of(spent))} spent, and the next LLM call "
+            f"would take about {need.describe()}."
+        )
+
+
+def request_tokens(request: LLMRequest) -> int:
+    """The request's input tokens, estimated from what it sends: its tool definitions and
+    each message's text."""
+    chars = len(json.dumps(list(request.tools or ()), sort_keys=True))
+    if request.response_format is not None:
+        chars += len(json.dumps(dict(request.response_format.schema), sort_keys=True))
+    tokens = -(-chars // CHARS_PER_TOKEN)
+    return tokens + sum(-(-_chars(m) // CHARS_PER_TOKEN) + MESSAGE_TOKENS for m in request.messages)
+
+
+def _chars(message: Message) -> int:
+    if isinstance(message, AssistantToolCalls):
+        calls: list[Mapping[str, Any]] = [
+            {"name": c.function.name, "arguments": c.function.arguments} for c in message.calls
+        ]
+        return len(message.preamble or "") + len(json.dumps(calls))
+    if isinstance(message, ToolResultMessage):
+        return len(message.result.to_json())
+    return len(message.text)
+
+
+class SpendGuard:
+    """An episode's budget, call by call: `allow` before each call, `add` after it;
+    `restart` at each turn boundary with the episode's own total so far (which holds the
+    runs before a `--resume`)."""
+
+    def __init__(self, budget: Budget, price: Price) -> None:
+        self.budget, self._price = budget, price
+        self.spent = Usage()
+        self._most_output = OUTPUT_TOKENS
+
+    def restart(self, spent: Usage) -> None:
+        self.spent = spent
+
+    def estimate(self, request: LLMRequest) -> Spend:
+        tokens_in, tokens_out = request_tokens(request), self._most_output
+        return Spend(tokens_in + tokens_out, self._price(tokens_in, tokens_out))
+
+    def allow(self, request: LLMRequest) -> None:
+        """Raises BudgetSpent when the request's estimate does not fit in what is left."""
+        estimate = self.estimate(request)
+        if not self.budget.covers(Spend.of(self.spent), estimate):
+            raise BudgetSpent(self.budget, self.spent, estimate)
+
+    def add(self, usage: Usage | None) -> None:
+        if usage is not None:
+            self.spent = self.spent + usage
+            self._most_output = max(self._most_output, usage.completion_tokens)
