@@ -7,7 +7,9 @@ line of its own; no escape sequence from the server changes the title or clears 
 from __future__ import annotations
 
 import os
+import re
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -107,3 +109,30 @@ def test_an_error_after_the_retries_starts_a_line_of_its_own(tmp_path, zork_game
     (error,) = [line for line in lines if "error:" in line]
     assert error.startswith("error: local answered HTTP 503 after 4 attempts: busy")
     assert processes_with_environment("MARK", mark) == []
+
+
+def test_the_live_line_says_the_server_starts_and_never_blames_the_model_for_it(
+    tmp_path, zork_game
+):
+    """Issue 55: while `npx` downloaded two servers the line said `waiting for the model… 9 s`
+    (the model answered in 10 ms). Here a server that takes 4 s to start."""
+    mark = uuid.uuid4().hex
+    script = f"runpy.run_path({str(ESCAPE_SERVER)!r}, run_name='__main__')"
+    slow_start = f"import runpy, time; time.sleep(4); {script}"
+    # unconfined: the sandbox grants a script named in the arguments, not one run by `-c`
+    server = {"command": "python", "args": ["-c", slow_start], "sandbox": False}
+    project = write_project(tmp_path, {"esc": server}, enabled=True, background_spare=False)
+    peer = peer_for("openai", [action_reply("north")], TOOLS, api_key=None)
+    screens = []
+    with peer.serve() as url, tmux_pane({**os.environ, "MARK": mark}) as pane:
+        pane.run(app(url, project, zork_game, 1), tmp_path)
+        deadline = time.monotonic() + 60
+        while not screens or not re.search(r"^EXIT=\d+", screens[-1], re.M):
+            screens.append(pane.screen())
+            assert time.monotonic() < deadline, screens[-1]
+            time.sleep(0.2)
+    lines = [line.rstrip() for screen in screens for line in screen.splitlines()]
+    assert "EXIT=0" in lines, screens[-1]
+    assert any(re.fullmatch(r"starting MCP server esc… [2-9] s", line) for line in lines)
+    waited = [line for line in lines if line.startswith("waiting for the model… ")]
+    assert all(re.fullmatch(r"waiting for the model… [01] s", line) for line in waited), waited

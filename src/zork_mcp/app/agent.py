@@ -73,7 +73,7 @@ class ZorkAgent:
         self._llm_session, self._settings, self._offer = llm_session, settings, offer
         self._telemetry, self._system_prompt = telemetry, system_prompt
         self.tool_server, self._clock = tool_server, clock
-        self.connection = ServerConnections()
+        self.connection = ServerConnections.of(tool_server.server_names if tool_server else ())
         self.notices = ToolNotices()
         self.turn = 0
         self._interrupted = False

@@ -1,5 +1,6 @@
-"""The game on screen: each turn's transcript (app/transcript.py) above a live status line,
-the model's retries while they happen, and the end-of-episode summary. With `--plain`, or
+"""The game on screen: each turn's transcript (app/transcript.py) above a live status line
+that says what the run waits for (its MCP servers' first start, the model, a retry) and for
+how long, and the end-of-episode summary. With `--plain`, or
 when not a terminal, the same lines plain: no colour, no live region, fit for a log."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.inert_text import inert
 
 WAITING = "waiting for the model…"
+PREPARING = "starting the episode…"
 STYLES = {
     Tone.COMMAND: "bold",
     Tone.GAME: "",
@@ -55,6 +57,18 @@ def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     )
 
 
+def waiting_text(state: EpisodeState | None) -> str:
+    """What the first turn waits for now: its MCP servers' first start (turn 1 opens their
+    first session; a first `npx` run downloads the server), then the model."""
+    if state is None:
+        return PREPARING
+    starting = state.connections.never_connected
+    if not starting:
+        return WAITING
+    plural = "s" if len(starting) > 1 else ""
+    return f"starting MCP server{plural} {inert(', '.join(starting))}…"
+
+
 def retry_text(notice: RetryNotice) -> str:
     """`waiting for the model… (attempt 2 of 4: HTTP 429 rate limited: …, retrying in 2 s)`"""
     return (
@@ -73,7 +87,8 @@ class PlainProgress:
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line.text)
-        self._say(WAITING)
+        waiting = waiting_text(state)
+        self._say(waiting if waiting == WAITING else f"{waiting[:-1]}, then {WAITING}")
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
         self._say("")
@@ -93,7 +108,8 @@ class PlainProgress:
 
 class LiveProgress:
     """Each turn's transcript printed above a live status line; before the first turn, and
-    while a retry waits, the live line says the model is being waited for."""
+    while a retry waits, the live line says what is waited for (`waiting_text`), and since
+    when."""
 
     def __init__(
         self,
@@ -104,7 +120,8 @@ class LiveProgress:
         self._transcript = Transcript()
         self._status: str | None = None
         self._notice: RetryNotice | None = None
-        self._since = clock()
+        self._state: EpisodeState | None = None
+        self._waiting, self._since = PREPARING, clock()
         self._live = Live(
             get_renderable=self.live_text,
             console=console,
@@ -118,14 +135,22 @@ class LiveProgress:
         notice = self._notice  # read once: the main thread may clear it meanwhile
         waiting = retry_text(notice) if notice else None
         if self._status is None:
-            waiting = waiting or f"{WAITING} {self._clock() - self._since:.0f} s"
+            waiting = waiting or self._waited()
         shown = "\n".join(part for part in (self._status, waiting) if part)
         return Text(shown, style="bold")
+
+    def _waited(self) -> str:
+        """The wait and its seconds so far, counted afresh when what is waited for changes."""
+        waiting = waiting_text(self._state)
+        if waiting != self._waiting:
+            self._waiting, self._since = waiting, self._clock()
+        return f"{waiting} {self._clock() - self._since:.0f} s"
 
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line)
-        self._since = self._clock()
+        self._waiting, self._since = waiting_text(state), self._clock()
+        self._state = state
 
     def turn(self, report: TurnReport, totals: EpisodeSummary) -> None:
         self.console.print()

@@ -35,7 +35,7 @@ class ToolServerSettings:
 
     servers: Mapping[str, AnyServerConfig]
     plan: StartPlan
-    startup_timeout: float
+    startup_timeout: float | None  # None: each server's default (domain/servers/startup_timeout.py)
     background_spare: bool = False
     stderr_path: Path | None = None
     stderr_log_bytes: int = STDERR_LOG_BYTES
@@ -99,7 +99,7 @@ def run_tool_settings(
     return ToolServerSettings(
         placed_servers(chosen, places),
         plan,
-        startup_timeout=settings.server_startup_timeout_seconds,
+        startup_timeout=settings.chosen_startup_timeout,
         background_spare=settings.background_spare,
         stderr_path=options.episode_dir / "mcp_servers.stderr.log",
         stderr_log_bytes=settings.stderr_log_bytes,

@@ -55,6 +55,14 @@ class MCPSettings(BaseModel):
     )
     servers: tuple[str, ...] | None = None  # which of mcp_config.json's servers; None: all
 
+    @property
+    def chosen_startup_timeout(self) -> float | None:
+        """`server_startup_timeout_seconds` if the pyproject sets it; None: its default, 10 s,
+        or longer for a package launcher (domain/servers/startup_timeout.py)."""
+        if "server_startup_timeout_seconds" in self.model_fields_set:
+            return self.server_startup_timeout_seconds
+        return None
+
 
 def parse_mcp_settings(pyproject_text: str, *, source: str) -> MCPSettings:
     """Read `[tool.zorkgpt.mcp]` from pyproject text; a missing table means all defaults."""

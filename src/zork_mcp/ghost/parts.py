@@ -32,7 +32,7 @@ class GhostCall:
     llm: LLMSettings
     logger: logging.Logger
     http_client: httpx.AsyncClient | None
-    startup_timeout: float
+    startup_timeout: float | None  # None: each server's default
     server_start: ServerStart
 
 
@@ -46,7 +46,7 @@ class GhostParts:
 
 
 def tool_settings(
-    config: MCPConfig, *, startup_timeout: float, server_start: ServerStart
+    config: MCPConfig, *, startup_timeout: float | None, server_start: ServerStart
 ) -> ToolServerSettings:
     """Every server of one config, with no spare (a call is one session) and no stderr log;
     stdio ones forked from the fork server every call of this process shares."""

@@ -70,7 +70,7 @@ async def mcp_ghost(
     base_url: str | None = None,
     *,
     http_client: httpx.AsyncClient | None = None,
-    startup_timeout: float = 10.0,
+    startup_timeout: float | None = None,
     context_budget_tokens: int = ContextBudget.max_tokens,
     server_start: ServerStart = "auto",
     openai_api: OpenAIApi | None = None,

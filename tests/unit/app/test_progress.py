@@ -20,6 +20,7 @@ from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
+from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
@@ -165,6 +166,7 @@ def test_the_live_line_counts_the_wait_then_shows_the_retry_then_the_status():
     out = io.StringIO()
     display = LiveProgress(Console(file=out, force_terminal=True, width=100), clock=lambda: now[0])
     try:
+        display.begin(OPENING)
         now[0] += 7
         assert display.live_text().plain == "waiting for the model… 7 s"
         display.retrying(
@@ -206,3 +208,36 @@ def test_the_opening_is_shown_and_a_resumed_episode_says_where_it_goes_on():
     lines = out.getvalue().splitlines()
     assert lines[:3] == ["— resumed after turn 30, score 35 —", "Cellar", "Dark."]
     assert not any("points" in line for line in lines)  # the score it resumed at is known
+
+
+def test_the_live_line_says_which_servers_start_then_counts_the_models_wait_afresh():
+    """Issue 55: a first `npx` run took 9 s while the line blamed the model."""
+    now = [100.0]
+    connections = ServerConnections.of(["memory", "reasoning"])
+    state = EpisodeState(EpisodeSummary("e"), opening="West of House", connections=connections)
+    display = LiveProgress(Console(file=io.StringIO(), force_terminal=True), clock=lambda: now[0])
+    try:
+        now[0] += 2
+        assert display.live_text().plain == "starting the episode… 2 s"
+        display.begin(state)
+        now[0] += 9
+        assert display.live_text().plain == "starting MCP servers memory, reasoning… 9 s"
+        connections["memory"].record(ConnectResult.SUCCEEDED)
+        assert display.live_text().plain == "starting MCP server reasoning… 0 s"
+        now[0] += 1
+        connections["reasoning"].record(ConnectResult.SUCCEEDED)
+        now[0] += 3
+        assert display.live_text().plain == "waiting for the model… 0 s"
+        now[0] += 4
+        assert display.live_text().plain == "waiting for the model… 4 s"
+    finally:
+        display.close()
+
+
+def test_plain_lines_say_the_servers_start_before_the_model_is_waited_for():
+    out = io.StringIO()
+    state = EpisodeState(EpisodeSummary("e"), connections=ServerConnections.of(["memory"]))
+    PlainProgress(Console(file=out, width=100)).begin(state)
+    assert out.getvalue().splitlines()[-1] == (
+        "starting MCP server memory, then waiting for the model…"
+    )

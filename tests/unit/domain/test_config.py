@@ -6,6 +6,7 @@ import pytest
 
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
 from zork_mcp.domain.servers.server_config import missing_config_error, parse_mcp_config
+from zork_mcp.domain.servers.startup_timeout import startup_timeout
 from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
 
 
@@ -101,3 +102,19 @@ def test_a_missing_file_names_the_path_and_both_fixes():
     message = str(missing_config_error("/srv/mcp_config.json"))
     assert "/srv/mcp_config.json" in message
     assert "create" in message and "enabled = false" in message
+
+
+def test_a_package_launcher_has_a_longer_start_unless_the_pyproject_sets_one():
+    """Issue 55: a first `npx` run downloads its server; 10 s was only just enough."""
+    unset = parse_mcp_settings("[tool.zorkgpt.mcp]\nenabled = true\n", source="p.toml")
+    chosen = parse_mcp_settings(
+        "[tool.zorkgpt.mcp]\nserver_startup_timeout_seconds = 10\n", source="p.toml"
+    )
+    assert (unset.chosen_startup_timeout, chosen.chosen_startup_timeout) == (None, 10)
+    assert startup_timeout(None, "npx", ("-y", "@modelcontextprotocol/server-memory")) == 60
+    assert startup_timeout(None, "/usr/local/bin/uvx", ("mcp-server-fetch",)) == 60
+    assert startup_timeout(None, "npm", ("exec", "server")) == 60
+    assert startup_timeout(None, "npm", ("run", "server")) == 10
+    assert startup_timeout(None, "python", ("-m", "zork_mcp.servers.reasoning")) == 10
+    assert startup_timeout(None) == 10  # a remote server: already running
+    assert startup_timeout(10, "npx", ("-y", "x")) == 10

@@ -94,10 +94,15 @@ class ConnectionTracker:
 
 
 class ServerConnections:
-    """The episode's connection state machine of each server, made on first use."""
+    """The episode's connection state machine of each server: of each configured one from
+    the start when built `of` their names, else made on first use."""
 
     def __init__(self, trackers: dict[str, ConnectionTracker] | None = None) -> None:
         self._trackers = dict(trackers or {})
+
+    @classmethod
+    def of(cls, servers: Iterable[str]) -> ServerConnections:
+        return cls({server: ConnectionTracker() for server in servers})
 
     def __getitem__(self, server: str) -> ConnectionTracker:
         return self._trackers.setdefault(server, ConnectionTracker())
@@ -111,6 +116,13 @@ class ServerConnections:
         """Every server is disabled: the episode goes on without tools."""
         trackers = self._trackers.values()
         return bool(trackers) and all(tracker.is_disabled for tracker in trackers)
+
+    @property
+    def never_connected(self) -> tuple[str, ...]:
+        """The servers, in order, that have not connected yet this episode (turn 1 opens
+        their first session: a first start, such as an `npx` download, is waited for)."""
+        first = ConnectionState.FIRST_CONNECT
+        return tuple(name for name, tracker in self._trackers.items() if tracker.state is first)
 
     def states(self) -> dict[str, ConnectionState]:
         return {server: tracker.state for server, tracker in self._trackers.items()}

@@ -38,6 +38,7 @@ from zork_mcp.domain.errors import MCPServerStartupError, ZorkMcpError
 from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import MCPHttpServerConfig
 from zork_mcp.domain.servers.server_places import roots_of
+from zork_mcp.domain.servers.startup_timeout import startup_timeout
 
 # The SDK caps one server-sent event (one JSON-RPC message) at 1 MB; a tool may answer more.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -72,7 +73,7 @@ class McpHttpToolServer:
         self,
         servers: Mapping[str, MCPHttpServerConfig],
         *,
-        startup_timeout_seconds: float = 10.0,
+        startup_timeout_seconds: float | None = None,
         system_env: Mapping[str, str] | None = None,
     ) -> None:
         """Unset ${VAR}s in headers are an MCPConfigError here, before any turn. Each server
@@ -84,7 +85,7 @@ class McpHttpToolServer:
             _Remote(name, config, config.resolved_headers(env, name))
             for name, config in servers.items()
         ]
-        self._startup_timeout = startup_timeout_seconds
+        self._startup_timeout = startup_timeout(startup_timeout_seconds)  # None: the default
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
 
     @property

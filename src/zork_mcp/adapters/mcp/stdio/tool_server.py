@@ -33,6 +33,7 @@ from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.servers.server_config import MCPServerConfig
+from zork_mcp.domain.servers.startup_timeout import startup_timeout
 from zork_mcp.domain.settings import ServerStart
 
 
@@ -44,7 +45,7 @@ class McpStdioToolServer:
         servers: Mapping[str, MCPServerConfig],
         plan: StartPlan,
         *,
-        startup_timeout_seconds: float = 10.0,
+        startup_timeout_seconds: float | None = None,
         background_spare: bool = True,
         stderr_path: Path | None = None,
         stderr_log_bytes: int = STDERR_LOG_BYTES,
@@ -56,14 +57,19 @@ class McpStdioToolServer:
         """`plan` is how these servers start, as decided once by whoever built this: whether
         any is forked, and from whose fork server (its own, or the process's); `warn` hears
         that the
-        fork server was lost (default: a note in the stderr log); `stderr_log_bytes`: how
+        fork server was lost (default: a note in the stderr log); `startup_timeout_seconds`:
+        each server's, or None: 10 s, 60 s for a package launcher (`npx`…), which may
+        download the server first; `stderr_log_bytes`: how
         much of each server's stderr the log keeps (each is named the roots its entry
         lists; none: the client declares no roots); `sandbox`: each server process confined as its
         entry's `"sandbox"` says (domain/servers/confinement.py), or none at all; `on_event` hears
         of a host a server was refused (default: a note in the stderr log)."""
         if not servers:
             raise ValueError("McpStdioToolServer needs at least one server")
-        self._startup_timeout = startup_timeout_seconds
+        self._timeouts = {
+            name: startup_timeout(startup_timeout_seconds, config.command, config.args)
+            for name, config in servers.items()
+        }
         self._reaper = ProcessReaper()
         self._stderr = StderrLog(stderr_path, stderr_log_bytes)
         env = os.environ if system_env is None else system_env
@@ -159,7 +165,8 @@ class McpStdioToolServer:
             if isinstance(result, Exception):
                 self._eras.forget(supply.name)
                 cause = root_cause(result)
-                connected.failures.append(supply.startup_error(cause, self._startup_timeout))
+                timeout = self._timeouts[supply.name]
+                connected.failures.append(supply.startup_error(cause, timeout))
             else:
                 connected.sessions.append(result)
         return connected
@@ -175,7 +182,7 @@ class McpStdioToolServer:
     ) -> AsyncIterator[ServerSession]:
         """The handshake within the startup timeout; the session after it, untimed."""
         async with AsyncExitStack() as inner:
-            async with asyncio.timeout(self._startup_timeout):
+            async with asyncio.timeout(self._timeouts[supply.name]):
                 server = await inner.enter_async_context(
                     _handshake(supply, process, self._stderr, self._eras)
                 )
