@@ -31,6 +31,7 @@ from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
+from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 from zork_mcp.domain.servers.startup_timeout import startup_timeout
@@ -136,9 +137,17 @@ class McpStdioToolServer:
         Once all are connected, each supply whose spare was taken starts the next one in the
         background: it gets ready while the LLM thinks, and never competes with a handshake.
         """
-        supplies = [supply for supply in self._supplies if supply.name in servers]
-        taken = [self._take(stack, supply) for supply in supplies]
+        supplies, taken, unstarted = [], [], []
+        for supply in (supply for supply in self._supplies if supply.name in servers):
+            try:  # a process that cannot start fails alone: every failed server is named
+                taken.append(self._take(stack, supply))
+                supplies.append(supply)
+            except MCPServerStartupError as error:
+                unstarted.append(error)
         connected = await self._handshakes(stack, supplies, taken)
+        order = self.server_names
+        failures = unstarted + connected.failures
+        connected.failures = sorted(failures, key=lambda error: order.index(error.servers[0]))
         if not connected.failures:
             for supply, (_, was_spare) in zip(supplies, taken, strict=True):
                 if was_spare:
