@@ -123,6 +123,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
     )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the run's estimate (tokens, and dollars with and without prompt caching) "
+        "and exit before any LLM call",
+    )
     p.add_argument("--history-turns", type=int, default=None, help="the window's turns")
     p.add_argument(
         "--history-budget-tokens", type=int, default=None, help="tokens the past turns may take"
@@ -178,7 +184,10 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         from zork_mcp.app.sweep.cli import main as eval_main  # numpy etc. only for sweeps
 
         return eval_main(argv[1:])
-    options = options_from(parser().parse_args(argv))
+    args = parser().parse_args(argv)
+    options = options_from(args)
+    if args.dry_run:
+        return dry_run(options)
     load_env_file()
     container = container or Container()
     container.options.override(options)
@@ -204,6 +213,18 @@ def _provider(name: str) -> str:
         return provider_named(name).name
     except ConfigurationError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def dry_run(options: RunOptions) -> int:
+    from zork_mcp.app.estimate import estimate_run, print_estimates
+
+    try:
+        estimate = estimate_run(options)
+    except ZorkMcpError as error:
+        Console(stderr=True).print(Text.assemble(("error:", "bold red"), " ", inert(str(error))))
+        return 2
+    print_estimates(Console(), [estimate])
+    return 0
 
 
 def _budget_hint(options: RunOptions, turns: int) -> str:

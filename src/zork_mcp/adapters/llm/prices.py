@@ -10,7 +10,7 @@ its parts are then the price list's split of that total. A call the data cannot 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -18,6 +18,7 @@ from functools import lru_cache
 from genai_prices import Usage as PriceUsage
 from genai_prices import calc_price
 
+from zork_mcp.domain.episode.estimate import EpisodeEstimate
 from zork_mcp.domain.llm.budget import Price, SpendGuard
 from zork_mcp.domain.llm.messages import CostParts, LLMRequest, LLMResponse, Usage
 from zork_mcp.ports.llm import LLM
@@ -148,3 +149,58 @@ class BudgetedLLM:
         response = await self._llm.complete(request)
         self._guard.add(response.usage)
         return response
+
+
+@dataclass(frozen=True)
+class CacheRule:
+    """How a provider's prompt cache serves a prompt's prefix (each provider's prompt-caching
+    page, as of 2026-11): a hit from `minimum` tokens, in whole `step`s; with `writes`, what
+    follows the hit is written to the cache at its write price (Anthropic's 1.25x)."""
+
+    minimum: int
+    step: int = 1
+    writes: bool = False
+
+
+CACHE_RULES = {
+    "openai": CacheRule(1024, step=128),  # automatic, from 1,024 tokens in 128-token steps
+    "anthropic": CacheRule(1024, writes=True),  # breakpoints; writes at 1.25x
+    "google": CacheRule(2048),  # Gemini 2.5's implicit caching
+}
+
+
+def cache_rule(provider: str, model: str) -> CacheRule:
+    """The rule for `model` at `provider`; OpenRouter passes its models' own providers' on."""
+    if provider == "openrouter":
+        vendor = model.partition("/")[0]
+        provider = {"anthropic": "anthropic", "google": "google"}.get(vendor, "openai")
+    return CACHE_RULES.get(provider, CACHE_RULES["openai"])
+
+
+@dataclass(frozen=True)
+class EstimatedCost:
+    """An estimate's dollars: without caching, and with the provider's caching rule."""
+
+    plain: float
+    cached: float
+
+
+def estimate_cost(
+    provider: str | None, model: str, estimate: EpisodeEstimate
+) -> EstimatedCost | None:
+    """What `estimate`'s calls cost at `model`'s list prices (None: unpriced); each prompt
+    at its own size's rates (a long-context tier costs more)."""
+    price = call_price(provider, model)
+    if provider is None or price is None:
+        return None
+    output = sum(price(0, estimate.output_per_call) or 0.0 for _ in estimate.prompts)
+    rule, plain, cached = cache_rule(provider, model), output, output
+    for prompt in estimate.prompts:
+        uncached = price(prompt.tokens, 0) or 0.0
+        rate = uncached / prompt.tokens if prompt.tokens else 0.0
+        read, write = cache_rates(provider, model, prompt.tokens) or (rate, rate)
+        hit = prompt.shared // rule.step * rule.step if prompt.shared >= rule.minimum else 0
+        rest_rate = write if rule.writes and prompt.tokens >= rule.minimum else rate
+        plain += uncached
+        cached += hit * read + (prompt.tokens - hit) * rest_rate
+    return EstimatedCost(plain, cached)

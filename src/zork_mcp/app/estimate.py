@@ -1,0 +1,114 @@
+"""An estimate first (`--dry-run`): what a run's LLM calls will take, in tokens and dollars
+with and without the provider's prompt caching, before any call is made.
+
+The tools it offers are listed by starting its MCP servers once, in a folder of their own that
+is removed afterwards; the LLM is never built, so no request leaves."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from zork_mcp.adapters.llm.prices import EstimatedCost, estimate_cost, unpriced_reason
+from zork_mcp.app.container import Container
+from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.builders.providers import PROVIDERS
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
+from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
+from zork_mcp.domain.tools.tool_offer import choose_offered
+from zork_mcp.domain.tools.tool_schema import to_openai_tools
+
+ASSUMED = (
+    f"Assumes one LLM call a turn and {OUTPUT_TOKENS} tokens out a call; each tool call adds "
+    "a call about as large. Tokens are characters / 4."
+)
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """One configuration's estimate: its label, its episodes' calls and their cost."""
+
+    label: str
+    episodes: int
+    episode: EpisodeEstimate
+    cost: EstimatedCost | None
+    unpriced: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.episodes * self.episode.tokens
+
+
+def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> RunEstimate:
+    """The estimate of `episodes` episodes played with `options` (from scratch)."""
+    with tempfile.TemporaryDirectory(prefix="zork-mcp-estimate-") as folder:
+        container = Container()
+        container.options.override(replace(options, log_dir=Path(folder), resume=False))
+        try:
+            tools = offered_tools(container)
+            episode = estimate_episode(SYSTEM_PROMPT, tools, container.history(),
+                                       options.max_turns)  # fmt: skip
+        finally:
+            container.shutdown_resources()
+    prices, model = PROVIDERS[options.provider].prices, options.model_name
+    cost = estimate_cost(prices, model, episode)
+    name = label or f"{options.provider}:{model}"
+    return RunEstimate(name, episodes, episode, cost, unpriced_reason(prices, model))
+
+
+def offered_tools(container: Container) -> list[dict[str, Any]]:
+    """The tool definitions the run's first request would offer (none with MCP off)."""
+    server = container.tool_server()
+    if server is None:
+        return []
+
+    async def listed() -> list[dict[str, Any]]:
+        async with server.open_session() as session:
+            return to_openai_tools(choose_offered(session.tools, container.offer()).offered)
+
+    return asyncio.run(listed())
+
+
+def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
+    """A row per run (one run: named in the title), and their total."""
+    single = len(estimates) == 1
+    title = f"Estimate for {estimates[0].label}" if single else "Estimate"
+    table = Table(title=Text(title + ", before any LLM call"), title_justify="left",
+                  box=box.SIMPLE)  # fmt: skip
+    if not single:
+        table.add_column("run", overflow="fold", ratio=1)
+    for heading in ("episodes", "turns", "tokens in", "out", "$ uncached", "$ cached"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    for run in estimates:
+        each, cost = run.episode, run.cost
+        money = [dollars(c * run.episodes) for c in (cost.plain, cost.cached)] if cost else [
+            "unpriced", "unpriced"]  # fmt: skip
+        numbers = [str(run.episodes), str(len(each.prompts)),
+                   f"{run.episodes * each.input_tokens:,}",
+                   f"{run.episodes * each.output_tokens:,}", *money]  # fmt: skip
+        table.add_row(*([] if single else [Text(run.label)]), *numbers)
+    if not single:
+        priced = [r for r in estimates if r.cost is not None]
+        suffix = "" if len(priced) == len(estimates) else " (priced runs)"
+        plain = sum(r.cost.plain * r.episodes for r in priced if r.cost)
+        cached = sum(r.cost.cached * r.episodes for r in priced if r.cost)
+        table.add_row("total", str(sum(r.episodes for r in estimates)), "",
+                      f"{sum(r.episodes * r.episode.input_tokens for r in estimates):,}",
+                      f"{sum(r.episodes * r.episode.output_tokens for r in estimates):,}",
+                      dollars(plain) + suffix, dollars(cached) + suffix,
+                      style="bold")  # fmt: skip
+    console.print(table)
+    for run in estimates:
+        if run.cost is None and run.unpriced:
+            console.print(Text(f"{run.label}: unpriced, {run.unpriced}"))
+    console.print(ASSUMED, highlight=False)

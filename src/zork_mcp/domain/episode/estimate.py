@@ -1,0 +1,114 @@
+"""What an episode's prompts will weigh, before any is sent: each turn's first request as the
+history policy lays it out (the real `turn_messages`, over a stand-in game whose answers are
+as long as Zork I's average) with the tools it offers, in tokens, and how much of it the turn
+before shared (what a provider's prompt cache can serve). `benchmarks/prompt_size.py`
+measures the same quantities on a played game; the two agree within 10% (a test holds them).
+
+Assumed, and said wherever an estimate is shown: one LLM call a turn (each tool call adds
+one, about as large) and `OUTPUT_TOKENS` out per call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
+from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messages
+from zork_mcp.domain.game.game_text import TYPICAL_ANSWER_CHARS
+from zork_mcp.domain.llm.budget import CHARS_PER_TOKEN, OUTPUT_TOKENS
+from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
+
+ROOMS = 12  # stand-in rooms the stand-in game cycles through
+INVENTORY = "A brass lantern (providing light)\nA nasty knife\nA leaflet"
+
+
+@dataclass(frozen=True)
+class TurnPrompt:
+    """One turn's first request: its tokens, and those it shares with the turn before's."""
+
+    tokens: int
+    shared: int
+
+
+@dataclass(frozen=True)
+class EpisodeEstimate:
+    """An episode's expected LLM calls: one a turn, each prompt as laid out, `OUTPUT_TOKENS`
+    out each."""
+
+    prompts: tuple[TurnPrompt, ...]
+    output_per_call: int = OUTPUT_TOKENS
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(p.tokens for p in self.prompts)
+
+    @property
+    def output_tokens(self) -> int:
+        return self.output_per_call * len(self.prompts)
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def turns(self, first: int, last: int) -> EpisodeEstimate:
+        """Turns `first` to `last` (1-based, inclusive): what is left of an episode."""
+        return EpisodeEstimate(self.prompts[first - 1 : last], self.output_per_call)
+
+
+def estimate_episode(
+    system_prompt: str,
+    tools: Sequence[Mapping[str, Any]],
+    policy: HistoryPolicy,
+    turns: int,
+    answer_chars: int = TYPICAL_ANSWER_CHARS,
+) -> EpisodeEstimate:
+    """The prompts of an episode of `turns` turns under `policy`, offering `tools`."""
+    state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))
+    prefix = json.dumps(list(tools), sort_keys=True)
+    prompts, before = [], ""
+    for turn in range(1, turns + 1):
+        view = TurnView(state.answer_before(len(state.turns)), INVENTORY)
+        text = prefix + "".join(map(_wire, turn_messages(system_prompt, state, view, policy)))
+        prompts.append(TurnPrompt(_tokens(len(text)), _tokens(_shared(before, text))))
+        before = text
+        answer = _answer(turn, answer_chars)
+        state.played(PlayedTurn(turn, "go north", answer, Place(_room(turn), turn % ROOMS)))
+    return EpisodeEstimate(tuple(prompts))
+
+
+def _tokens(chars: int) -> int:
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def _wire(message: Message) -> str:
+    """A message as a chat request carries it."""
+    role = "system" if isinstance(message, SystemMessage) else "user"
+    role = "assistant" if isinstance(message, AssistantText) else role
+    return json.dumps({"content": getattr(message, "text", ""), "role": role}, sort_keys=True)
+
+
+def _room(turn: int) -> str:
+    return f"Room {turn % ROOMS}"
+
+
+def _answer(turn: int, chars: int) -> str:
+    """A stand-in answer: a room's name and prose, different every turn."""
+    head = f"{_room(turn)}\nTurn {turn}: "
+    prose = "You are in a room of the great underground empire. Passages lead away. " * 8
+    return (head + prose)[:chars]
+
+
+def _shared(a: str, b: str) -> int:
+    """The characters `a` and `b` share from the start (binary search on slices)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
