@@ -18,10 +18,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from zork_mcp.adapters.llm.prices import EstimatedCost, estimate_cost, unpriced_reason
 from zork_mcp.app.container import Container
 from zork_mcp.app.prompts import SYSTEM_PROMPT
-from zork_mcp.builders.providers import PROVIDERS
+from zork_mcp.builders.llm import EstimatedCost, priced_estimate
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
@@ -60,10 +59,9 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
                                        options.max_turns)  # fmt: skip
         finally:
             container.shutdown_resources()
-    prices, model = PROVIDERS[options.provider].prices, options.model_name
-    cost = estimate_cost(prices, model, episode)
-    name = label or f"{options.provider}:{model}"
-    return RunEstimate(name, episodes, episode, cost, unpriced_reason(prices, model))
+    model = options.model_name
+    cost, unpriced = priced_estimate(options.provider, model, episode)
+    return RunEstimate(label or f"{options.provider}:{model}", episodes, episode, cost, unpriced)
 
 
 def offered_tools(container: Container) -> list[dict[str, Any]]:

@@ -13,9 +13,17 @@ import certifi
 import httpx
 
 from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
-from zork_mcp.adapters.llm.prices import BudgetedLLM, PricedLLM, call_price, unpriced_reason
+from zork_mcp.adapters.llm.prices import (
+    BudgetedLLM,
+    EstimatedCost,
+    PricedLLM,
+    call_price,
+    estimate_cost,
+    unpriced_reason,
+)
 from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
 from zork_mcp.builders.settings import RunOptions, run_budget
+from zork_mcp.domain.episode.estimate import EpisodeEstimate
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import SpendGuard
 from zork_mcp.domain.llm.messages import RetryStats
@@ -119,3 +127,12 @@ def spend_guard(options: RunOptions) -> SpendGuard | None:
 
 def _unpriced(input_tokens: int, output_tokens: int) -> float | None:
     return None
+
+
+def priced_estimate(
+    provider_name: str, model: str, estimate: EpisodeEstimate
+) -> tuple[EstimatedCost | None, str | None]:
+    """What an estimate's calls cost at the model's list prices, with and without its
+    provider's caching rule; or None and why the model is unpriced."""
+    prices = PROVIDERS[provider_name].prices
+    return estimate_cost(prices, model, estimate), unpriced_reason(prices, model)
