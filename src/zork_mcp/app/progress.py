@@ -19,6 +19,7 @@ from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.inert_text import inert
+from zork_mcp.domain.servers.mcp_state import McpState
 
 WAITING = "waiting for the model…"
 PREPARING = "starting the episode…"
@@ -57,6 +58,11 @@ def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     )
 
 
+def mcp_line(state: EpisodeState) -> str:
+    """MCP on with the episode's servers, or off; with the option that changes it."""
+    return McpState.of_servers(tuple(state.connections.states())).line()
+
+
 def waiting_text(state: EpisodeState | None) -> str:
     """What the first turn waits for now: its MCP servers' first start (turn 1 opens their
     first session; a first `npx` run downloads the server), then the model."""
@@ -87,6 +93,7 @@ class PlainProgress:
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line.text)
+        self._say(mcp_line(state))
         waiting = waiting_text(state)
         self._say(waiting if waiting == WAITING else f"{waiting[:-1]}, then {WAITING}")
 
@@ -149,6 +156,7 @@ class LiveProgress:
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line)
+        self._say(Line(mcp_line(state), Tone.NOTICE))
         self._waiting, self._since = waiting_text(state), self._clock()
         self._state = state
 

@@ -18,6 +18,7 @@ from zork_mcp.builders.llm import LLMSettings
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.tracing import tracing_backends
+from zork_mcp.domain.servers.mcp_state import McpState
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -40,10 +41,12 @@ class CallLog:
 
 @dataclass(frozen=True)
 class TelemetrySettings:
-    """Whose telemetry this is (the identity its traces carry) and where it is kept locally."""
+    """Whose telemetry this is (the identity its traces carry), where it is kept locally, and
+    for an episode, what its log says first of MCP."""
 
     identity: RunIdentity
     local: EpisodeLog | CallLog
+    mcp: McpState | None = None
 
 
 def episode_telemetry(options: RunOptions, settings: MCPSettings) -> TelemetrySettings:
@@ -54,7 +57,22 @@ def episode_telemetry(options: RunOptions, settings: MCPSettings) -> TelemetrySe
     identity = RunIdentity(
         options.provider, options.model_name, options.episode_id, mcp, options.seed
     )
-    return TelemetrySettings(identity, EpisodeLog(options.episode_dir, options.episode_id))
+    log = EpisodeLog(options.episode_dir, options.episode_id)
+    return TelemetrySettings(identity, log, mcp_state(options, settings))
+
+
+def mcp_state(options: RunOptions, settings: MCPSettings) -> McpState:
+    """MCP on, with the servers the pyproject (or --mcp-servers) picks, or off and why."""
+    if settings.enabled:
+        config = options.mcp_config or options.config.parent / settings.config_file
+        return McpState(True, settings.servers or (), str(config))
+    if options.mcp is False:
+        why = "--no-mcp"
+    elif options.config.is_file():
+        why = f"{options.config} does not set [tool.zorkgpt.mcp] enabled = true"
+    else:
+        why = f"no {options.config} here"
+    return McpState(False, off_because=why)
 
 
 def call_telemetry(
@@ -71,6 +89,8 @@ def telemetry(settings: TelemetrySettings) -> Iterator[Telemetry]:
     """The local log, plus Langfuse and/or OTLP when the environment asks; everything the
     back-ends hold is sent, and the local log closed, when this exits."""
     with _local(settings.local) as local, tracing_backends(settings.identity) as backends:
+        if settings.mcp is not None:
+            local.emit(settings.mcp.event())
         if not backends:
             yield local
             return

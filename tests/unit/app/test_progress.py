@@ -21,6 +21,7 @@ from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
 from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
+from zork_mcp.domain.servers.mcp_state import TURN_ON, McpState
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
@@ -64,7 +65,7 @@ def plain_lines(play, state: EpisodeState = OPENING) -> list[str]:
     display.begin(state)
     play(display)
     display.close()
-    return out.getvalue().splitlines()[3:]  # after the opening and the wait
+    return out.getvalue().splitlines()[4:]  # after the opening, MCP's state and the wait
 
 
 def test_a_turn_shows_its_tool_calls_command_answer_and_score_gain():
@@ -194,7 +195,12 @@ def test_the_summary_reads_no_markup():
 def test_the_opening_is_shown_and_a_resumed_episode_says_where_it_goes_on():
     out = io.StringIO()
     PlainProgress(Console(file=out, width=60)).begin(OPENING)
-    assert out.getvalue().splitlines() == ["West of House", "A mailbox.", "waiting for the model…"]
+    assert out.getvalue().splitlines() == [
+        "West of House",
+        "A mailbox.",
+        f"MCP off; {TURN_ON}",
+        "waiting for the model…",
+    ]
     cellar = PlayedTurn(30, "down", "Cellar\nDark.", Place("Cellar"))
     resumed = EpisodeState(EpisodeSummary("e", turns=30, score=35), turns=[cellar])
 
@@ -240,4 +246,25 @@ def test_plain_lines_say_the_servers_start_before_the_model_is_waited_for():
     PlainProgress(Console(file=out, width=100)).begin(state)
     assert out.getvalue().splitlines()[-1] == (
         "starting MCP server memory, then waiting for the model…"
+    )
+
+
+def test_the_start_says_whether_mcp_is_on_and_how_to_change_it():
+    """Issue 55: run where no pyproject turned it on, MCP was off and nothing said so."""
+    out = io.StringIO()
+    on = EpisodeState(EpisodeSummary("e"), connections=ServerConnections.of(["memory", "think"]))
+    PlainProgress(Console(file=out, width=200)).begin(on)
+    PlainProgress(Console(file=out, width=200)).begin(EpisodeState(EpisodeSummary("e")))
+    assert [line for line in out.getvalue().splitlines() if line] == [
+        "MCP on: servers memory, think; --no-mcp to play without them",
+        "starting MCP servers memory, think, then waiting for the model…",
+        "MCP off; --mcp, or --config naming a pyproject with [tool.zorkgpt.mcp] enabled = true, "
+        "turns it on",
+        "waiting for the model…",
+    ]
+    off = McpState(False, off_because="no pyproject.toml here")
+    assert off.line().startswith("MCP off: no pyproject.toml here; --mcp, or --config")
+    chosen = McpState(True, ("reasoning",), "mcp_config.json")
+    assert chosen.line() == (
+        "MCP on: server reasoning from mcp_config.json; --no-mcp to play without them"
     )

@@ -45,6 +45,7 @@ class EventType(StrEnum):
     MCP_CIRCUIT_OPEN = "mcp_circuit_open"
     MCP_CONTEXT_COMPACTED = "mcp_context_compacted"
     MCP_FORK_SERVER_LOST = "mcp_fork_server_lost"
+    MCP_STATE = "mcp_state"  # at a run's start: MCP on with which servers, or off and why
     MCP_SANDBOX_OFF = "mcp_sandbox_off"
     MCP_SANDBOX_DEGRADED = "mcp_sandbox_degraded"
     MCP_SANDBOX_HOST_REFUSED = "mcp_sandbox_host_refused"
