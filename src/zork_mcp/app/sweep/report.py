@@ -11,6 +11,7 @@ import csv
 import itertools
 import math
 import statistics as pystats
+import string
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass
@@ -229,37 +230,140 @@ def cell_name(stats: CellStats) -> Text:
     return name
 
 
+def cell_keys(cells: Sequence[CellStats]) -> dict[str, str]:
+    """A short key per cell (A, B, … Z, AA, AB, …): the tables name cells by it, the legend
+    says which is which, so a long label never squeezes the numbers."""
+    letters = string.ascii_uppercase
+    names = itertools.chain(letters, (a + b for a, b in itertools.product(letters, repeat=2)))
+    return {stats.cell: key for stats, key in zip(cells, names, strict=False)}
+
+
+def legend(cells: Sequence[CellStats], keys: dict[str, str]) -> Table:
+    table = Table(title="cells")
+    table.add_column("key")
+    table.add_column("cell (its set-up under it)", overflow="fold")
+    for stats in cells:
+        table.add_row(keys[stats.cell], cell_name(stats))
+    return table
+
+
+@dataclass
+class Grid:
+    """A table's words before it is laid out: `leading` columns name each row and are
+    repeated in every part when the grid is split to fit the width."""
+
+    title: str
+    headers: list[str]
+    rows: list[list[str | Text]]
+    leading: int = 1
+    caption: str | None = None
+
+    def tables(self, width: int) -> list[Table]:
+        """One table, or several that each fit `width`, split between columns. Nothing is
+        cut: a header wraps between words, a value longer than `SHORT_VALUE` too, and a word
+        longer than `LONGEST_WORD` (a model's name) folds."""
+        least = [self._least(index) for index in range(len(self.headers))]
+        lead = list(range(self.leading))
+        parts: list[list[int]] = []
+        for index in range(self.leading, len(self.headers)):
+            if parts and _table_width([least[i] for i in [*parts[-1], index]]) <= width:
+                parts[-1].append(index)
+            else:
+                parts.append([*lead, index])
+        tables = [self._table(part, least, width) for part in parts or [lead]]
+        if len(tables) > 1:
+            for number, table in enumerate(tables, 1):
+                table.title = f"{self.title} ({number} of {len(tables)})"
+        tables[-1].caption = self.caption
+        return tables
+
+    def _texts(self, index: int) -> list[str]:
+        return [str(row[index]) for row in self.rows]
+
+    def _least(self, index: int) -> int:
+        """The narrowest the column may be: its longest word, or its whole short values."""
+        words = [
+            len(w) for text in [self.headers[index], *self._texts(index)] for w in text.split()
+        ]
+        short = [len(text) for text in self._texts(index) if len(text) <= SHORT_VALUE]
+        return min(max([*words, *short], default=1), LONGEST_WORD)
+
+    def _natural(self, index: int) -> int:
+        lines = [self.headers[index], *self._texts(index)]
+        return max(len(line) for text in lines for line in text.splitlines() or [""])
+
+    def _table(self, columns: list[int], least: list[int], width: int) -> Table:
+        """Each column as wide as it needs, as far as `width` allows: the room left over the
+        least widths goes first to the columns that need the least of it to stop wrapping."""
+        widths = {index: least[index] for index in columns}
+        room = width - _table_width(list(widths.values()))
+        for index in sorted(columns, key=lambda i: self._natural(i) - least[i]):
+            grow = min(max(self._natural(index) - widths[index], 0), room)
+            widths[index], room = widths[index] + grow, room - grow
+        table = Table(title=self.title)
+        for index in columns:
+            justify = "left" if index < self.leading else "right"
+            table.add_column(
+                self.headers[index], justify=justify, width=widths[index], overflow="fold"
+            )
+        for row in self.rows:
+            table.add_row(*(row[index] for index in columns))
+        return table
+
+
+SHORT_VALUE = 24  # a value this long or shorter (a CI: `0.0123 [0.0100, 0.0150]`) never wraps
+LONGEST_WORD = 24  # a longer word (a model's name) folds rather than widen its column
+
+
+def _table_width(widths: list[int]) -> int:
+    """A rich table's width: each column, its padding (1 a side) and the borders between."""
+    return sum(width + 3 for width in widths) + 1
+
+
 def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
-    table = Table(title=f"{title}: score per cell (95% bootstrap CI over finished episodes)")
-    for header in (
-        "cell", "episodes", "failed", "mean score", "median", "max", "moves",
-        "tokens in/out/cached per ep", "$ per ep", "tools/turn",
-    ):  # fmt: skip
-        table.add_column(header, justify="left" if header == "cell" else "right")
-    for s in cell_stats(records):
-        table.add_row(
-            cell_name(s), str(s.episodes), str(s.failures), ci_text(s.mean_score),
-            f"{s.median_score:g}", str(s.max_score), f"{s.mean_moves:.1f}",
-            f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
-            s.cost_text, f"{s.tool_calls_per_turn:.2f}",
-        )  # fmt: skip
-    console.print(table)
-    console.print(cost_table(f"{title}: LLM cost per episode, by part", cell_stats(records)))
+    """The report's tables, each fitted to the console's width (`Grid.tables`); cells named by
+    key, the legend first."""
+    cells = cell_stats(records)
+    keys = cell_keys(cells)
+    console.print(legend(cells, keys))
+    grids = [
+        score_grid(
+            f"{title}: score per cell (95% bootstrap CI over finished episodes)", cells, keys
+        ),
+        cost_grid(f"{title}: LLM cost per episode, by part", cells, keys),
+    ]
     differences = difference_rows(records)
     if differences:
-        diff = Table(title="MCP on minus off (95% bootstrap CI)")
-        for header in ("model", "mcp", "metric", "difference", "CI excludes 0"):
-            diff.add_column(header)
-        for row in differences:
-            d = row.difference
-            label = BY_NAME[d.metric].label
-            diff.add_row(Text(d.group), Text(d.mcp), label, ci_text(d.difference), row.verdict)
-        console.print(diff)
+        grids.append(difference_grid(differences))
+    for grid in grids:
+        for table in grid.tables(console.width):
+            console.print(table)
     for line in extensions(records):
         console.print(line)
-    cells = cell_stats(records)
-    console.print(_metric_table(f"{title}: play per cell", cells, PLAY))
-    console.print(_metric_table(f"{title}: memory per cell", cells, MEMORY_PLAY, explained=True))
+    grids = [
+        metric_grid(f"{title}: play per cell", cells, keys, PLAY),
+        metric_grid(f"{title}: memory per cell", cells, keys, MEMORY_PLAY, explained=True),
+    ]
+    for grid in grids:
+        for table in grid.tables(console.width):
+            console.print(table)
+
+
+def score_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> Grid:
+    headers = [
+        "cell", "episodes", "failed", "mean score", "median", "max", "moves",
+        "tokens in/out/cached per ep", "$ per ep", "tools/turn",
+    ]  # fmt: skip
+    return Grid(title, headers, [_score_row(s, keys[s.cell]) for s in cells])
+
+
+def _score_row(s: CellStats, key: str) -> list[str | Text]:
+    return [
+        key, str(s.episodes), str(s.failures), ci_text(s.mean_score), f"{s.median_score:g}",
+        str(s.max_score), f"{s.mean_moves:.1f}",
+        f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}", Text(s.cost_text),
+        f"{s.tool_calls_per_turn:.2f}",
+    ]  # fmt: skip
 
 
 COST_PARTS = ("input", "cached input", "cache writes", "output")
@@ -269,33 +373,43 @@ COST_CAPTION = (
 )
 
 
-def cost_table(title: str, cells: Sequence[CellStats]) -> Table:
+def cost_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> Grid:
     """Per cell, the mean cost of an episode in USD and its parts (input not cached, cached
     input, cache writes, output), priced per call; "unpriced" and why where there is none."""
-    table = Table(title=title, caption=COST_CAPTION)
-    for header in ("cell", "total", *COST_PARTS):
-        table.add_column(header, justify="left" if header == "cell" else "right")
+    rows: list[list[str | Text]] = []
     for s in cells:
         parts = astuple(s.cost_parts) if s.cost_parts else None
         split = [f"{p:.4f}" for p in parts] if parts else ["-"] * len(COST_PARTS)
-        table.add_row(cell_name(s), Text(s.cost_text), *split)
-    return table
+        rows.append([keys[s.cell], Text(s.cost_text), *split])
+    return Grid(title, ["cell", "total", *COST_PARTS], rows, caption=COST_CAPTION)
 
 
-def _metric_table(
-    title: str, cells: Sequence[CellStats], metrics: Sequence[Metric], *, explained: bool = False
-) -> Table:
+def difference_grid(differences: Sequence[DifferenceRow]) -> Grid:
+    headers = ["model", "mcp", "metric", "difference", "CI excludes 0"]
+    rows: list[list[str | Text]] = []
+    for row in differences:
+        d = row.difference
+        label = BY_NAME[d.metric].label
+        rows.append([Text(d.group), Text(d.mcp), label, ci_text(d.difference), row.verdict])
+    return Grid("MCP on minus off (95% bootstrap CI)", headers, rows, leading=2)
+
+
+def metric_grid(
+    title: str,
+    cells: Sequence[CellStats],
+    keys: dict[str, str],
+    metrics: Sequence[Metric],
+    *,
+    explained: bool = False,
+) -> Grid:
     """Per cell, each metric's mean per episode with its CI (and, explained, what each means)."""
-    table = Table(title=f"{title} (mean per episode, 95% bootstrap CI)")
-    if explained:
-        table.caption = "\n".join(f"{m.label}: {m.meaning}" for m in metrics)
-    for header in ("cell", *(metric.label for metric in metrics)):
-        table.add_column(header, justify="left" if header == "cell" else "right")
-    for s in cells:
-        table.add_row(
-            cell_name(s), *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in metrics)
-        )
-    return table
+    caption = "\n".join(f"{m.label}: {m.meaning}" for m in metrics) if explained else None
+    headers = ["cell", *(metric.label for metric in metrics)]
+    rows: list[list[str | Text]] = [
+        [keys[s.cell], *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in metrics)]
+        for s in cells
+    ]
+    return Grid(f"{title} (mean per episode, 95% bootstrap CI)", headers, rows, caption=caption)
 
 
 def extensions(records: Sequence[EpisodeRecord]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import math
 
 from rich.console import Console
@@ -181,3 +182,39 @@ def test_the_memory_metrics_are_in_their_table_with_their_meanings_and_in_the_cs
     assert (first["setup"], first["repeated_commands"]) == ("history state; no MCP", "1")
     [on_row, _] = csv.DictReader(cells.open())
     assert (on_row["setup"], float(on_row["rooms_revisited_high"])) == ("history state; no MCP", 1)
+
+
+LONG_MODEL = "openrouter:meta-llama/llama-3.1-405b-instruct"
+LONG_SETUP = "history window of 8 turns; MCP servers reasoning, memory (12 tools offered)"
+
+
+def long_named(mcp: str, history: str, index: int, score: int, **rest) -> EpisodeRecord:
+    cell = f"{LONG_MODEL} mcp={mcp} history={history}"
+    return episode(mcp, index, score, key=f"{history}{mcp}{index}", model=LONG_MODEL,
+                   history=history, cell=cell, setup=LONG_SETUP, **rest)  # fmt: skip
+
+
+def test_at_80_columns_every_table_fits_and_no_header_or_label_is_cut():
+    """Issue 55: at 80 columns headers read `loca…`, `epis…`, `fail…` and each cell's label
+    wrapped over 10+ lines. Cells are now named by key with a legend; a table too wide is
+    split between columns."""
+    records = [
+        long_named(mcp, history, i, 10 * i + (5 if mcp == "on" else 0), cost_usd=0.0123)
+        for mcp in ("on", "off") for history in ("window", "state") for i in range(3)
+    ]  # fmt: skip
+    records.append(long_named("off", "state", 9, 0, status="failed", error="LLMError: 429"))
+    out = io.StringIO()
+    render(Console(file=out, width=80), records, "Sweep")  # a record would crop at 80
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    text = "\n".join(lines)
+    assert "…" not in text
+    words = {word for line in lines for word in line.replace("│", " ").split()}
+    headers = ["episodes", "failed", "median", "moves", "tools/turn", "total", "output"]
+    headers += ["in/out/cached", "difference", "excludes", "visited", "revisited", "p95"]
+    assert set(headers) <= words, set(headers) - words
+    legend = [line for line in lines if line.startswith("│ A ")]
+    assert legend and LONG_MODEL in legend[0]
+    labels = lines.index(legend[0]), next(i for i, s in enumerate(lines) if s.startswith("│ B "))
+    assert labels[1] - labels[0] <= 4, "a cell's label and set-up in a few lines, not 10+"
+    assert "│ 15.0 [5.0, 25.0] │" in text, "a CI is never wrapped"
