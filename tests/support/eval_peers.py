@@ -19,7 +19,7 @@ import re
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jericho.game_info import zork1
@@ -59,6 +59,8 @@ class WalkthroughPeer(OpenAIPeer):
         return 200, {}, json.dumps(self.render(self.decide(body), body)).encode()
 
     def render(self, reply: Any, body: dict[str, Any]) -> dict[str, Any]:
+        if self.count_tokens:  # billed by size, as a provider bills
+            reply = replace(reply, usage=None)
         rendered = super().render(reply, body)
         usage = rendered["usage"]
         usage["cost"] = COST_PER_TOKEN * (usage["prompt_tokens"] + usage["completion_tokens"])

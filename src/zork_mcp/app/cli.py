@@ -110,7 +110,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--budget-usd",
-        type=_positive(float),
+        type=positive(float),
         default=None,
         metavar="USD",
         help="stop before an LLM call this many dollars of calls could not cover (priced "
@@ -118,7 +118,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--budget-tokens",
-        type=_positive(int),
+        type=positive(int),
         default=None,
         metavar="N",
         help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
@@ -242,7 +242,7 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     return Budget(args.budget_usd, args.budget_tokens)
 
 
-def _positive(kind: Callable[[str], N]) -> Callable[[str], N]:
+def positive(kind: Callable[[str], N]) -> Callable[[str], N]:
     def parse(text: str) -> N:
         try:
             value = kind(text)

@@ -84,8 +84,8 @@ def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
     table = Table(title=Text(title + ", before any LLM call"), title_justify="left",
                   box=box.SIMPLE)  # fmt: skip
     if not single:
-        table.add_column("run", overflow="fold", ratio=1)
-    for heading in ("episodes", "turns", "tokens in", "out", "$ uncached", "$ cached"):
+        table.add_column("run", overflow="fold", min_width=12)
+    for heading in ("eps", "turns", "tokens in", "out", "$ uncached", "$ cached"):
         table.add_column(heading, justify="right", no_wrap=True)
     for run in estimates:
         each, cost = run.episode, run.cost
@@ -97,16 +97,20 @@ def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
         table.add_row(*([] if single else [Text(run.label)]), *numbers)
     if not single:
         priced = [r for r in estimates if r.cost is not None]
-        suffix = "" if len(priced) == len(estimates) else " (priced runs)"
-        plain = sum(r.cost.plain * r.episodes for r in priced if r.cost)
-        cached = sum(r.cost.cached * r.episodes for r in priced if r.cost)
+        money = [
+            (dollars(sum(r.episodes * part(r.cost) for r in priced if r.cost))
+             + ("" if len(priced) == len(estimates) else "+"))
+            if priced else "unpriced"
+            for part in (lambda c: c.plain, lambda c: c.cached)
+        ]  # fmt: skip
         table.add_row("total", str(sum(r.episodes for r in estimates)), "",
                       f"{sum(r.episodes * r.episode.input_tokens for r in estimates):,}",
                       f"{sum(r.episodes * r.episode.output_tokens for r in estimates):,}",
-                      dollars(plain) + suffix, dollars(cached) + suffix,
-                      style="bold")  # fmt: skip
+                      *money, style="bold")  # fmt: skip
     console.print(table)
     for run in estimates:
         if run.cost is None and run.unpriced:
             console.print(Text(f"{run.label}: unpriced, {run.unpriced}"))
+    if any(r.cost is None for r in estimates) and any(r.cost for r in estimates):
+        console.print("+: the priced runs' dollars alone.", highlight=False)
     console.print(ASSUMED, highlight=False)

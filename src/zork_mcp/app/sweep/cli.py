@@ -19,7 +19,9 @@ from typing import Any
 from rich.console import Console
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
-from zork_mcp.app.sweep.episode import play_episode
+from zork_mcp.app.cli import positive
+from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
 from zork_mcp.app.sweep.sweep import (
@@ -31,7 +33,9 @@ from zork_mcp.app.sweep.sweep import (
 )
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
-from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
+from zork_mcp.domain.llm.budget import Spend
+from zork_mcp.domain.settings import parse_budget
+from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
 from zork_mcp.ports.result_store import ResultStore
 from zork_mcp.ports.sweep_backend import SweepBackend
@@ -94,6 +98,19 @@ def sweep_parser() -> argparse.ArgumentParser:
         help="play failed and interrupted episodes again, on from their last checkpoint",
     )  # fmt: skip
     p.add_argument(
+        "--budget-usd", type=positive(float), metavar="USD",
+        help="what the whole sweep may spend on LLM calls: it starts no episode it cannot "
+        "afford at its estimate, and an episode stops before a call that would not fit "
+        "(default: the sweep file's budget_usd, else [tool.zorkgpt] budget_usd, else none)",
+    )  # fmt: skip
+    p.add_argument("--budget-tokens", type=positive(int), metavar="N",
+                   help="the same in tokens, input and output")  # fmt: skip
+    p.add_argument(
+        "--dry-run", action="store_true",
+        help="print each cell's estimate and the total (tokens, and dollars with and without "
+        "prompt caching) and exit before any LLM call",
+    )  # fmt: skip
+    p.add_argument(
         TRUST_FLAG, action="store_true",
         help="with --resume: load old checkpoint.pickle files (the format before "
         "checkpoint.json), which runs the code they hold: only for folders you know no MCP "
@@ -137,6 +154,12 @@ def main(argv: Sequence[str]) -> int:
 
 def sweep(args: argparse.Namespace) -> int:
     spec, parallel = sweep_spec(args)
+    if args.dry_run or spec.budget.limits:
+        estimates = cell_estimates(spec, args)
+        if args.dry_run:
+            print_estimates(Console(), list(estimates.values()))
+            return 0
+        _affordable_models(spec, estimates)
     store = results_store(args.results)
     log_root = args.log_dir or args.results.parent / "logs"
     config = args.config.resolve() if args.config.is_file() else args.config  # none: defaults
@@ -153,11 +176,63 @@ def sweep(args: argparse.Namespace) -> int:
     ]
     with sweep_progress(args.plain) as progress:
         scheduler = Scheduler(
-            _backend(args, parallel), store, parallel, spec.provider_limits, progress, args.resume
-        )
+            _backend(args, parallel), store, parallel, spec.provider_limits, progress,
+            args.resume, spec.budget,
+            (lambda task, played: _left(estimates[task.spec.cell], task, played))
+            if spec.budget.limits else None,
+        )  # fmt: skip
         state = scheduler.run(tasks)
     _report_sweep(store, spec.name, args.out or args.results.parent, state)
+    if spec.budget.limits:
+        _report_budget(spec, state)
     return 130 if state.stopped else (1 if state.failed else 0)
+
+
+def cell_estimates(spec: Sweep, args: argparse.Namespace) -> dict[Cell, RunEstimate]:
+    """Each cell's estimate for its episodes, its servers started once to list its tools."""
+    config = args.config.resolve() if args.config.is_file() else args.config
+    estimates = {}
+    for cell in spec.cells:
+        first = EpisodeSpec(spec.name, cell, 0, spec.seed_of(0), spec.max_turns)
+        options = run_options(EpisodeTask(first, Path("."), config, args.game))
+        estimates[cell] = estimate_run(options, cell.label, spec.episodes)
+    return estimates
+
+
+def _left(estimate: RunEstimate, task: EpisodeTask, played: int) -> Spend:
+    """What playing `task` on from turn `played` would take, at its cell's estimate (its
+    dollars without caching: the most it may cost)."""
+    whole = estimate.episode
+    rest = whole.turns(played + 1, task.spec.max_turns)
+    usd = None
+    if estimate.cost is not None and whole.tokens:
+        usd = estimate.cost.plain * rest.tokens / whole.tokens
+    return Spend(rest.tokens, usd)
+
+
+def _affordable_models(spec: Sweep, estimates: dict[Cell, RunEstimate]) -> None:
+    """A dollar budget needs every model priced: else say which are not, before any call."""
+    if spec.budget.usd is None:
+        return
+    unpriced = {e.label.split(" ")[0]: e.unpriced for e in estimates.values() if e.cost is None}
+    if unpriced:
+        named = "; ".join(f"{model}: {why}" for model, why in unpriced.items())
+        raise ConfigurationError(
+            f"A dollar budget needs priced models, and these are not: {named}. Give a token "
+            "budget instead (--budget-tokens or budget_tokens), or leave those models out."
+        )
+
+
+def _report_budget(spec: Sweep, state: SweepState) -> None:
+    console = _report_console()
+    console.print(f"Budget: {spec.budget.describe(state.spent)} spent.", highlight=False)
+    if state.unplayed:
+        console.print(
+            f"{state.unplayed} episode(s) left unplayed or stopped by the budget: raise "
+            "--budget-usd or --budget-tokens and run the same sweep again with --resume to "
+            "play them on from their checkpoints.",
+            highlight=False,
+        )
 
 
 def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
@@ -180,6 +255,9 @@ def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
         fields = sweep_from_toml(args.sweep.read_text(encoding="utf-8"), str(args.sweep))
     fields |= _flag_fields(args)
     fields.setdefault("name", args.sweep.stem if args.sweep else "sweep")
+    if "budget_usd" not in fields and "budget_tokens" not in fields and args.config.is_file():
+        budget = parse_budget(args.config.read_text(encoding="utf-8"), source=str(args.config))
+        fields |= {"budget_usd": budget.usd, "budget_tokens": budget.tokens}
     if "models" not in fields:
         raise ConfigurationError("Name at least one model: --model provider:model.")
     if args.base_url:
@@ -202,7 +280,7 @@ def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:
         fields["history"] = parse_history_modes(m for flag in args.history for m in flag.split(","))
     if args.seeds:
         fields["seeds"] = tuple(_integers(args.seeds, "--seeds"))
-    for key in ("episodes", "max_turns", "parallel"):
+    for key in ("episodes", "max_turns", "parallel", "budget_usd", "budget_tokens"):
         if getattr(args, key) is not None:
             fields[key] = getattr(args, key)
     if args.limit:

@@ -20,6 +20,7 @@ from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import TurnCompleted
+from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.llm.messages import CostParts, RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
@@ -61,6 +62,7 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         trust_pickle=task.trust_pickle,
         fork_game=fork_game,
         history=cell.history,
+        budget=task.budget or Budget(),  # the sweep's allowance; the pyproject's is the sweep's
     )
 
 

@@ -12,13 +12,14 @@ from typing import Any
 from zork_mcp.builders import providers
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
 
 DEFAULT_FIRST_SEED = 12
 RUN_HISTORY = "default"  # the history mode a run has without one: its pyproject's
 SWEEP_KEYS = frozenset(
     {"name", "models", "mcp", "history", "seeds", "episodes", "max_turns", "parallel",
-     "provider_limits"}
+     "provider_limits", "budget_usd", "budget_tokens"}
 )  # fmt: skip
 
 
@@ -32,6 +33,8 @@ class Sweep:
     max_turns: int = 100
     provider_limits: Mapping[str, int] = field(default_factory=dict)
     history: tuple[HistoryMode | None, ...] = (None,)  # None: the run's own
+    budget_usd: float | None = None  # what the whole sweep may spend on LLM calls
+    budget_tokens: int | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -45,10 +48,18 @@ class Sweep:
             raise ConfigurationError("A sweep needs at least one history mode (or leave it out).")
         if self.episodes < 1 or self.max_turns < 1:
             raise ConfigurationError("episodes and max_turns must be at least 1.")
+        try:
+            self.budget  # noqa: B018 - checked here, where the sweep is made
+        except ValueError as e:
+            raise ConfigurationError(f"budget_usd and budget_tokens: {e}.") from e
         for provider, limit in self.provider_limits.items():
             providers.provider_named(provider, where="provider_limits")
             if limit < 1:
                 raise ConfigurationError(f"provider_limits.{provider} must be at least 1.")
+
+    @property
+    def budget(self) -> Budget:
+        return Budget(self.budget_usd, self.budget_tokens)
 
     @property
     def cells(self) -> list[Cell]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
@@ -93,3 +94,4 @@ class EpisodeTask:
     resume: bool = False  # continue from the episode's checkpoint if it has one
     trust_pickle: bool = False  # an old checkpoint.pickle is its user's, to be loaded
     extends: int | None = None  # carries on a stored episode played to this turn limit
+    budget: Budget | None = None  # what the episode may spend in all, its runs before included

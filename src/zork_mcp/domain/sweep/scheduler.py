@@ -1,17 +1,25 @@
 """The sweep scheduler: at most N episodes at once and at most K per provider; each finished
 episode is stored at once, finished ones are skipped on a re-run (or carried on, when the
-re-run's turn limit is higher), Ctrl-C stops cleanly."""
+re-run's turn limit is higher), Ctrl-C stops cleanly.
+
+With a budget, it starts no episode that what is left (the budget, less what the sweep's
+stored episodes spent and what its running ones may spend) cannot cover at its estimate, and
+gives each it starts an allowance: at least its estimate, else an even share of what is left
+among the episodes that could run beside it. An episode its allowance stops is carried on
+when money is left; what it cannot afford stays unplayed, and a re-run with a higher budget
+plays it on from its checkpoint."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -39,6 +47,8 @@ class SweepState:
     running: Counter[str] = field(default_factory=Counter)  # per provider
     records: list[EpisodeRecord] = field(default_factory=list)
     stopped: bool = False
+    unplayed: int = 0  # episodes the budget left unplayed or stopped, to play on later
+    spent: Spend = field(default_factory=Spend)  # by the sweep's stored episodes
 
     @property
     def remaining(self) -> int:
@@ -53,25 +63,72 @@ class Scheduler:
     provider_limits: Mapping[str, int]
     observer: SweepObserver | None = None
     redo_failed: bool = False
+    budget: Budget = field(default_factory=Budget)
+    # what playing a task on from the turns it has played would take
+    estimate: Callable[[EpisodeTask, int], Spend] | None = None
+
+    def __post_init__(self) -> None:
+        if self.budget.limits and self.estimate is None:
+            raise ValueError("a sweep with a budget needs an estimate of each episode")
+        self._spent: dict[str, Spend] = {}  # by stored episode
+        self._played: dict[str, int] = {}  # turns, by stored episode
+        self._allowed: dict[str, Spend] = {}  # by running episode
+        self._ended: dict[str, EndReason | str] = {}  # by stored episode
 
     def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
         sweep = tasks[0].spec.sweep if tasks else ""
         stored = {record.key: record for record in self.store.episodes(sweep)} if sweep else {}
+        for record in stored.values():
+            self._stored(record)
         pending = still_to_play(tasks, stored, redo_failed=self.redo_failed)
         state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}
         try:
             while pending or running:
                 self._fill(pending, running, state)
+                if not running:  # the budget affords none of what is left
+                    break
                 done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
-                    self._finish(future, running, state)
+                    self._finish(future, running, state, pending)
         except KeyboardInterrupt:
             state.stopped = True
             self._drain(running, state)
         finally:
             self.backend.close()
+        stopped = {key for key, reason in self._ended.items() if reason == EndReason.BUDGET}
+        state.unplayed = len(stopped | {task.spec.key for task in pending})
+        state.spent = self._total_spent()
         return state
+
+    def _stored(self, record: EpisodeRecord) -> None:
+        self._spent[record.key] = Spend(record.prompt_tokens + record.completion_tokens,
+                                        record.cost_usd)  # fmt: skip
+        self._played[record.key] = record.turns
+        self._ended[record.key] = record.end_reason
+
+    def _total_spent(self) -> Spend:
+        return sum(self._spent.values(), Spend())
+
+    def _allowance(self, task: EpisodeTask, slots: int) -> Budget | None:
+        """What the task may spend in this run, from what is left; None: it cannot be
+        afforded now. Without a budget: no limit."""
+        if not self.budget.limits:
+            return Budget()
+        assert self.estimate is not None
+        played = self._played.get(task.spec.key, 0) if task.resume else 0
+        need = self.estimate(task, played)
+        committed = self._total_spent() + sum(self._allowed.values(), Spend())
+        if not self.budget.covers(committed, need):
+            return None
+        left = self.budget.left(committed)
+        tokens = min(left.tokens, max(need.tokens, left.tokens // slots))
+        usd = None
+        if self.budget.usd is not None and left.usd is not None:
+            usd = min(left.usd, max(need.usd or 0.0, left.usd / slots))
+        allowed = Budget(usd, tokens if self.budget.tokens is not None else None)
+        self._allowed[task.spec.key] = Spend(allowed.tokens or 0, allowed.usd)
+        return allowed
 
     def _fill(
         self,
@@ -85,7 +142,13 @@ class Scheduler:
             provider = task.spec.cell.model.provider
             if state.running[provider] >= self.provider_limits.get(provider, self.parallel):
                 continue
-            pending.remove(task)
+            allowance = self._allowance(task, min(self.parallel - len(running), len(pending)))
+            if allowance is None:
+                continue
+            if allowance.limits:  # on top of what the episode's earlier runs spent
+                spent = self._spent.get(task.spec.key, Spend()) if task.resume else Spend()
+                task = replace(task, budget=allowance.plus(spent))
+            pending.remove(_same(pending, task))
             state.running[provider] += 1
             running[self.backend.submit(task)] = task
             if self.observer:
@@ -96,6 +159,7 @@ class Scheduler:
         future: Future[EpisodeRecord],
         running: dict[Future[EpisodeRecord], EpisodeTask],
         state: SweepState,
+        pending: list[EpisodeTask] | None = None,
     ) -> None:
         """Store a finished episode, then let it go from `running`.
 
@@ -110,7 +174,15 @@ class Scheduler:
         if record:
             self.store.record(record)  # idempotent: a replayed episode replaces itself
         del running[future]
+        self._allowed.pop(task.spec.key, None)
         state.running[task.spec.cell.model.provider] -= 1
+        played_before = self._played.get(task.spec.key, 0) if task.resume else 0
+        if record is not None:
+            self._stored(record)
+            if (pending is not None and record.end_reason == EndReason.BUDGET
+                    and record.turns > played_before):  # fmt: skip
+                pending.append(replace(task, resume=True, budget=None))  # on, if money is left
+                return
         if record is None:
             state.interrupted += 1
             return
@@ -134,6 +206,11 @@ class Scheduler:
                 self._finish(future, running, state)
 
 
+def _same(pending: list[EpisodeTask], task: EpisodeTask) -> EpisodeTask:
+    """The pending task `task` was made from (it may have been given a budget since)."""
+    return next(t for t in pending if t.spec.key == task.spec.key)
+
+
 def still_to_play(
     tasks: Sequence[EpisodeTask], stored: Mapping[str, EpisodeRecord], *, redo_failed: bool
 ) -> list[EpisodeTask]:
@@ -146,6 +223,8 @@ def still_to_play(
         record = stored.get(task.spec.key)
         if record is None or (record.failed and redo_failed):
             pending.append(task)
+        elif not record.failed and record.end_reason == EndReason.BUDGET:
+            pending.append(replace(task, resume=True))  # stopped by a budget: on from there
         elif not record.failed and record.max_turns is not None:
             if record.max_turns > task.spec.max_turns:
                 raise _cut_short(task, record.max_turns)
