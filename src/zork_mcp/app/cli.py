@@ -201,9 +201,10 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         return 2
     finally:
         container.shutdown_resources()
-    print_summary(Console(), summary, str(options.log_dir / options.episode_id))
+    out = Console()
+    print_summary(out, summary, str(options.log_dir / options.episode_id))
     if summary.end_reason is EndReason.BUDGET:
-        console.print(_budget_hint(options, summary.turns), highlight=False, soft_wrap=True)
+        out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
 
 
