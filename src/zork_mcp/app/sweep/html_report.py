@@ -72,6 +72,13 @@ def ci_sizes(records: Sequence[EpisodeRecord]) -> dict[str, dict[str, int]]:
     }
 
 
+def sweep_heading(name: str) -> str:
+    """`Sweep web` for the sweep named web; a name that says sweep already stands alone
+    (the default sweep's page read `Sweep sweep`)."""
+    named = name if "sweep" in name.lower() else f"Sweep {name}"
+    return named[:1].upper() + named[1:]
+
+
 def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) -> Path:
     """The report's pages (and its plots) in `directory`; returns its index page."""
     pages = directory / "episodes"
@@ -93,6 +100,7 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
         .get_template("index.html.j2")
         .render(
             title=title,
+            heading=sweep_heading(title),
             cells=cell_stats(records),
             sizes=ci_sizes(records),
             differences=difference_rows(records),
@@ -129,6 +137,7 @@ def episode_page(
         .get_template("episode.html.j2")
         .render(
             title=title,
+            heading=sweep_heading(title),
             record=record,
             view=view,
             previous=previous,

@@ -85,3 +85,14 @@ def test_an_episode_whose_log_is_gone_has_its_map_from_the_stored_turns():
     labels = re.findall(r'class="map-label"[^>]*>([^<]*)<', drawn)
     assert labels == ["Cellar", "Troll Room", "Gallery"]
     assert "map-path" in drawn and "map-way" not in drawn and "map-exit" not in drawn
+
+
+def test_the_default_sweep_is_titled_sweep_once_and_a_named_one_with_its_name(tmp_path):
+    """Issue 55: the default sweep (named `sweep`) read "Sweep sweep"."""
+    index = write_html(sweep(2), tmp_path / "default", "sweep")
+    pages = [index, *sorted((index.parent / "episodes").glob("*.html"))]
+    assert "<h1>Sweep</h1>" in index.read_text()
+    assert not any("sweep sweep" in page.read_text().lower() for page in pages)
+    named = write_html(sweep(2), tmp_path / "named", "web")
+    assert "<h1>Sweep web</h1>" in named.read_text()
+    assert ">sweep web</a>" in next((named.parent / "episodes").glob("*.html")).read_text()
