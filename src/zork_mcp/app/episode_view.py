@@ -173,8 +173,10 @@ def _tool_event(fact: ToolFact, message: object, tools: list[ToolView]) -> None:
     if isinstance(fact, ToolResultReceived):
         call.status = "error" if fact.is_error else "ok"
         call.result = str(fact.result_preview or "")
-        call.detail = f"{fact.result_type} of {fact.result_length} chars in {fact.duration_ms} ms"
         call.size = result_size(bool(fact.is_error), fact.result_length, call.result)
+        # a failed call's text is its error message: its content (most often None) is not shown
+        shown = f"message of {call.size}" if fact.is_error else f"{fact.result_type} of {call.size}"
+        call.detail = f"{shown} chars in {fact.duration_ms} ms"
     else:
         call.status = str(fact.kind).removeprefix("mcp_tool_")  # timeout, skipped
         call.detail = str(message or "")

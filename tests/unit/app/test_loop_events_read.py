@@ -108,7 +108,7 @@ def test_show_reads_each_tool_call_as_its_facts_were_written(tmp_path):
                  "str of 1234 chars in 12.5 ms", 1234),
         ToolView("box.note", "{oops"),
         ToolView("box.think", "", "error", "RuntimeError: no such door",
-                 "NoneType of 4 chars in 3.25 ms", 26),
+                 "message of 26 chars in 3.25 ms", 26),  # not "NoneType of 4" (issue 55)
         ToolView("box.hang", "{}", "timeout", "", "Tool call timeout: box.hang"),
         ToolView("box.echo", "", "skipped", "", skipped.message),
     ]  # fmt: skip
@@ -135,8 +135,8 @@ READ_BY_SHOW = [
     ((CALL,), "tool_name"),
     ((CALL,), "arguments"),
     ((CALL, FAILED), "tool_name"),
-    ((CALL, FAILED), "result_type"),
-    ((CALL, FAILED), "result_length"),
+    ((CALL, RESULT), "result_type"),  # a failed call's shows its message's size instead
+    ((CALL, RESULT), "result_length"),
     ((CALL, FAILED), "result_preview"),
     ((CALL, FAILED), "is_error"),
     ((CALL, FAILED), "duration_ms"),
