@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -120,23 +120,59 @@ def _island(taken: Iterable[Cell]) -> Cell:
 
 
 def _placed(origin: Cell, offset: Offset, anchor: Cell, used: set[Cell]) -> Cell:
-    """The cell `offset` away from `origin` if it is free; else the free cell beside `origin`
-    nearest that one (so the exit's line stays short and crosses no room), or with no offset
-    nearest `anchor`; only when all eight are taken, one further out. Ties: top, then left."""
+    """The cell `offset` away from `origin` if it is free; else the free cell nearest it that
+    still lies the exit's way (west: any cell to the left, so a room entered by "w" is never
+    drawn above), and whose line from `origin` crosses no room; with no offset, the free
+    cell beside `origin` nearest `anchor`. Ties: top, then left."""
     if offset is None:
         return _first_free(origin, 1, anchor, used)
     wanted = (origin[0] + offset[0], origin[1] + offset[1])
-    return wanted if wanted not in used else _first_free(origin, 1, wanted, used)
+    if wanted not in used:
+        return wanted
+    return _first_free(origin, 1, wanted, used, _the_way(offset))
 
 
-def _first_free(centre: Cell, ring: int, toward: Cell, used: set[Cell]) -> Cell:
-    """In the rings around `centre` from `ring` out, the first with a free cell: its free
-    cell nearest `toward`."""
+def _the_way(offset: Cell) -> Callable[[Cell, Cell], bool]:
+    """Whether a cell lies `offset`'s way from an origin: the same side on each axis it moves."""
+
+    def along(origin: Cell, cell: Cell) -> bool:
+        moved = (cell[0] - origin[0], cell[1] - origin[1])
+        return all(o == 0 or m * o > 0 for o, m in zip(offset, moved, strict=True))
+
+    return along
+
+
+def _crosses(origin: Cell, cell: Cell, used: set[Cell]) -> bool:
+    """Whether the straight line from `origin` to `cell` passes through a taken cell."""
+    dx, dy = cell[0] - origin[0], cell[1] - origin[1]
+    steps = math.gcd(dx, dy)
+    return any(
+        (origin[0] + dx // steps * k, origin[1] + dy // steps * k) in used for k in range(1, steps)
+    )
+
+
+def _first_free(
+    centre: Cell,
+    ring: int,
+    toward: Cell,
+    used: set[Cell],
+    allowed: Callable[[Cell, Cell], bool] = lambda _origin, _cell: True,
+) -> Cell:
+    """In the rings around `centre` from `ring` out, the first with a free cell it `allowed`:
+    its free cell nearest `toward`, one whose line crosses no room first."""
     tx, ty = toward
     while True:
-        free = [cell for cell in _ring(centre, ring) if cell not in used]
+        free = [c for c in _ring(centre, ring) if c not in used and allowed(centre, c)]
         if free:
-            return min(free, key=lambda c: ((c[0] - tx) ** 2 + (c[1] - ty) ** 2, c[1], c[0]))
+            return min(
+                free,
+                key=lambda c: (
+                    _crosses(centre, c, used),
+                    (c[0] - tx) ** 2 + (c[1] - ty) ** 2,
+                    c[1],
+                    c[0],
+                ),
+            )
         ring += 1
 
 

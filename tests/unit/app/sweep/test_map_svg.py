@@ -76,6 +76,22 @@ def test_a_room_whose_cell_is_taken_goes_to_the_nearest_free_one_the_top_one_fir
     }
 
 
+def test_a_room_entered_by_w_is_drawn_left_of_where_it_was_entered_from():
+    """Issue 55: the walk of WALK, then "w" from Behind House through the kitchen window. West
+    of Behind House is North of House, and Forest Path and Up a Tree sit above: Kitchen was
+    drawn straight above Behind House. It goes the exit's way, on a line that crosses no room."""
+    walk = [(t.command, t.place) for t in WALK]
+    cells = cells_of(WEST, played(*walk, ("w", KITCHEN)))
+    kitchen, behind = cells["Kitchen"], cells["Behind House"]
+    assert kitchen[0] < behind[0], cells
+    taken = set(cells.values()) - {kitchen, behind}
+    assert not any(
+        (behind[0] + (kitchen[0] - behind[0]) * k / 4, behind[1] + (kitchen[1] - behind[1]) * k / 4)
+        in taken
+        for k in range(1, 4)
+    ), cells
+
+
 @settings(max_examples=100)
 @given(
     st.lists(
