@@ -316,11 +316,40 @@ def parse_model(text: str) -> tuple[Provider, str]:
     return provider_named(name, where=f"model '{text}'"), model
 
 
+# A key as docs and examples write one, not a key: `...`, `sk-...`, `<your key>`, `your-key-here`.
+_PLACEHOLDER = re.compile(
+    r".*(\.\.\.|…).*|<.*>|\{.*\}|x{3,}|(your|my)[-_ ]?(api[-_ ]?)?key([-_ ]?here)?"
+    r"|(api[-_ ]?)?key[-_ ]?here|changeme|change[-_ ]?me|placeholder|replace[-_ ]?me|todo",
+    re.IGNORECASE,
+)
+
+
+def placeholder(key: str) -> bool:
+    """Whether `key` is a placeholder (or blank) rather than a key: sent, it only earns 401s
+    and retries."""
+    text = key.strip().strip("'\"").strip()
+    return not text or _PLACEHOLDER.fullmatch(text) is not None
+
+
 def required_key(provider: Provider, environ: Mapping[str, str], *, how: str) -> str | None:
     """The provider's key from `environ` (its first variable set); a hosted provider without
-    one is refused, saying which variables to set and `how` else to give it."""
+    one is refused, saying which variables to set and `how` else to give it, and so is one
+    whose variable holds a placeholder (`OPENROUTER_API_KEY=...` as the README writes it)
+    or nothing; the value itself is never repeated."""
     key = provider.key_in(environ)
-    if key or not provider.hosted:
+    if not provider.hosted:
+        return key
+    set_at_all = [name for name in provider.key_variables if name in environ]
+    holder = next(
+        (name for name in set_at_all if environ[name]), set_at_all[0] if set_at_all else None
+    )
+    if holder is not None and (key is None or placeholder(key)):
+        held = "is empty" if key is None else "holds a placeholder, not an API key"
+        raise ConfigurationError(
+            f"{holder} {held}: set it to your {provider.name} API key (`export {holder}=` and "
+            f"the key, or a line `{holder}=` and the key in ./.env), {how}."
+        )
+    if key:
         return key
     names = provider.key_variables
     raise ConfigurationError(

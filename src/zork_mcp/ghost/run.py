@@ -22,6 +22,7 @@ from zork_mcp.builders.llm import LLMSettings
 from zork_mcp.builders.providers import (
     PROVIDERS,
     OpenAIApi,
+    placeholder,
     provider_named,
     required_key,
 )
@@ -216,10 +217,10 @@ def _api_key(provider: str, given: str | None) -> str:
         given = required_key(
             PROVIDERS[provider], environment_with_env_file(), how="or pass it as api_key"
         )
-    if not given or not given.strip():
+    if placeholder(given):
         names = PROVIDERS[provider].key_variables
         raise ConfigurationError(
-            f"api_key is empty: pass the {provider} API key, or pass api_key=None and set "
-            f"{' or '.join(names)} (in the environment or in ./.env)."
+            f"api_key is empty or a placeholder: pass the {provider} API key, or pass "
+            f"api_key=None and set {' or '.join(names)} (in the environment or in ./.env)."
         )
     return given

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import httpx
@@ -10,7 +11,7 @@ import pytest
 from tests.support.llm_peers import PEERS, peer_for
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import tool_calls_reply
-from zork_mcp.app.cli import options_from, parser
+from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.sweep.sweep import parse_model
 from zork_mcp.builders.llm import llm_session, llm_settings
 from zork_mcp.builders.providers import HOSTED, PROVIDERS
@@ -212,3 +213,42 @@ def test_a_wrong_provider_name_reads_the_same_in_the_cli_eval_and_mcp_ghost(caps
         parse_model("openia:gpt-6-luna")
     with pytest.raises(ConfigurationError, match=refused):
         mcp_ghost_sync({"mcpServers": {"s": {"command": "x"}}}, "s", "openia", "k", "u")
+
+
+PLACEHOLDERS = ["...", "sk-...", "sk-or-v1-...", "<your key>", "your-key-here", "YOUR_API_KEY",
+                '"..."', "xxxxxxxx", "  "]  # fmt: skip
+
+
+@pytest.mark.parametrize("written", PLACEHOLDERS)
+def test_a_placeholder_key_is_refused_at_once_naming_its_variable_never_its_value(written):
+    """Issue 55: `OPENROUTER_API_KEY=...`, as the README writes it, was sent as a key: 15 s of
+    retries before a clear error."""
+    with pytest.raises(ConfigurationError) as caught:
+        llm_settings(RunOptions(provider="openrouter"), environ={"OPENROUTER_API_KEY": written})
+    message = str(caught.value)
+    assert message.startswith("OPENROUTER_API_KEY holds a placeholder, not an API key: set it")
+    assert "./.env" in message
+    if len(written.strip()) > 3:  # shorter ones (`...`) are words the message may hold
+        assert written.strip() not in message
+
+
+def test_an_empty_key_variable_is_named_and_a_real_looking_key_is_taken():
+    with pytest.raises(ConfigurationError, match=r"^OPENROUTER_API_KEY is empty: set it"):
+        llm_settings(RunOptions(provider="openrouter"), environ={"OPENROUTER_API_KEY": ""})
+    key = "sk-or-v1-0123456789abcdef0123456789abcdef"
+    environ = {"OPENROUTER_API_KEY": key}
+    assert llm_settings(RunOptions(provider="openrouter"), environ=environ).api_key == key
+    local = llm_settings(RunOptions(provider="local"), environ={"OPENAI_API_KEY": "..."})
+    assert local.provider == "local"  # a local server takes whatever key it is given
+
+
+def test_the_cli_refuses_the_readmes_placeholder_key_before_any_request(
+    monkeypatch, capsys, tmp_path, zork_game
+):
+    monkeypatch.setenv("OPENROUTER_API_KEY", "...")
+    started = time.monotonic()
+    run = ["--provider", "openrouter", "--max-turns", "1", "--game", str(zork_game), "--plain"]
+    assert main([*run, "--log-dir", str(tmp_path), "--no-mcp"]) == 2
+    assert time.monotonic() - started < 5, "refused at once, not after retries"
+    error = capsys.readouterr().err
+    assert "error: OPENROUTER_API_KEY holds a placeholder, not an API key" in error
