@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import importlib.util
 import io
+import json
 import os
 import re
 import shlex
@@ -132,3 +133,43 @@ def _parser(module: str, argv: list[str]) -> argparse.ArgumentParser | None:
 def _placeholders(argv: list[str]) -> list[str]:
     """`...` and `<name>` stand for a value the reader fills in."""
     return [re.sub(r"<[^>]+>", "x", arg) for arg in argv if arg not in ("...", "…")]
+
+
+# Where the docs say which servers the repository's own config has (issue 55: setup.md said
+# "our reasoning server" after the memory server had joined it).
+_SERVERS_SAID = re.compile(
+    r"(?:MCP with our|repository's file has the|`mcp_config.json` offers the)\s+"
+    r"([a-z]+(?:(?:,\s*|\s+and\s+)[a-z]+)*)\s+servers?\b"
+)
+
+
+def test_the_servers_the_docs_say_the_repository_config_has_are_the_ones_it_has():
+    configured = set(json.loads((ROOT / "mcp_config.json").read_text())["mcpServers"])
+    said = {
+        page.name: set(re.split(r",\s*|\s+and\s+", names))
+        for page in PAGES
+        for names in _SERVERS_SAID.findall(" ".join(page.read_text().split()))
+    }
+    assert {"README.md", "setup.md", "configuration.md", "mcp-servers.md"} <= set(said), said
+    assert all(names == configured for names in said.values()), (said, configured)
+
+
+def test_the_readme_shows_a_status_line_per_turn_only_as_plain_output():
+    """A status line after every turn is what `--plain` (or a pipe) prints; on a terminal
+    it is one live line at the bottom."""
+    text = (ROOT / "README.md").read_text()
+    sample = next(
+        block for block in re.findall(r"```text\n(.*?)```", text, re.S) if "turn 1 |" in block
+    )
+    before = " ".join(text[: text.index("```text\n" + sample)].strip().split("\n\n")[-1].split())
+    assert "--plain" in before and "live status line" in text
+    assert "MCP on: server memory; --no-mcp to play without them" in sample, "as a run starts"
+
+
+def test_the_readme_says_what_the_tests_install_with_apt_get_and_what_they_leave_in_cache():
+    from tests.support.browser import PACKAGES
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for package in (*PACKAGES, "tmux"):
+        assert f"`{package}`" in readme, package
+    assert "apt-get" in readme and "root" in readme and "`.cache/`" in readme
