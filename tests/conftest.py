@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support import global_tracing
 from tests.support.network import LOOPBACK, PROVIDER_KEYS, RealProviderBlocked
 from tests.support.paths import ROOT
 
@@ -72,6 +73,18 @@ def no_real_providers(monkeypatch):
         return await original(self, request)
 
     monkeypatch.setattr(httpx.AsyncHTTPTransport, "handle_async_request", loopback_only)
+
+
+@pytest.fixture(autouse=True)
+def no_tracer_outlives_its_test():
+    """A global tracer provider a test installed (a Langfuse client does) ends with the test:
+    no later test's spans go to a receiver that test closed (tests/support/global_tracing.py)."""
+    from opentelemetry import trace
+
+    before = trace.get_tracer_provider()
+    yield
+    if global_tracing.taken_since(before):
+        global_tracing.give_back()
 
 
 GAME_FOLDERS = "zork_mcp_game_*"

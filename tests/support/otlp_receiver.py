@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from opentelemetry import trace
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+
+from tests.support import global_tracing
 
 STATUS_ERROR = 2
 
@@ -146,4 +149,9 @@ def receivers(monkeypatch: Any, *, langfuse: bool = True, otlp: bool = True) -> 
         if otlp:
             monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", ot.url)
             monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", f"authorization=Bearer {header}")
-        yield Exported(lf, ot, (secret, header))
+        before = trace.get_tracer_provider()
+        try:
+            yield Exported(lf, ot, (secret, header))
+        finally:  # while the receivers still listen: nothing is left to send once they close
+            if global_tracing.taken_since(before):
+                global_tracing.give_back()
