@@ -19,7 +19,7 @@ from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.inert_text import inert
-from zork_mcp.domain.servers.mcp_state import McpState
+from zork_mcp.domain.facts.mcp_state import McpState
 
 WAITING = "waiting for the model…"
 PREPARING = "starting the episode…"

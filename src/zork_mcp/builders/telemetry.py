@@ -18,7 +18,7 @@ from zork_mcp.builders.llm import LLMSettings
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.tracing import tracing_backends
-from zork_mcp.domain.servers.mcp_state import McpState
+from zork_mcp.domain.facts.mcp_state import McpState
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.telemetry import Telemetry
 

@@ -16,12 +16,12 @@ from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.facts.mcp_state import TURN_ON, McpState
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
 from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
-from zork_mcp.domain.servers.mcp_state import TURN_ON, McpState
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[2J[bold]loud[/bold]"
