@@ -27,7 +27,7 @@ from zork_mcp.domain.facts.episode_facts import (
     EpisodeStarted,
     TurnCompleted,
 )
-from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
 from zork_mcp.domain.llm.budget import BudgetSpent, SpendGuard
@@ -225,7 +225,7 @@ class Orchestrator:
         if self._journal is not None:
             self._journal.begin(state.start, state.opening, state.turn)
         text, score = f"Resumed after turn {state.turn}", state.summary.score
-        self._emit(EventType.EPISODE_RESUMED, text, **EpisodeResumed(state.turn, score).fields())
+        self._report(EpisodeResumed(state.turn, score), text)
         return observation
 
     def _record(self, played: PlayedTurn, decision: Decision, after: GameObservation) -> TurnReport:
@@ -254,11 +254,6 @@ class Orchestrator:
     def _end_on_error(self, reason: EndReason, error: BaseException) -> None:
         self.summary.end_reason = reason
         self.summary.error = f"{type(error).__name__}: {error}"
-
-    def _emit(
-        self, kind: EventType, message: str, *, level: Level = Level.INFO, **fields: object
-    ) -> None:
-        self._telemetry.emit(Event(kind, message, level, fields))
 
     def _report(self, payload: EpisodeFact, message: str, level: Level = Level.INFO) -> None:
         self._telemetry.emit(Event.of(payload, message, level))

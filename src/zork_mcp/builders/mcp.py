@@ -19,7 +19,8 @@ from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.adapters.storage import own_files
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.facts.confinement_notices import sandbox_notices
-from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.notice_facts import ForkServerLost
 from zork_mcp.domain.servers.server_config import AnyServerConfig, MCPConfig, by_transport
 from zork_mcp.domain.servers.server_places import EpisodePlaces, placed_servers, uses_journal
 from zork_mcp.domain.settings import MCPSettings, ServerStart
@@ -151,7 +152,7 @@ def confinement_notices(
 
 
 def _lost(text: str) -> Event:
-    return Event(EventType.MCP_FORK_SERVER_LOST, text, Level.WARNING)
+    return Event.about(ForkServerLost(), text, Level.WARNING)
 
 
 def mcp_tool_server(

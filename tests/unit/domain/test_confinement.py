@@ -11,21 +11,19 @@ import pytest
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan
 from zork_mcp.builders.mcp import ToolServerSettings, confinement_notices
 from zork_mcp.domain.errors import MCPConfigError
-from zork_mcp.domain.facts.confinement_notices import (
-    FILES,
-    NETWORK,
-    SCOPES,
-    sandbox_notices,
-    unenforced,
-)
+from zork_mcp.domain.facts.confinement_notices import sandbox_notices
 from zork_mcp.domain.facts.events import EventType
 from zork_mcp.domain.servers.confinement import (
     DEFAULT_CONNECT_PORTS,
     DEVICES_WRITE,
+    FILES,
+    NETWORK,
+    SCOPES,
     Sandbox,
     ServerFacts,
     emulator_confinement,
     server_confinement,
+    unenforced,
 )
 from zork_mcp.domain.servers.server_config import MCPServerConfig, parse_mcp_config
 from zork_mcp.domain.settings import parse_mcp_settings

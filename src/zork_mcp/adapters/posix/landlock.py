@@ -32,14 +32,8 @@ FS_WRITE_FILE = 1 << 1
 FS_READ_FILE = 1 << 2
 FS_READ_DIR = 1 << 3
 FS_REMOVE_DIR = 1 << 4
-FS_REMOVE_FILE = 1 << 5
-FS_MAKE_CHAR = 1 << 6
-FS_MAKE_DIR = 1 << 7
-FS_MAKE_REG = 1 << 8
-FS_MAKE_SOCK = 1 << 9
-FS_MAKE_FIFO = 1 << 10
-FS_MAKE_BLOCK = 1 << 11
-FS_MAKE_SYM = 1 << 12
+# 1 << 5 to 1 << 12: remove a file, make a char device, folder, file, socket, fifo, block
+# device, symlink; handled whole (`_FS_BY_ABI`), never granted one by one
 FS_REFER = 1 << 13  # ABI 2
 FS_TRUNCATE = 1 << 14  # ABI 3
 FS_IOCTL_DEV = 1 << 15  # ABI 5
@@ -51,8 +45,8 @@ NET_CONNECT_TCP = 1 << 1
 SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
 SCOPE_SIGNAL = 1 << 1
 
-_FS_BY_ABI = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 4: (1 << 15) - 1}
-_FS_ALL = (1 << 16) - 1  # ABI 5 and later
+_FS_BY_ABI = {1: FS_REFER - 1, 2: FS_TRUNCATE - 1, 3: FS_IOCTL_DEV - 1, 4: FS_IOCTL_DEV - 1}
+_FS_ALL = (FS_IOCTL_DEV << 1) - 1  # ABI 5 and later
 OWN_PROC = "/proc/self"  # opened now: the caller's own /proc/<pid>, not its children's
 _READ = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 _FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV

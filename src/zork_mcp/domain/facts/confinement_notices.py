@@ -1,27 +1,14 @@
-"""What a run's start says of confinement (issue 47): which of the policy
-(domain/servers/confinement.py) the kernel cannot enforce, for the MCP servers and for the
-game's emulator; never a silent no-op."""
+"""What a run's start says of confinement (issue 47): what of the policy the kernel cannot
+enforce (`unenforced`, domain/servers/confinement.py), for the MCP servers and for the game's
+emulator, as typed notices; never a silent no-op."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zork_mcp.domain.facts.events import Event, EventType, Level
-
-FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix sockets"
-NET_ABI, SCOPE_ABI = 4, 6  # the Landlock ABI that first filters TCP ports; that scopes
-
-
-def unenforced(abi: int, *, scoped: bool = True) -> tuple[str, ...]:
-    """What a kernel offering Landlock ABI `abi` (0: none, or not Linux) cannot enforce."""
-    if abi < 1:
-        return (FILES, NETWORK, SCOPES)
-    missing = []
-    if abi < NET_ABI:
-        missing.append(NETWORK)
-    if scoped and abi < SCOPE_ABI:
-        missing.append(SCOPES)
-    return tuple(missing)
+from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.notice_facts import GameSandboxDegraded, SandboxDegraded, SandboxOff
+from zork_mcp.domain.servers.confinement import unenforced
 
 
 def sandbox_notices(
@@ -41,12 +28,12 @@ def sandbox_notices(
         return []
     if not enabled:
         text = "MCP servers run unconfined: [tool.zorkgpt.mcp] sandbox = false"
-        return [Event(EventType.MCP_SANDBOX_OFF, text, Level.WARNING, {"servers": list(servers)})]
+        return [Event.about(SandboxOff(list(servers)), text, Level.WARNING)]
     events = []
     if unconfined_servers:
         names = list(unconfined_servers)
         text = f'MCP servers {", ".join(names)} run unconfined: their entry says "sandbox": false'
-        events.append(Event(EventType.MCP_SANDBOX_OFF, text, Level.WARNING, {"servers": names}))
+        events.append(Event.about(SandboxOff(names), text, Level.WARNING))
     confined = [name for name in servers if name not in unconfined_servers]
     missing = unenforced(abi)
     if missing and confined:
@@ -55,8 +42,8 @@ def sandbox_notices(
             f"the kernel offers {'no ' if abi < 1 else ''}{what}: MCP servers "
             f"{', '.join(confined)} run with {', '.join(missing)} unconfined"
         )
-        fields = {"abi": abi, "unconfined": list(missing), "servers": confined}
-        events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
+        degraded = SandboxDegraded(confined, list(missing), abi=abi)
+        events.append(Event.about(degraded, text, Level.WARNING))
     listed = [name for name in host_listed if name in confined]
     if listed and not namespaces:
         text = (
@@ -64,8 +51,8 @@ def sandbox_notices(
             'run with no network, as their host lists ("sandbox": {"hosts": [...]}) '
             "cannot be kept"
         )
-        fields = {"namespaces": False, "unconfined": [], "servers": listed}
-        events.append(Event(EventType.MCP_SANDBOX_DEGRADED, text, Level.WARNING, fields))
+        cut_off = SandboxDegraded(listed, [], namespaces=False)
+        events.append(Event.about(cut_off, text, Level.WARNING))
     return events
 
 
@@ -79,5 +66,4 @@ def game_notice(abi: int) -> Event | None:
     text = (
         f"the kernel offers {what}: the game's emulator runs with {', '.join(missing)} unconfined"
     )
-    fields = {"abi": abi, "unconfined": list(missing)}
-    return Event(EventType.GAME_SANDBOX_DEGRADED, text, Level.WARNING, fields)
+    return Event.about(GameSandboxDegraded(abi, list(missing)), text, Level.WARNING)

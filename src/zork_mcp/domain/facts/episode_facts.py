@@ -1,7 +1,7 @@
 """What an episode's own events say, typed: the orchestrator writes these payloads as its
-episode_start, turn_complete and episode_end events, and the log's readers (show, the HTML
-report, a resumed sweep episode) get the same types back from `LoggedEvent.payload`; an
-episode_resumed event's readers read it as `EpisodeResumed`."""
+episode_start, episode_resumed, turn_complete, budget_reached and episode_end events, and the
+log's readers (show, the HTML report, a resumed sweep episode) get the same types back from
+`LoggedEvent.payload`."""
 
 from __future__ import annotations
 
@@ -128,6 +128,7 @@ class EpisodeEnded:
 # What an episode_end written by an earlier version lacks: its cost, cached tokens and error.
 _ENDED_BEFORE: dict[str, Any] = {"cached_tokens": 0, "cost_usd": None, "error": None}
 
+
 @dataclass(frozen=True)
 class BudgetReached:
     """The run's budget stopped the episode after `turn`: what it allows, what was spent,
@@ -149,9 +150,6 @@ class BudgetReached:
         return cls(**{f.name: values[f.name] for f in fields(cls)})
 
 
-EpisodeFact = EpisodeStarted | TurnCompleted | EpisodeEnded | BudgetReached
-
-
 @dataclass(frozen=True)
 class EpisodeResumed:
     """Where a resumed episode goes on: after which turn, with the score it had then. Read
@@ -166,3 +164,6 @@ class EpisodeResumed:
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> EpisodeResumed:
         return cls(**{f.name: values.get(f.name) for f in fields(cls)})
+
+
+EpisodeFact = EpisodeStarted | EpisodeResumed | TurnCompleted | EpisodeEnded | BudgetReached

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from zork_mcp.domain.facts.episode_facts import (
     BudgetReached,
     EpisodeEnded,
     EpisodeFact,
+    EpisodeResumed,
     EpisodeStarted,
     TurnCompleted,
 )
@@ -78,6 +79,15 @@ def tool_span_name(canonical_tool_name: str) -> str:
     return f"{TOOL_SPAN_PREFIX}{canonical_tool_name}"
 
 
+class Fact(Protocol):
+    """What an event of one kind says (domain/facts/loop_facts.py, notice_facts.py)."""
+
+    @property
+    def kind(self) -> EventType: ...
+
+    def fields(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Event:
     type: EventType
@@ -91,6 +101,18 @@ class Event:
         )  # a name not in EventType: ValueError
 
     @classmethod
+    def about(
+        cls,
+        fact: Fact,
+        message: str,
+        level: Level = Level.INFO,
+        place: Mapping[str, Any] | None = None,
+    ) -> Event:
+        """A typed fact's event: its type is the fact's kind, its fields the place's (where
+        in the episode, if anywhere) and the fact's."""
+        return cls(fact.kind, message, level, {**(place or {}), **fact.fields()})
+
+    @classmethod
     def of(cls, payload: EpisodeFact, message: str, level: Level = Level.INFO) -> Event:
         """An episode's own event: its type is its payload's, its fields the payload's."""
         return cls(TYPE_OF[type(payload)], message, level, payload.fields())
@@ -99,6 +121,7 @@ class Event:
 # The episode's own events and the payload each carries, written and read as these types.
 PAYLOADS: dict[EventType, type[EpisodeFact]] = {
     EventType.EPISODE_START: EpisodeStarted,
+    EventType.EPISODE_RESUMED: EpisodeResumed,
     EventType.TURN_COMPLETE: TurnCompleted,
     EventType.EPISODE_END: EpisodeEnded,
     EventType.BUDGET_REACHED: BudgetReached,

@@ -24,7 +24,8 @@ class EventPlace:
     turn: int | None = None
 
     def fields(self) -> dict[str, Any]:
-        return _written(self)
+        """What it knows of the place: a notice of the turn says no iteration."""
+        return {name: value for name, value in _written(self).items() if value is not None}
 
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> Self:

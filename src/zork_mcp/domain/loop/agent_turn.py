@@ -10,7 +10,9 @@ from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING
 
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
-from zork_mcp.domain.facts.events import SESSION_SPAN, Event, EventType, Level
+from zork_mcp.domain.facts.events import SESSION_SPAN, Event, Level
+from zork_mcp.domain.facts.loop_facts import EventPlace, LoopFact
+from zork_mcp.domain.facts.notice_facts import ConnectRecovered, ConnectRetried, ServerDisabled
 from zork_mcp.domain.facts.span_facts import TurnDecided, TurnOpened
 from zork_mcp.domain.llm.messages import Message
 from zork_mcp.domain.loop.agent_response import ParsedAnswer
@@ -119,10 +121,14 @@ def _after_failure(
         raise _as_startup_error(error, failed) from error
     for name, directive in directives.items():
         if directive is Directive.CONTINUE_WITHOUT_TOOLS:
-            kind, text = EventType.MCP_DISABLED_FALLBACK, "MCP retry failed, disabling MCP server"
+            fact: LoopFact = ServerDisabled(name, str(error))
+            text = f"MCP retry failed, disabling MCP server '{name}': {error}"
         else:
-            kind, text = EventType.MCP_CONNECT_RETRY, "MCP connect failed, retrying server"
-        _warn(telemetry, kind, f"{text} '{name}': {error}", turn, error, name)
+            fact, text = (
+                ConnectRetried(name, str(error)),
+                f"MCP connect failed, retrying server '{name}': {error}",
+            )
+        telemetry.emit(Event.about(fact, text, Level.WARNING, EventPlace(turn=turn).fields()))
     return [name for name in wanted if connections[name].may_connect]
 
 
@@ -133,21 +139,9 @@ def _record_success(
         was_retry = connections[name].state is ConnectionState.RETRYING
         connections[name].record(ConnectResult.SUCCEEDED)
         if was_retry:
-            telemetry.emit(
-                Event(
-                    EventType.MCP_CONNECT_RETRY_SUCCEEDED,
-                    f"MCP server '{name}' retry successful",
-                    Level.INFO,
-                    {"turn": turn, "server": name},
-                )
-            )
-
-
-def _warn(
-    telemetry: Telemetry, kind: EventType, message: str, turn: int, error: Exception, server: str
-) -> None:
-    fields = {"turn": turn, "error": str(error), "server": server}
-    telemetry.emit(Event(kind, message, Level.WARNING, fields))
+            text = f"MCP server '{name}' retry successful"
+            place = EventPlace(turn=turn).fields()
+            telemetry.emit(Event.about(ConnectRecovered(name), text, Level.INFO, place))
 
 
 def _as_startup_error(error: MCPError, failed: list[str]) -> MCPServerStartupError:

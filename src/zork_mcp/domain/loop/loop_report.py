@@ -271,7 +271,7 @@ class LoopReport:
 
     def _emit(self, fact: LoopFact, message: str, level: Level = Level.INFO) -> None:
         place = EventPlace(iteration=self._state.iterations, turn=self._turn)
-        self._telemetry.emit(Event(fact.kind, message, level, place.fields() | fact.fields()))
+        self._telemetry.emit(Event.about(fact, message, level, place.fields()))
 
 
 def _response_summary(response: LLMResponse) -> dict[str, Any]:

@@ -28,6 +28,22 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from zork_mcp.domain.servers.host_list import PROXY_PORT, HostSyntaxError, host_rules
 
+FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix sockets"
+NET_ABI, SCOPE_ABI = 4, 6  # the Landlock ABI that first filters TCP ports; that scopes
+
+
+def unenforced(abi: int, *, scoped: bool = True) -> tuple[str, ...]:
+    """What a kernel offering Landlock ABI `abi` (0: none, or not Linux) cannot enforce."""
+    if abi < 1:
+        return (FILES, NETWORK, SCOPES)
+    missing = []
+    if abi < NET_ABI:
+        missing.append(NETWORK)
+    if scoped and abi < SCOPE_ABI:
+        missing.append(SCOPES)
+    return tuple(missing)
+
+
 SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt")
 SYSTEM_WIDE_PROC = (  # what runtimes read of /proc that describes no process
     "/proc/cpuinfo",

@@ -15,8 +15,8 @@ import pytest
 from zork_mcp.adapters.game.jericho import emulator_main
 from zork_mcp.adapters.game.jericho.game_env import JerichoGameEnv
 from zork_mcp.adapters.posix.landlock import SCOPE_ABI, abi_version
-from zork_mcp.domain.facts.confinement_notices import FILES, NETWORK, SCOPES
 from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.servers.confinement import FILES, NETWORK, SCOPES
 
 NAMES = {"files": FILES, "network": NETWORK, "scopes": SCOPES}
 confinable = pytest.mark.skipif(abi_version() < SCOPE_ABI, reason="needs Landlock ABI 6+")

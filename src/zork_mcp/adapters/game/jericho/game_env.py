@@ -28,7 +28,8 @@ from zork_mcp.adapters.game.jericho.wire import Frame, FrotzState, WireError
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError
 from zork_mcp.domain.facts.confinement_notices import game_notice
-from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.notice_facts import EmulatorRestarted
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_command import CommandRules, notice_text, safe_command
 from zork_mcp.domain.game.status_line import (
@@ -212,15 +213,12 @@ class JerichoGameEnv:
             ) from e
         self._pending = None
         self.restarts += 1
-        self._on_event(
-            Event(
-                EventType.GAME_EMULATOR_RESTARTED,
-                f"The game process died on the command {command!r} ({death}); a new one "
-                "took over the game where it was, and the command was not played",
-                Level.WARNING,
-                {"command": command, "cause": str(death), "restarts": self.restarts},
-            )
+        text = (
+            f"The game process died on the command {command!r} ({death}); a new one took "
+            "over the game where it was, and the command was not played"
         )
+        restarted = EmulatorRestarted(command, str(death), self.restarts)
+        self._on_event(Event.about(restarted, text, Level.WARNING))
 
     def _started(self) -> EmulatorProcess:
         try:

@@ -20,7 +20,8 @@ import socket
 import threading
 from collections.abc import Callable, Sequence
 
-from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.notice_facts import HostRefused
 from zork_mcp.domain.servers.host_list import (
     HEAD_LIMIT,
     Connect,
@@ -157,8 +158,8 @@ class _Relay:
             return
         self._reported.add(target)
         text = refusal(self._server, request, self._hosts).text
-        fields = {"server": self._server, "host": request.host, "port": request.port}
-        self._refused(Event(EventType.MCP_SANDBOX_HOST_REFUSED, text, Level.WARNING, fields))
+        refused = HostRefused(self._server, request.host, request.port)
+        self._refused(Event.about(refused, text, Level.WARNING))
 
 
 async def _listener(channel: socket.socket) -> socket.socket | None:

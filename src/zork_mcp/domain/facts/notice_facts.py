@@ -1,0 +1,90 @@
+"""What the run's notices say, typed as the loop's are (`LoopFact`: a type per event kind,
+its fields written and read back through it): a server's connect retried, disabled or
+recovered; confinement off or degraded; a host a server may not reach; the game's process
+replaced; the fork server lost. A notice's place, where it has one, is its `EventPlace`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.facts.loop_facts import LoopFact
+
+
+@dataclass(frozen=True)
+class ConnectRetried(LoopFact):
+    """A server failed to connect; it is tried again (requirements 6.7-6.10)."""
+
+    kind = EventType.MCP_CONNECT_RETRY
+    server: str
+    error: str
+
+
+@dataclass(frozen=True)
+class ServerDisabled(LoopFact):
+    """A server failed again after its retry: the episode goes on without it."""
+
+    kind = EventType.MCP_DISABLED_FALLBACK
+    server: str
+    error: str
+
+
+@dataclass(frozen=True)
+class ConnectRecovered(LoopFact):
+    kind = EventType.MCP_CONNECT_RETRY_SUCCEEDED
+    server: str
+
+
+@dataclass(frozen=True)
+class SandboxOff(LoopFact):
+    """These servers run unconfined, as the settings or their entries say."""
+
+    kind = EventType.MCP_SANDBOX_OFF
+    servers: list[str]
+
+
+@dataclass(frozen=True)
+class SandboxDegraded(LoopFact):
+    """The kernel cannot confine these servers whole: too old a Landlock (`abi`, with the
+    rights it leaves `unconfined`), or no user namespaces (`namespaces` False) for the ones
+    with host lists, which then get no network."""
+
+    kind = EventType.MCP_SANDBOX_DEGRADED
+    servers: list[str]
+    unconfined: list[str]
+    abi: int | None = None
+    namespaces: bool | None = None
+
+
+@dataclass(frozen=True)
+class GameSandboxDegraded(LoopFact):
+    kind = EventType.GAME_SANDBOX_DEGRADED
+    abi: int
+    unconfined: list[str]
+
+
+@dataclass(frozen=True)
+class HostRefused(LoopFact):
+    """A confined server asked for a host its list does not name (said once per host)."""
+
+    kind = EventType.MCP_SANDBOX_HOST_REFUSED
+    server: str
+    host: str
+    port: int
+
+
+@dataclass(frozen=True)
+class EmulatorRestarted(LoopFact):
+    """The game's process died; a new one took over where the game was."""
+
+    kind = EventType.GAME_EMULATOR_RESTARTED
+    command: str
+    cause: str
+    restarts: int
+
+
+@dataclass(frozen=True)
+class ForkServerLost(LoopFact):
+    """The MCP fork server is gone: servers are spawned from here on."""
+
+    kind = EventType.MCP_FORK_SERVER_LOST
