@@ -193,6 +193,8 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
+        container.llm_settings()  # no key, or a budget the model cannot be priced for:
+        container.spend_guard()  # refused before the episode writes anything
         summary = container.orchestrator().run()
     except ZorkMcpError as error:
         container.progress.shutdown()  # the live line goes first: the error starts a line

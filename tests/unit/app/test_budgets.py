@@ -55,6 +55,7 @@ def test_the_single_episode_cli_refuses_it_before_any_call(tmp_path, capsys):
     code = main(["--provider", "local", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
                  "--no-mcp", "--budget-usd", "1", "--log-dir", str(tmp_path)])  # fmt: skip
     assert code == 2 and "local:m is not" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # refused before the episode wrote anything
 
 
 def test_a_sweep_file_takes_the_same_keys():
