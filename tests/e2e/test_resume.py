@@ -18,14 +18,15 @@ WALKTHROUGH = zork1["walkthrough"].split("/")
 
 
 def play(replies: list, tmp_path: Path, zork_game: Path, episode: str, *extra: str) -> int:
+    """`extra` after the run's options (a second --max-turns wins over the first)."""
     peer = peer_for("openai", replies, api_key=None)
     pyproject = write_project(tmp_path, enabled=False)
     with peer.serve() as url:
         return main(
             ["--provider", "local", "--base-url", f"{url}/v1", "--model", "walkthrough",
-             "--game", str(zork_game), "--max-turns", "12", "--plain", "--no-mcp",
+             "--game", str(zork_game), "--plain", "--no-mcp",
              "--config", str(pyproject), "--log-dir", str(tmp_path),
-             "--episode-id", episode, *extra]
+             "--episode-id", episode, "--max-turns", "12", *extra]
         )  # fmt: skip
 
 
@@ -62,3 +63,22 @@ def test_resume_without_a_checkpoint_or_an_episode_id_says_what_to_pass(
     except SystemExit as exit:
         assert exit.code == 2
     assert "--resume continues an earlier episode" in capsys.readouterr().err
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def test_resuming_a_finished_episode_says_so_and_writes_nothing(tmp_path, zork_game, capsys):
+    moves = [action_reply(c) for c in WALKTHROUGH[:12]]
+    assert play(moves, tmp_path, zork_game, "done") == 0
+    before = snapshot(tmp_path / "done")
+    assert play([], tmp_path, zork_game, "done", "--resume") == 0
+    err = capsys.readouterr().err
+    assert "Episode done is finished, so --resume plays nothing" in err
+    assert "raise --max-turns to play on" in err
+    assert snapshot(tmp_path / "done") == before  # no second "resumed" nor "Ended"
+    assert play([action_reply("north")], tmp_path, zork_game, "done", "--resume",
+                "--max-turns", "13") == 0  # a higher limit plays on  # fmt: skip
+    assert [e["turns"] for e in events(tmp_path, "done") if e["event_type"] == "episode_end"] == [
+        12, 13]  # fmt: skip

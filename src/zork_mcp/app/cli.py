@@ -195,6 +195,9 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     try:
         container.llm_settings()  # no key, or a budget the model cannot be priced for:
         container.spend_guard()  # refused before the episode writes anything
+        if options.resume and (finished := _finished(container, options)) is not None:
+            console.print(Text(finished), soft_wrap=True)
+            return 0
         summary = container.orchestrator().run()
     except ZorkMcpError as error:
         container.progress.shutdown()  # the live line goes first: the error starts a line
@@ -216,6 +219,17 @@ def _provider(name: str) -> str:
         return provider_named(name).name
     except ConfigurationError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _finished(container: Container, options: RunOptions) -> str | None:
+    """What to say instead of resuming an episode that has nothing left to play."""
+    checkpoints = container.checkpoints()
+    if not checkpoints.exists():
+        return None  # the orchestrator says there is nothing to resume
+    why = checkpoints.load().finished(options.max_turns)
+    if why is None:
+        return None
+    return f"Episode {options.episode_id} is finished, so --resume plays nothing: {why}."
 
 
 def dry_run(options: RunOptions) -> int:

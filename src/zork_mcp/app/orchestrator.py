@@ -112,6 +112,7 @@ class Orchestrator:
             self._progress.begin(self.state)
         try:
             observation = self._play(observation)
+            self._keep_the_end()
         except KeyboardInterrupt:
             self.summary.end_reason = EndReason.INTERRUPTED
         except GameHaltedError as error:
@@ -163,6 +164,13 @@ class Orchestrator:
         if self._progress is not None:
             self._progress.turn(report, self.summary)
         return after
+
+    def _keep_the_end(self) -> None:
+        """The last checkpoint says how the episode ended, so a `--resume` of a finished
+        episode can say so before it starts anything."""
+        if self._checkpoints is not None and self.summary.end_reason is not EndReason.BUDGET:
+            self._time()
+            self._checkpoints.save(self.checkpoint())
 
     def _stop_for_budget(self, spent: BudgetSpent) -> None:
         """End where the last turn ended: the turn the budget cut is not played, what its

@@ -211,7 +211,10 @@ def test_r14_4_a_missing_game_file_says_where_it_looked_and_how_to_get_it(tmp_pa
     assert "historicalsource/zork1" in message
 
 
-def test_r14_4_the_cli_names_the_game_file_that_does_not_exist(project, tmp_path, capsys):
+def test_r14_4_the_cli_names_the_game_file_that_does_not_exist(
+    project, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-0123456789")  # a key is checked first
     missing = tmp_path / "nowhere" / "zork1.z3"
     arguments = project(enabled=False)
     assert main([*arguments, "--game", str(missing), "--max-turns", "1"]) == 2

@@ -74,6 +74,19 @@ class Checkpoint:
     def summary(self) -> EpisodeSummary:
         return self.episode.summary
 
+    def finished(self, max_turns: int) -> str | None:
+        """Why a `--resume` to `max_turns` would play nothing (None: it plays on): the game
+        ended, or the episode has played its turns."""
+        ended, turns = self.summary.end_reason, self.turn
+        if ended is EndReason.GAME_OVER:
+            return f"its game ended after turn {turns} (score {self.summary.score})"
+        if turns >= max_turns:
+            return (
+                f"it has played {turns} turns, and --max-turns is {max_turns}: raise "
+                "--max-turns to play on"
+            )
+        return None
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         if "episode" not in state:  # written before the episode's state was kept whole
             state = {"game_state": state["game_state"], "episode": _episode_before(state)}
