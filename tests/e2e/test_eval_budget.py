@@ -57,6 +57,8 @@ def test_a_sweep_stopped_by_its_budget_and_resumed_stores_what_an_unbudgeted_one
     assert code == 0 and spent(budgeted) <= whole * 45 // 100
     assert stopped and all(r.end_reason == EndReason.BUDGET for r in stopped)  # cut short
     assert "left unplayed or stopped by the budget" in out and "--resume" in out
+    assert f"Results: {budgeted}" in out  # and how to read them
+    assert f"zork-mcp eval report {budgeted} --sweep budget --html" in out
 
     code, _ = run(tmp_path / "b", budgeted, zork_game, "--budget-tokens", str(whole * 2),
                   "--resume")  # fmt: skip

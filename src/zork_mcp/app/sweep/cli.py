@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.cli import positive
@@ -185,6 +186,7 @@ def sweep(args: argparse.Namespace) -> int:
     _report_sweep(store, spec.name, args.out or args.results.parent, state)
     if spec.budget.limits:
         _report_budget(spec, state)
+    _say_where(args.results, spec.name)
     return 130 if state.stopped else (1 if state.failed else 0)
 
 
@@ -221,6 +223,20 @@ def _affordable_models(spec: Sweep, estimates: dict[Cell, RunEstimate]) -> None:
             f"A dollar budget needs priced models, and these are not: {named}. Give a token "
             "budget instead (--budget-tokens or budget_tokens), or leave those models out."
         )
+
+
+def _say_where(results: Path, name: str) -> None:
+    """Where the results are, and the command that writes the HTML report of them."""
+    html = results.parent / "report"
+    _report_console().print(
+        Text.assemble(
+            ("Results: ", "bold"), str(results), "\n",
+            ("HTML report: ", "bold"),
+            f"zork-mcp eval report {results} --sweep {name} --html {html}",
+            f"  (then open {html / name / 'index.html'})",
+        ),
+        soft_wrap=True,
+    )  # fmt: skip
 
 
 def _report_budget(spec: Sweep, state: SweepState) -> None:
