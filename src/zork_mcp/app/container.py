@@ -58,7 +58,9 @@ class Container(containers.DeclarativeContainer):
         tool_server=tool_server,
         offer=offer,
     )
-    progress = providers.Resource(progress, options.provided.plain, retry_notices)
+    progress = providers.Resource(
+        progress, options.provided.plain, retry_notices, telemetry_settings.provided.mcp
+    )
     orchestrator = providers.Singleton(
         Orchestrator,
         game=game,

@@ -58,8 +58,11 @@ def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     )
 
 
-def mcp_line(state: EpisodeState) -> str:
-    """MCP on with the episode's servers, or off; with the option that changes it."""
+def mcp_line(state: EpisodeState, said: McpState | None = None) -> str:
+    """MCP on with the episode's servers, or off (and why, where the run said); with the
+    option that changes it."""
+    if said is not None and not said.enabled:
+        return said.line()
     return McpState.of_servers(tuple(state.connections.states())).line()
 
 
@@ -86,14 +89,15 @@ def retry_text(notice: RetryNotice) -> str:
 class PlainProgress:
     """Each turn's transcript and status as plain lines; a retry as a line when it happens."""
 
-    def __init__(self, console: Console) -> None:
-        self.console = console
+    def __init__(self, console: Console, mcp: McpState | None = None) -> None:
+        """`mcp`: what the run's start says of MCP (why it is off, if it is)."""
+        self.console, self._mcp = console, mcp
         self._transcript = Transcript()
 
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line.text)
-        self._say(mcp_line(state))
+        self._say(mcp_line(state, self._mcp))
         waiting = waiting_text(state)
         self._say(waiting if waiting == WAITING else f"{waiting[:-1]}, then {WAITING}")
 
@@ -122,8 +126,9 @@ class LiveProgress:
         self,
         console: Console,
         clock: Callable[[], float] = time.monotonic,
+        mcp: McpState | None = None,
     ) -> None:
-        self.console, self._clock = console, clock
+        self.console, self._clock, self._mcp = console, clock, mcp
         self._transcript = Transcript()
         self._status: str | None = None
         self._notice: RetryNotice | None = None
@@ -156,7 +161,7 @@ class LiveProgress:
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
             self._say(line)
-        self._say(Line(mcp_line(state), Tone.NOTICE))
+        self._say(Line(mcp_line(state, self._mcp), Tone.NOTICE))
         self._waiting, self._since = waiting_text(state), self._clock()
         self._state = state
 
@@ -180,12 +185,16 @@ class LiveProgress:
 
 
 def progress(
-    plain: bool = False, notices: RetryNotices | None = None
+    plain: bool = False, notices: RetryNotices | None = None, mcp: McpState | None = None
 ) -> Iterator[PlainProgress | LiveProgress]:
     """A transcript above a live line on a terminal, else plain lines; stopped when the run
-    ends. `notices`: the LLM's retries, shown while they wait."""
+    ends. `notices`: the LLM's retries, shown while they wait; `mcp`: what the run's start
+    says of MCP."""
     console = Console()
-    display = PlainProgress(console) if plain or not console.is_terminal else LiveProgress(console)
+    if plain or not console.is_terminal:
+        display: PlainProgress | LiveProgress = PlainProgress(console, mcp)
+    else:
+        display = LiveProgress(console, mcp=mcp)
     if notices is not None:
         notices.listen(display.retrying)
     try:
