@@ -17,6 +17,7 @@ from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.bootstrap import episode_events
 from zork_mcp.app.cli import main
+from zork_mcp.app.show import episode_lines
 from zork_mcp.domain.facts.episode_facts import BudgetReached, EpisodeEnded
 from zork_mcp.domain.facts.events import LoggedEvent
 
@@ -66,6 +67,9 @@ def test_an_episode_stopped_by_its_budget_resumes_to_the_unbudgeted_end(
     assert reached.turn == cut.turns and reached.budget_tokens == budget
     assert reached.spent_tokens + reached.next_call_tokens > budget
     assert "Stopped by the budget" in out and "--resume --episode-id cut" in out
+    shown = list(episode_lines(events(tmp_path, "cut")))  # `zork-mcp show`
+    used = cut.prompt_tokens + cut.completion_tokens
+    assert shown[-2].startswith(f"    stopped by the budget: {used:,} of {budget:,} tokens spent")
     checkpoint = json.loads((tmp_path / "logs" / "cut" / "checkpoint.json").read_text())
     assert len(checkpoint["turns"]) == cut.turns
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from zork_mcp.domain.episode.episode_text import result_size
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.facts.episode_facts import (
+    BudgetReached,
     EpisodeEnded,
     EpisodeResumed,
     EpisodeStarted,
@@ -89,6 +90,7 @@ class EpisodeView:
     episode_id: str | None = None  # as its start event was logged
     first_start: EpisodeStarted | None = None  # `start` is the last (a resumed one's)
     resumes: list[Resume] = field(default_factory=list)
+    budgets: dict[int, BudgetReached] = field(default_factory=dict)  # by the turn it stopped
 
     def resumes_before(self, index: int) -> list[Resume]:
         """The resumes met after `index` of its turns (`len(turns)`: after the last turn)."""
@@ -110,6 +112,8 @@ def episode_view(events: Sequence[LoggedEvent]) -> EpisodeView:
             view.turns.append(reading.turn(payload, view.turns))
         elif isinstance(payload, EpisodeEnded):
             view.end = reading.ended = payload
+        elif isinstance(payload, BudgetReached):
+            view.budgets[payload.turn] = payload
         elif event.level in NOTICE_LEVELS and event.message:
             reading.notices.append(event.message)
     return view

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from zork_mcp.app import bootstrap
 from zork_mcp.app.episode_view import EpisodeView, Resume, TurnView, episode_view
+from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.episode_text import (
     cost_line,
     one_line,
@@ -20,7 +21,7 @@ from zork_mcp.domain.episode.episode_text import (
 )
 from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ZorkMcpError
-from zork_mcp.domain.facts.episode_facts import EpisodeEnded
+from zork_mcp.domain.facts.episode_facts import BudgetReached, EpisodeEnded
 from zork_mcp.domain.facts.events import LoggedEvent
 
 ARGUMENTS_CHARS = 160
@@ -69,11 +70,11 @@ def _episode_lines(view: EpisodeView) -> Iterator[str]:
         mcp = "on" if start.mcp_enabled else "off"
         yield f"Episode {view.episode_id} (MCP {mcp}, {start.max_turns} turns max)"
     for index, turn in enumerate(view.turns):
-        yield from _resume_lines(view.resumes_before(index))
+        yield from _resume_lines(view.resumes_before(index), view.budgets)
         yield from _turn_lines(turn)
-    yield from _resume_lines(view.resumes_before(len(view.turns)))
+    yield from _resume_lines(view.resumes_before(len(view.turns)), view.budgets)
     if view.end is not None:
-        yield from _end_lines(view.end)
+        yield from _end_lines(view.end, view.budgets)
 
 
 def _turn_lines(turn: TurnView) -> Iterator[str]:
@@ -92,18 +93,23 @@ def _turn_lines(turn: TurnView) -> Iterator[str]:
     yield from (INDENT + line for line in outcome_lines(turn.facts, turn.observation, before))
 
 
-def _resume_lines(resumes: Sequence[Resume]) -> Iterator[str]:
+def _resume_lines(
+    resumes: Sequence[Resume], budgets: Mapping[int, BudgetReached]
+) -> Iterator[str]:
     for resume in resumes:
         if resume.ended is not None:
-            yield from _end_lines(resume.ended)
+            yield from _end_lines(resume.ended, budgets)
         yield resumed_line(resume.after_turn, resume.extended_to)
 
 
-def _end_lines(end: EpisodeEnded) -> Iterator[str]:
+def _end_lines(end: EpisodeEnded, budgets: Mapping[int, BudgetReached]) -> Iterator[str]:
     yield (
         f"Ended ({end.end_reason}): score {end.score} in {end.moves} moves, "
         f"{end.turns} turns, {end.tool_calls} tool calls"
     )
+    reached = budgets.get(end.turns) if end.end_reason == EndReason.BUDGET else None
+    if reached is not None:
+        yield f"{INDENT}{reached.line()}"
     if end.error:
         yield f"{INDENT}error: {one_line(end.error)}"
     yield INDENT + cost_line(end.usage)

@@ -11,6 +11,7 @@ from typing import Any
 
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.llm.messages import CostParts, Usage
 
 
@@ -141,6 +142,17 @@ class BudgetReached:
     spent_tokens: int
     next_call_usd: float | None
     next_call_tokens: int
+
+    def line(self) -> str:
+        """'stopped by the budget: $0.50 spent of $0.50; the next call needed about ...'"""
+        budget = Budget(self.budget_usd, self.budget_tokens)
+        spent = Spend(self.spent_tokens, self.spent_usd)
+        usd = self.next_call_usd if self.budget_usd is not None else None
+        need = Budget(usd, self.next_call_tokens if self.budget_tokens is not None else None)
+        return (
+            f"stopped by the budget: {budget.describe(spent)} spent, and the next LLM call "
+            f"would have taken about {need.describe()}"
+        )
 
     def fields(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
