@@ -82,19 +82,24 @@ def tool_sets(draw: st.DrawFn, names: st.SearchStrategy[str] = tool_names) -> di
 
 providers = st.sampled_from(["", "openai/", "anthropic/", "google/", "deepseek/", "qwen/", "x/y/"])
 variants = st.sampled_from(["", ":free", ":beta", "-2024-12-17", "-preview", "-latest"])
-REASONING_FAMILIES = (
-    "o1",
+# Models the provider registry says take no tools (builders/providers.py), dated variants too
+NO_TOOL_FAMILIES = (
     "o1-mini",
+    "o1-mini-2024-09-12",
     "o1-preview",
-    "o3",
-    "o3-mini",
-    "deepseek-r1",
-    "qwq-32b",
-    "deepseek-reasoner",
-    "deepseek-r1-distill-llama-70b",
-    "sonar-reasoning",
+    "o1-preview-2024-09-12",
+    "chatgpt-4o-latest",
 )
 TOOL_FAMILIES = (
+    "o1",
+    "o1-2024-12-17",
+    "o3",
+    "o3-mini",
+    "o3-pro",
+    "o4-mini",
+    "grok-4-fast-reasoning",
+    "deepseek-reasoner",
+    "qwq-32b",
     "gpt-4o",
     "gpt-4o-mini",
     "gpt-4-turbo",
@@ -114,14 +119,19 @@ def _cased(name: str) -> st.SearchStrategy[str]:
     return st.sampled_from([name, name.upper(), name.title()])
 
 
-reasoning_models = st.builds(
+no_tool_models = st.builds(
     lambda p, n, v: p + n + v,
     providers,
-    st.sampled_from(REASONING_FAMILIES).flatmap(_cased),
+    st.sampled_from(NO_TOOL_FAMILIES).flatmap(_cased),
     variants,
 )
+# a variant that names no other model: `o1` with `-preview` would be o1-preview
+tool_variants = st.sampled_from(["", ":free", ":beta", "-2024-12-17", "-latest"])
 tool_models = st.builds(
-    lambda p, n, v: p + n + v, providers, st.sampled_from(TOOL_FAMILIES).flatmap(_cased), variants
+    lambda p, n, v: p + n + v,
+    providers,
+    st.sampled_from(TOOL_FAMILIES).flatmap(_cased),
+    tool_variants,
 )
 
 

@@ -24,6 +24,7 @@ from zork_mcp.adapters.llm.gemini import GeminiLLM
 from zork_mcp.adapters.llm.openai.chat import OpenAICompatibleLLM, OpenAIFlavor
 from zork_mcp.adapters.llm.openai.responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.tools.model_support import NoTools
 from zork_mcp.domain.tools.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
 from zork_mcp.domain.tools.wire_names import RULES, WireNameRule
 from zork_mcp.ports.llm import LLM
@@ -50,6 +51,24 @@ class ModelFamily:
 
     def matches(self, model: str) -> bool:
         return re.match(self.pattern, model) is not None
+
+
+# The models that take no tools at all, wherever they are served (a name with a provider
+# prefix or a variant tag is matched on its bare name); every other model, the o-series from
+# o1 on included (o3, o3-mini, o3-pro, o4-mini), and grok-4-fast-reasoning and
+# deepseek-reasoner (DeepSeek V3.2: tool calls in thinking mode), takes them. A model not
+# named here that refuses tools says so in its provider's own 400, which the run reports.
+OPENAI_400 = (
+    "the API answers 400 \"Unsupported parameter: 'tools' is not supported with this model\""
+)
+MODELS_WITHOUT_TOOLS = (
+    NoTools(r"o1-mini\b", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-mini)",
+            "2026-11-28"),
+    NoTools(r"o1-preview\b", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-preview)",
+            "2026-11-28"),
+    NoTools(r"chatgpt-4o-latest\b", "OpenAI: function calling not supported "
+            "(platform.openai.com/docs/models/chatgpt-4o-latest)", "2026-11-28"),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,8 +113,11 @@ class Provider:
     prices: str | None = None  # its name in the price list (genai-prices); None: unpriced
 
     def offer_limits(self, definition_budget_chars: int = DEFINITION_BUDGET_CHARS) -> OfferLimits:
-        """What one request to this provider may offer (README: "What a request offers")."""
-        return OfferLimits(self.tools.max_tools, definition_budget_chars, self.name)
+        """What one request to this provider may offer (README: "What a request offers"),
+        and which models take no tools."""
+        return OfferLimits(
+            self.tools.max_tools, definition_budget_chars, self.name, MODELS_WITHOUT_TOOLS
+        )
 
     @property
     def wire_names(self) -> WireNameRule:

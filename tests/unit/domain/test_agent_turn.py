@@ -10,12 +10,14 @@ import pytest
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer, fake_tool_servers
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
+from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.domain.errors import MCPError, MCPServerStartupError
 from zork_mcp.domain.facts.events import SESSION_SPAN, EventType
 from zork_mcp.domain.llm.messages import ToolResultMessage, initial_messages, user_message
 from zork_mcp.domain.loop.agent_turn import connect_tools, decide_action
 from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.settings import MCPSettings
+from zork_mcp.domain.tools.tool_offer import OfferLimits
 
 
 def echo(text: str) -> str:
@@ -29,6 +31,7 @@ async def turn(
     *,
     model: str = "openai/gpt-4o-mini",
     settings: MCPSettings = MCPSettings(enabled=True),
+    offer: OfferLimits | None = None,
 ) -> tuple[ScriptedLLM, FakeTelemetry, str]:
     llm, telemetry = ScriptedLLM([action_reply("look")], model=model), FakeTelemetry()
     outcome = await decide_action(
@@ -40,6 +43,7 @@ async def turn(
         tool_server=server,
         connection=ServerConnections({server.name: tracker} if server else {}),
         turn=number,
+        offer=offer,
     )
     return llm, telemetry, outcome.answer.response.action
 
@@ -87,16 +91,18 @@ async def test_sessions_are_closed_at_the_end_of_every_turn():
     assert server.sessions_opened == 3
 
 
-async def test_a_reasoning_model_with_tools_fails_before_any_connect():
-    server = FakeToolServer("box", {"echo": echo})
-    with pytest.raises(MCPError, match="does not support tool calling"):
-        await turn(server, ConnectionTracker(), 1, model="deepseek/deepseek-r1")
+async def test_a_model_that_takes_no_tools_fails_before_any_connect():
+    server, registry = FakeToolServer("box", {"echo": echo}), PROVIDERS["openai"].offer_limits()
+    with pytest.raises(MCPError, match="takes no tools"):
+        await turn(server, ConnectionTracker(), 1, model="openai/o1-mini", offer=registry)
     assert server.connect_attempts == 0
     forced = MCPSettings(enabled=True, force_tool_support=True)
     _, _, action = await turn(
-        server, ConnectionTracker(), 1, model="deepseek/deepseek-r1", settings=forced
+        server, ConnectionTracker(), 1, model="openai/o1-mini", settings=forced, offer=registry
     )
     assert action == "look"
+    _, _, action = await turn(server, ConnectionTracker(), 1, model="o3-mini", offer=registry)
+    assert action == "look", "a reasoning model that takes tools is not refused"
 
 
 async def test_without_a_server_the_turn_is_one_plain_call_inside_a_session_span():

@@ -1,48 +1,54 @@
-"""The model tool-support heuristic and its override (requirement 12)."""
+"""Which models take tools: the provider registry's rules and the override (requirement 12;
+issue 54: reasoning models that take tools are no longer refused)."""
 
 import pytest
 
+from zork_mcp.builders.providers import MODELS_WITHOUT_TOOLS
 from zork_mcp.domain.errors import MCPError
 from zork_mcp.domain.tools.model_support import ensure_tool_support, supports_tool_calling
 
+RULES = MODELS_WITHOUT_TOOLS
+
 
 @pytest.mark.parametrize(
     "model",
     [
-        "deepseek/deepseek-r1",
-        "deepseek-reasoner",
-        "openai/o1",
+        "o1-mini",
         "openai/o1-mini",
-        "openai/o1:beta",
-        "openrouter/openai/o1",  # only the last path segment names the model
-        "o3:beta:free",  # every variant tag after the first colon is cut off
-        "o3-mini",
-        "qwen/qwq-32b",
-        "x-ai/grok-3-reasoning",
-        "deepseek/deepseek-r1-distill-llama-70b",
+        "openai/o1-mini:beta",
+        "o1-mini-2024-09-12",
+        "O1-Preview",
+        "openrouter/openai/o1-preview",  # only the last path segment names the model
+        "chatgpt-4o-latest",
     ],
 )
-def test_reasoning_models_do_not_take_tools(model):
-    assert supports_tool_calling(model) is False
-    assert supports_tool_calling(model, force=True) is True
-    with pytest.raises(MCPError, match="force_tool_support"):
-        ensure_tool_support(model)
+def test_the_models_the_registry_names_take_no_tools_and_the_refusal_says_why(model):
+    assert supports_tool_calling(model, RULES) is False
+    assert supports_tool_calling(model, RULES, force=True) is True
+    with pytest.raises(MCPError) as refused:
+        ensure_tool_support(model, RULES)
+    said = str(refused.value)
+    assert "platform.openai.com/docs/models/" in said and "checked 2026-11-28" in said
+    assert "force_tool_support = true" in said and "--no-mcp" in said
 
 
 @pytest.mark.parametrize(
     "model",
     [
+        "o1",
+        "openai/o1",
+        "o3",
+        "o3-mini",
+        "o3-pro",
+        "openai/o4-mini",
+        "x-ai/grok-4-fast-reasoning",
+        "deepseek-reasoner",
         "openai/gpt-4o-mini",
-        "gpt-3.5-turbo",
         "anthropic/claude-3.5-sonnet",
-        "google/gemini-2.5",
-        "mistralai/mixtral-8x7b",
-        "meta-llama/llama-3.1-70b",
-        "cohere/command-r",
         "local-model",
-        "openai/gpt-4o",
+        "o1-minister",  # a name that only begins like one
     ],
 )
-def test_tool_models_and_unknown_models_take_tools(model):
-    assert supports_tool_calling(model) is True
-    ensure_tool_support(model)
+def test_reasoning_models_that_take_tools_and_unknown_models_are_accepted(model):
+    assert supports_tool_calling(model, RULES) is True
+    ensure_tool_support(model, RULES)

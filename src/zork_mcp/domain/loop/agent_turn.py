@@ -67,7 +67,8 @@ async def decide_action(
         async with AsyncExitStack() as stack:
             session = None
             if tool_server is not None and connections.connectable(tool_server.server_names):
-                ensure_tool_support(llm.model, force=settings.force_tool_support)
+                no_tools, force = limits.offer.no_tools, settings.force_tool_support
+                ensure_tool_support(llm.model, no_tools, force=force)
                 session = await connect_tools(tool_server, connections, stack, telemetry, turn)
             loop = ToolLoop(llm, session, limits, telemetry, clock, turn, notices=notices)
             outcome = await loop.run(messages)

@@ -1,38 +1,60 @@
-"""Does a model support tool calling? A name-pattern heuristic with an override (requirement 12)."""
+"""Does a model take tools? Pattern matching on its name against the provider registry's
+list of models that take none (requirement 12), with an override (`force_tool_support`).
+
+The domain holds no list of its own: `builders/providers.py` (`MODELS_WITHOUT_TOOLS`) does,
+each rule with where its provider says so and when that was checked. A model no rule names
+is taken to take tools (a wrong guess surfaces as the provider's own error, which names it).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from zork_mcp.domain.errors import MCPError
 
-# Reasoning models that reject tools (design: Step 4, "Verify model compatibility").
-NO_TOOL_PATTERNS = ("o1-", "o3-", "qwq", "deepseek-r1", "deepseek-reasoner", "-reasoning", "r1-")
-NO_TOOL_NAMES = frozenset({"o1", "o3"})
+
+@dataclass(frozen=True)
+class NoTools:
+    """Models whose bare name (lowercase, after the last `/`, before the first `:`) matches
+    `pattern` from its start take no tools, as `source` says (checked on `checked`)."""
+
+    pattern: str
+    source: str
+    checked: str
+
+    def matches(self, model: str) -> bool:
+        return re.match(self.pattern, bare_name(model)) is not None
 
 
-def supports_tool_calling(model: str, *, force: bool = False) -> bool:
-    """False for known reasoning models, True otherwise; `force` skips the check (12.4)."""
-    if force:
-        return True
-    name = model.lower()
-    if any(pattern in name for pattern in NO_TOOL_PATTERNS):
-        return False
-    # Known tool families (gpt-4, claude-3, gemini, mistral, llama-3.1, ...) and unknown
-    # models alike are assumed to work; a wrong guess surfaces as the provider's own error.
-    return _bare_name(name) not in NO_TOOL_NAMES
+def bare_name(model: str) -> str:
+    """`openai/o1-mini:beta` -> `o1-mini`."""
+    return model.lower().rsplit("/", 1)[-1].split(":", 1)[0]
 
 
-def _bare_name(model: str) -> str:
-    """`openai/o1:beta` -> `o1`."""
-    return model.rsplit("/", 1)[-1].split(":", 1)[0]
+def refusing_rule(model: str, rules: Sequence[NoTools]) -> NoTools | None:
+    return next((rule for rule in rules if rule.matches(model)), None)
 
 
-def ensure_tool_support(model: str, *, force: bool = False) -> None:
-    """Raise MCPError before the first tool call if the model cannot take tools (12.5)."""
-    if not supports_tool_calling(model, force=force):
+def supports_tool_calling(
+    model: str, rules: Sequence[NoTools] = (), *, force: bool = False
+) -> bool:
+    """False for a model a rule names, True otherwise; `force` skips the check (12.4)."""
+    return force or refusing_rule(model, rules) is None
+
+
+def ensure_tool_support(model: str, rules: Sequence[NoTools] = (), *, force: bool = False) -> None:
+    """Raise MCPError before the first tool call if the model takes no tools (12.5), naming
+    the rule that says so and how to override it."""
+    rule = None if force else refusing_rule(model, rules)
+    if rule is not None:
         raise MCPError(
-            f"Model '{model}' does not support tool calling.\n"
-            f"Please either:\n"
-            f"  1. set enabled = false in [tool.zorkgpt.mcp] of pyproject.toml,\n"
-            f"  2. use a model that takes tools (e.g. openai/gpt-4o-mini), or\n"
-            f"  3. set force_tool_support = true if this detection is wrong."
+            f"Model '{model}' takes no tools: the provider registry's rule {rule.pattern!r} "
+            f"says so ({rule.source}; checked {rule.checked}).\n"
+            "Please either:\n"
+            "  1. play without tools: --no-mcp, or enabled = false in [tool.zorkgpt.mcp],\n"
+            "  2. use a model that takes tools (e.g. openai/gpt-4.1-mini), or\n"
+            "  3. set force_tool_support = true in [tool.zorkgpt.mcp] if the rule is wrong "
+            "for this model."
         )

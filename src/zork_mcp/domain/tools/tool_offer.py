@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Protocol, TypeVar
 
+from zork_mcp.domain.tools.model_support import NoTools
 from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tool
 
 DEFINITION_BUDGET_CHARS = 200_000  # ~50k tokens of tool definitions in one request
@@ -46,11 +47,12 @@ ALLOW_ALL = ToolFilter()
 @dataclass(frozen=True)
 class OfferLimits:
     """What one request may offer: the provider's documented tool count (None: no documented
-    limit) and our budget for the definitions' JSON text."""
+    limit), our budget for the definitions' JSON text, and which models take none."""
 
     max_tools: int | None = None
     definition_budget_chars: int = DEFINITION_BUDGET_CHARS
     provider: str = "the provider"
+    no_tools: tuple[NoTools, ...] = ()  # the registry's models that take no tools at all
 
 
 @dataclass(frozen=True)
