@@ -16,7 +16,13 @@ from zork_mcp.builders.mcp import (
     run_tool_settings,
 )
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.builders.settings import RunOptions, history_policy, load_settings, mcp_config
+from zork_mcp.builders.settings import (
+    RunOptions,
+    history_policy,
+    load_settings,
+    mcp_config,
+    project_settings,
+)
 from zork_mcp.builders.storage import checkpoints, episode_events, episode_journal, results_store
 from zork_mcp.builders.sweep import LocalWorkers, RayActors, sweep_backend
 from zork_mcp.builders.telemetry import episode_telemetry, telemetry
@@ -41,6 +47,7 @@ __all__ = [
     "notes_folder",
     "offer_limits",
     "patient_start_plan",
+    "project_settings",
     "results_store",
     "run_start_plan",
     "run_tool_settings",

@@ -15,11 +15,12 @@ from zork_mcp.domain.llm.messages import RetryStats
 class Container(containers.DeclarativeContainer):
     options = providers.Dependency()
 
-    settings = providers.Singleton(bootstrap.load_settings, options)
+    project = providers.Singleton(bootstrap.project_settings, options)  # the pyproject, read once
+    settings = providers.Singleton(bootstrap.load_settings, options, project)
     llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)
     retry_notices = providers.Singleton(RetryNotices)  # the LLM's retries, to the display
-    spend_guard = providers.Singleton(bootstrap.spend_guard, options)  # None: no budget
+    spend_guard = providers.Singleton(bootstrap.spend_guard, options, project)  # None: no budget
     llm_session = providers.Singleton(
         bootstrap.llm_session,
         llm_settings,
@@ -29,7 +30,7 @@ class Container(containers.DeclarativeContainer):
     )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
-    game_settings = providers.Singleton(bootstrap.game_settings, options)
+    game_settings = providers.Singleton(bootstrap.game_settings, options, project)
     # The episode's log is open before its story file is looked for (and found missing).
     game = providers.Resource(bootstrap.episode_game, telemetry, game_settings)
     mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)
@@ -41,7 +42,7 @@ class Container(containers.DeclarativeContainer):
     checkpoints = providers.Singleton(
         bootstrap.checkpoints, options.provided.episode_dir, options.provided.trust_pickle
     )
-    history = providers.Singleton(bootstrap.history_policy, options)
+    history = providers.Singleton(bootstrap.history_policy, options, project)
     journal = providers.Singleton(
         bootstrap.episode_journal,
         options.provided.episode_dir,

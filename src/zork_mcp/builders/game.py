@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
 from zork_mcp.domain.facts.events import Event
-from zork_mcp.domain.settings import parse_game_setting
 from zork_mcp.ports.telemetry import Telemetry
 
 if TYPE_CHECKING:
     from zork_mcp.builders.settings import RunOptions
+    from zork_mcp.domain.settings import ProjectSettings
 
 __all__ = ["GameSettings", "episode_game", "find_game_file", "game_env", "game_settings"]
 
@@ -31,19 +31,18 @@ class GameSettings:
     forked: bool = False  # fork game processes from a preloaded parent (a sweep worker)
 
 
-def game_settings(options: RunOptions) -> GameSettings:
+def game_settings(options: RunOptions, project: ProjectSettings | None = None) -> GameSettings:
     """The CLI's (and a sweep episode's): --game, else $ZORK_MCP_GAME, else the pyproject's."""
     # Imported here: the text adventure server builds its game in this module too, and a
     # server start must not pay for the LLM registry the run's options bring (~0.3 s).
-    from zork_mcp.builders.settings import end_at_first_death, pyproject_text
+    from zork_mcp.builders.settings import end_at_first_death, project_settings
 
-    text = pyproject_text(options)
-    configured = parse_game_setting(text) if text else None
+    project = project or project_settings(options)
     return GameSettings(
-        find_game_file(options.game, configured=configured),
+        find_game_file(options.game, configured=project.game),
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
-        end_at_first_death=end_at_first_death(options, text),
+        end_at_first_death=end_at_first_death(options, project),
         forked=options.fork_game,
     )
 

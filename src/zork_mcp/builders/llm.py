@@ -27,6 +27,7 @@ from zork_mcp.domain.episode.estimate import EpisodeEstimate
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import SpendGuard
 from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.ports.llm import LLM
 
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
@@ -108,10 +109,10 @@ def _llm(
     return priced if guard is None else BudgetedLLM(priced, guard)
 
 
-def spend_guard(options: RunOptions) -> SpendGuard | None:
+def spend_guard(options: RunOptions, project: ProjectSettings | None = None) -> SpendGuard | None:
     """The run's budget, call by call (None: no limit). A dollar budget needs a model the
     price list knows: else a ConfigurationError names the model, before any call."""
-    budget = run_budget(options)
+    budget = run_budget(options, project)
     if not budget.limits:
         return None
     provider, model = PROVIDERS[options.provider], options.model_name

@@ -17,13 +17,7 @@ from zork_mcp.domain.servers.server_config import (
     parse_mcp_config,
     with_tool_filters,
 )
-from zork_mcp.domain.settings import (
-    MCPSettings,
-    parse_budget,
-    parse_end_at_first_death,
-    parse_history_policy,
-    parse_mcp_settings,
-)
+from zork_mcp.domain.settings import MCPSettings, ProjectSettings, parse_settings
 
 
 @dataclass(frozen=True)
@@ -61,9 +55,15 @@ class RunOptions:
         return self.log_dir / self.episode_id
 
 
-def load_settings(options: RunOptions) -> MCPSettings:
+def project_settings(options: RunOptions) -> ProjectSettings:
+    """`[tool.zorkgpt]` and its tables, read once (every default without a pyproject)."""
     text = pyproject_text(options)
-    settings = parse_mcp_settings(text, source=str(options.config)) if text else MCPSettings()
+    return parse_settings(text, source=str(options.config)) if text else ProjectSettings()
+
+
+def load_settings(options: RunOptions, project: ProjectSettings | None = None) -> MCPSettings:
+    """The MCP settings: the pyproject's, with --mcp and --mcp-servers over them."""
+    settings = (project or project_settings(options)).mcp
     if options.mcp is not None:
         settings = settings.model_copy(update={"enabled": options.mcp})
     if options.mcp_servers is not None:
@@ -88,20 +88,17 @@ def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnySer
     return with_tool_filters(chosen, filters, source="[tool.zorkgpt.mcp.tool_filters]")
 
 
-def end_at_first_death(options: RunOptions, pyproject_text: str | None) -> bool:
+def end_at_first_death(options: RunOptions, project: ProjectSettings | None = None) -> bool:
     """--end-at-first-death, else `end_at_first_death` in [tool.zorkgpt], else play on."""
     if options.end_at_first_death is not None:
         return options.end_at_first_death
-    if pyproject_text is None:
-        return False
-    return parse_end_at_first_death(pyproject_text, source=str(options.config))
+    return (project or project_settings(options)).end_at_first_death
 
 
-def history_policy(options: RunOptions) -> HistoryPolicy:
+def history_policy(options: RunOptions, project: ProjectSettings | None = None) -> HistoryPolicy:
     """What the agent sees of its past turns: the options, else `[tool.zorkgpt]`, else a
     window."""
-    text = pyproject_text(options)
-    policy = parse_history_policy(text, source=str(options.config)) if text else HistoryPolicy()
+    policy = (project or project_settings(options)).history_policy()
     chosen = {
         "mode": options.history,
         "turns": options.history_turns,
@@ -115,12 +112,11 @@ def history_policy(options: RunOptions) -> HistoryPolicy:
         ) from e
 
 
-def run_budget(options: RunOptions) -> Budget:
+def run_budget(options: RunOptions, project: ProjectSettings | None = None) -> Budget:
     """What the run may spend on LLM calls: the options' budget, else `[tool.zorkgpt]`'s."""
     if options.budget is not None:
         return options.budget
-    text = pyproject_text(options)
-    return parse_budget(text, source=str(options.config)) if text else Budget()
+    return (project or project_settings(options)).budget()
 
 
 def pyproject_text(options: RunOptions) -> str | None:

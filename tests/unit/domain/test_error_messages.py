@@ -24,9 +24,8 @@ from zork_mcp.domain.servers.server_config import parse_mcp_config
 from zork_mcp.domain.servers.server_env import server_environment
 from zork_mcp.domain.settings import (
     ConfigurationError,
-    parse_end_at_first_death,
-    parse_game_setting,
     parse_mcp_settings,
+    parse_settings,
 )
 from zork_mcp.domain.tools.wire_names import OPENAI_RULE, readable_wire_name
 from zork_mcp.domain.validation import describe_validation_error
@@ -121,41 +120,61 @@ def test_settings_errors_name_the_file_the_table_and_the_valid_keys():
     with pytest.raises(ConfigurationError) as caught:
         parse_mcp_settings("[tool]\nzorkgpt = 3\n", source="my.toml")
     assert str(caught.value) == (
-        "my.toml: [tool.zorkgpt] must be a table, not 3; the MCP settings go in [tool.zorkgpt.mcp]."
+        "my.toml: [tool.zorkgpt] must be a table, not 3; the settings go in [tool.zorkgpt] and "
+        "the MCP settings in [tool.zorkgpt.mcp]."
     )
     with pytest.raises(ConfigurationError, match=r"^my\.toml: \[tool\.zorkgpt\.mcp\] must be"):
         parse_mcp_settings("[tool.zorkgpt]\nmcp = [1]\n", source="my.toml")
     with pytest.raises(ConfigurationError) as caught:
-        parse_mcp_settings("[tool.zorkgpt.mcp]\nenable = true\n", source="my.toml")
+        parse_mcp_settings("[project]\n\n[tool.zorkgpt.mcp]\nenable = true\n", source="my.toml")
     message = str(caught.value)
-    assert message.startswith("my.toml [tool.zorkgpt.mcp] is invalid:\n  - enable: ")
-    assert "the documented keys are: enabled, config_file, max_tool_iterations," in message
+    assert message.startswith("my.toml has settings that cannot be used:\n")
+    assert "  my.toml:4: [tool.zorkgpt.mcp] enable: Extra inputs are not permitted" in message
+    assert "[tool.zorkgpt.mcp] takes: enabled, config_file, max_tool_iterations," in message
+
+
+def test_every_table_is_read_at_once_and_each_error_says_its_file_line_and_key():
+    text = (
+        "[tool.zorkgpt]\nbudjet_usd = 3\nhistory_turns = 0\n\n"
+        "[tool.zorkgpt.mcp]\nmax_tool_iterations = 0\n"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        parse_settings(text, source="p.toml")
+    message = str(caught.value)
+    assert "  p.toml:2: [tool.zorkgpt] budjet_usd: not a key; did you mean budget_usd?" in message
+    assert "  p.toml:3: [tool.zorkgpt] history_turns: " in message
+    assert "  p.toml:6: [tool.zorkgpt.mcp] max_tool_iterations: " in message
+    assert "history_turns is at least 1." in message
+    assert (
+        parse_settings("[tool.zorkgpt]\nepisodes = 3\n", source="p").budget_usd is None
+    )  # ZorkGPT's
+    with pytest.raises(ConfigurationError, match=r"at line 2, column"):
+        parse_settings("[tool.zorkgpt]\ngame = \n", source="p.toml")
+
+
+def game(text: str) -> str | None:
+    return parse_settings(text, source="p.toml").game
 
 
 def test_the_game_setting_is_read_from_the_zorkgpt_table():
-    assert parse_game_setting('[tool.zorkgpt]\ngame = "games/zork1.z3"\n') == "games/zork1.z3"
-    unset = [
-        "",
-        "[tool.zorkgpt]\n",
-        '[tool.zorkgpt]\ngame = ""\n',
-        "[tool.zorkgpt]\ngame = 3\n",
-        "[tool]\nzorkgpt = 1\n",
-        '[tool.other]\ngame = "x"\n',
-    ]
-    assert [parse_game_setting(text) for text in unset] == [None] * len(unset)
+    assert game('[tool.zorkgpt]\ngame = "games/zork1.z3"\n') == "games/zork1.z3"
+    unset = ["", "[tool.zorkgpt]\n", '[tool.other]\ngame = "x"\n']
+    assert [game(text) for text in unset] == [None] * len(unset)
+    for wrong in ('[tool.zorkgpt]\ngame = ""\n', "[tool.zorkgpt]\ngame = 3\n"):
+        with pytest.raises(ConfigurationError, match=r"p\.toml:2: \[tool\.zorkgpt\] game: "):
+            game(wrong)
 
 
 def test_the_first_death_rule_is_read_from_the_zorkgpt_table_and_checked():
     read = [
-        parse_end_at_first_death(text, source="p.toml")
+        parse_settings(text, source="p.toml").end_at_first_death
         for text in ("", "[tool.zorkgpt]\n", "[tool.zorkgpt]\nend_at_first_death = true\n")
     ]
     assert read == [False, False, True]
     with pytest.raises(ConfigurationError) as caught:
-        parse_end_at_first_death('[tool.zorkgpt]\nend_at_first_death = "yes"\n', source="p.toml")
-    assert str(caught.value) == (
-        "p.toml [tool.zorkgpt] end_at_first_death must be true or false, not 'yes'."
-    )
+        parse_settings('[tool.zorkgpt]\nend_at_first_death = "yes"\n', source="p.toml")
+    assert "  p.toml:2: [tool.zorkgpt] end_at_first_death: " in str(caught.value)
+    assert "end_at_first_death is true or false." in str(caught.value)
 
 
 def test_a_config_of_the_wrong_shape_shows_the_expected_shape():

@@ -35,7 +35,7 @@ from zork_mcp.app.sweep.sweep import (
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.llm.budget import Spend
-from zork_mcp.domain.settings import parse_budget
+from zork_mcp.domain.settings import parse_settings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
 from zork_mcp.ports.result_store import ResultStore
@@ -272,7 +272,8 @@ def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
     fields |= _flag_fields(args)
     fields.setdefault("name", args.sweep.stem if args.sweep else "sweep")
     if "budget_usd" not in fields and "budget_tokens" not in fields and args.config.is_file():
-        budget = parse_budget(args.config.read_text(encoding="utf-8"), source=str(args.config))
+        text = args.config.read_text(encoding="utf-8")
+        budget = parse_settings(text, source=str(args.config)).budget()
         fields |= {"budget_usd": budget.usd, "budget_tokens": budget.tokens}
     if "models" not in fields:
         raise ConfigurationError("Name at least one model: --model provider:model.")
