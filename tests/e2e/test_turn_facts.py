@@ -91,5 +91,5 @@ def test_a_scripted_episode_stores_its_rooms_refusals_and_death(tmp_path: Path, 
     assert [turn.died for turn in turns] == [False] * (len(commands) - 1) + [True]
     assert all(turn.prompt_tokens > 0 and turn.llm_seconds > 0 for turn in turns)
     metrics = play_metrics(turns)
-    assert (metrics["deaths"], metrics["invalid_commands"], metrics["best_score"]) == (1, 2, 40)
-    assert metrics["rooms_visited"] == len({turn.room for turn in turns}) >= 6
+    assert (metrics.deaths, metrics.invalid_commands, metrics.best_score) == (1, 2, 40)
+    assert metrics.rooms_visited == len({turn.room for turn in turns}) >= 6

@@ -5,9 +5,8 @@ from __future__ import annotations
 import shutil
 import signal
 import threading
-from dataclasses import astuple, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from dependency_injector import providers
 
@@ -21,11 +20,11 @@ from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import TurnCompleted
 from zork_mcp.domain.llm.budget import Budget
-from zork_mcp.domain.llm.messages import CostParts, RetryStats
+from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
-from zork_mcp.domain.sweep.episodes import EpisodeTask
-from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
+from zork_mcp.domain.sweep.episodes import EpisodeTask, McpConfigFile, McpMode
+from zork_mcp.domain.sweep.records import EpisodeRecord, EpisodeStatus, play_metrics
 
 
 class TrajectoryRecorder:
@@ -45,7 +44,7 @@ class TrajectoryRecorder:
 
 def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
     cell = task.spec.cell
-    mcp_config = None if cell.mcp in ("on", "off") else Path(cell.mcp)
+    mcp_config = Path(cell.mcp.path) if isinstance(cell.mcp, McpConfigFile) else None
     return RunOptions(
         provider=cell.model.provider,
         model=cell.model.model,
@@ -54,7 +53,7 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         max_turns=task.spec.max_turns,
         config=task.config,
         mcp_config=mcp_config,
-        mcp=cell.mcp != "off",
+        mcp=cell.mcp is not McpMode.OFF,
         log_dir=task.log_root,
         seed=task.spec.seed,
         episode_id=task.spec.episode_id,
@@ -150,15 +149,6 @@ def _shutdown(container: Container) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-COST_COLUMNS = ("cost_input_usd", "cost_cached_input_usd", "cost_cache_write_usd",
-                "cost_output_usd")  # fmt: skip
-
-
-def _cost_columns(parts: CostParts | None) -> dict[str, float | None]:
-    values = astuple(parts) if parts is not None else (None,) * len(COST_COLUMNS)
-    return dict(zip(COST_COLUMNS, values, strict=True))
-
-
 def _record(
     task: EpisodeTask,
     options: RunOptions,
@@ -168,36 +158,47 @@ def _record(
     stats: RetryStats,
     setup: str | None,
 ) -> EpisodeRecord:
-    fields: dict[str, Any] = {
-        "setup": setup,
-        "status": "failed" if error else "done",
-        "error": error,
-        "log_dir": str(options.log_dir / options.episode_id),
-        "trajectory": tuple(recorder.points),
-        "tool_errors": sum(turn.tool_errors for turn in recorder.points),
-        "max_turns": task.spec.max_turns,
-        "extended_from": task.extends if options.resume else None,
-        **play_metrics(recorder.points),
-    }
-    if summary is not None:
-        fields |= {
-            "score": summary.score,
-            "moves": summary.moves,
-            "turns": summary.turns,
-            "end_reason": summary.end_reason.as_finished(),
-            "prompt_tokens": summary.usage.prompt_tokens,
-            "completion_tokens": summary.usage.completion_tokens,
-            "cached_tokens": summary.usage.cached_tokens,
-            "cost_usd": summary.usage.cost_usd,
-            "cache_write_tokens": summary.usage.cache_write_tokens,
-            "unpriced": summary.usage.unpriced,
-            **_cost_columns(summary.usage.cost_parts),
-            "tool_calls": summary.tool_calls,
-            "mcp_disabled": recorder.mcp_disabled,
-            "rate_limited": stats.rate_limited,
-            "llm_retries": stats.retries,
-            "seconds": round(summary.seconds, 3),
-        }
-    else:
-        fields["end_reason"] = EndReason.ERROR
-    return task.spec.record(**fields)
+    """The episode's row, field by field: its play from the recorder, its totals from the
+    summary (none when it failed before it began: an error record)."""
+    turns = recorder.points
+    played = play_metrics(turns)
+    record = task.spec.record(
+        status=EpisodeStatus.FAILED if error else EpisodeStatus.DONE,
+        error=error,
+        setup=setup,
+        log_dir=str(options.log_dir / options.episode_id),
+        trajectory=tuple(turns),
+        tool_errors=sum(turn.tool_errors for turn in turns),
+        max_turns=task.spec.max_turns,
+        extended_from=task.extends if options.resume else None,
+        best_score=played.best_score,
+        deaths=played.deaths,
+        invalid_commands=played.invalid_commands,
+        rooms_visited=played.rooms_visited,
+        repeated_commands=played.repeated_commands,
+        end_reason=EndReason.ERROR if summary is None else summary.end_reason.as_finished(),
+    )
+    if summary is None:
+        return record
+    usage, parts = summary.usage, summary.usage.cost_parts
+    return replace(
+        record,
+        score=summary.score,
+        moves=summary.moves,
+        turns=summary.turns,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cached_tokens=usage.cached_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cost_usd=usage.cost_usd,
+        cost_input_usd=parts.input if parts else None,
+        cost_cached_input_usd=parts.cached_input if parts else None,
+        cost_cache_write_usd=parts.cache_write if parts else None,
+        cost_output_usd=parts.output if parts else None,
+        unpriced=usage.unpriced,
+        tool_calls=summary.tool_calls,
+        mcp_disabled=recorder.mcp_disabled,
+        rate_limited=stats.rate_limited,
+        llm_retries=stats.retries,
+        seconds=round(summary.seconds, 3),
+    )

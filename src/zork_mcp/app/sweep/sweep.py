@@ -13,7 +13,14 @@ from zork_mcp.builders import providers
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget
-from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, ModelSpec
+from zork_mcp.domain.sweep.episodes import (
+    Cell,
+    CellMcp,
+    EpisodeSpec,
+    McpMode,
+    ModelSpec,
+    cell_mcp,
+)
 
 DEFAULT_FIRST_SEED = 12
 RUN_HISTORY = "default"  # the history mode a run has without one: its pyproject's
@@ -27,7 +34,7 @@ SWEEP_KEYS = frozenset(
 class Sweep:
     name: str
     models: tuple[ModelSpec, ...]
-    mcp: tuple[str, ...] = ("on", "off")
+    mcp: tuple[CellMcp, ...] = (McpMode.ON, McpMode.OFF)
     seeds: tuple[int, ...] = ()
     episodes: int = 1
     max_turns: int = 100
@@ -101,8 +108,8 @@ def model_from_toml(entry: Any) -> ModelSpec:
     )
 
 
-def parse_mcp_modes(modes: Iterable[str]) -> tuple[str, ...]:
-    result = tuple(mode.strip() for mode in modes if mode.strip())
+def parse_mcp_modes(modes: Iterable[str]) -> tuple[CellMcp, ...]:
+    result = tuple(cell_mcp(mode.strip()) for mode in modes if mode.strip())
     if not result:
         raise ConfigurationError("--mcp needs at least one mode: on, off or an MCP config file.")
     return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,41 @@ class ModelSpec:
         return f"{self.provider}:{self.model}"
 
 
+class McpMode(StrEnum):
+    ON = "on"  # the run's own MCP config
+    OFF = "off"
+
+
+@dataclass(frozen=True)
+class McpConfigFile:
+    """Another MCP config file for a cell, as written (its text names and keys the cell)."""
+
+    path: str
+
+    def __str__(self) -> str:
+        return self.path
+
+
+CellMcp = McpMode | McpConfigFile
+
+
+def cell_mcp(text: str) -> CellMcp:
+    """`on`, `off`, or the path of an MCP config file."""
+    return McpMode(text) if text in tuple(McpMode) else McpConfigFile(text)
+
+
 @dataclass(frozen=True)
 class Cell:
-    """One configuration: a model, an MCP mode ("on", "off", or an MCP config file) and a
+    """One configuration: a model, its MCP (on, off, or another MCP config file) and a
     history mode (None: the run's own, as its pyproject says)."""
 
     model: ModelSpec
-    mcp: str
+    mcp: CellMcp
     history: HistoryMode | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.mcp, str):  # as written: "on", "off" or a file
+            object.__setattr__(self, "mcp", cell_mcp(self.mcp))
 
     @property
     def label(self) -> str:
@@ -60,10 +88,10 @@ class EpisodeSpec:
             key=self.key,
             cell=self.cell.label,
             model=self.cell.model.label,
-            mcp=self.cell.mcp,
+            mcp=str(self.cell.mcp),
             seed=self.seed,
             index=self.index,
-            history=None if history is None else str(history),
+            history=history,
             **outcome,
         )
 

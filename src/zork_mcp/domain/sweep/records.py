@@ -4,14 +4,22 @@ and where a turn left the player, the one room identity its metrics read."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
 from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.llm.messages import CostParts
 
 MAX_SCORE = 350  # Zork I's
+
+
+class EpisodeStatus(StrEnum):
+    """A stored episode's status (a StrEnum: the string a row holds reads back as it)."""
+
+    DONE = "done"  # it came to an end: the game's, the turn limit's or the budget's
+    FAILED = "failed"  # an error ended it; `eval --resume` plays it again
 
 
 @dataclass(frozen=True)
@@ -23,7 +31,7 @@ class EpisodeRecord:
     mcp: str
     seed: int
     index: int
-    status: str  # "done" or "failed"
+    status: EpisodeStatus
     score: int = 0
     moves: int = 0
     turns: int = 0
@@ -47,7 +55,7 @@ class EpisodeRecord:
     rooms_visited: int | None = None
     max_turns: int | None = None  # the turn limit it was played to (None: stored before)
     extended_from: int | None = None  # carried on from a row played to this limit
-    history: str | None = None  # the cell's history mode (None: the run's own, or stored before)
+    history: HistoryMode | None = None  # the cell's (None: the run's own, or stored before)
     setup: str | None = None  # the set-up it was played with, in words (None: not known)
     repeated_commands: int | None = None  # turns that changed nothing (None: stored before)
     # Its cost by part, as the price list splits it (None: unpriced, or stored before), and
@@ -66,9 +74,14 @@ class EpisodeRecord:
                  self.cost_output_usd)  # fmt: skip
         return None if any(part is None for part in parts) else CostParts(*parts)  # type: ignore[arg-type]
 
+    def __post_init__(self) -> None:  # a stored row's strings read back as their types
+        object.__setattr__(self, "status", EpisodeStatus(self.status))
+        if self.history is not None:
+            object.__setattr__(self, "history", HistoryMode(self.history))
+
     @property
     def failed(self) -> bool:
-        return self.status == "failed"
+        return self.status is EpisodeStatus.FAILED
 
     @property
     def normalized_score(self) -> float:
@@ -92,14 +105,28 @@ def place(turn: TurnFacts) -> Place | None:
     return turn.location or turn.room or None
 
 
-def play_metrics(turns: Sequence[TurnFacts]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PlayMetrics:
+    """What an episode's turns add up to (`play_metrics`), as its record's fields."""
+
+    best_score: int
+    deaths: int
+    invalid_commands: int
+    rooms_visited: int
+    repeated_commands: int
+
+    def fields(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def play_metrics(turns: Sequence[TurnFacts]) -> PlayMetrics:
     """What an episode's turns add up to: its best score (Zork I takes 10 points a death, so
     the last is not the best), its deaths, commands the game did not read, rooms stood in,
     commands repeated from the same place and answered the same (a move that changed nothing)."""
-    return {
-        "best_score": max((turn.score for turn in turns), default=0),
-        "deaths": sum(turn.died for turn in turns),
-        "invalid_commands": sum(not turn.valid for turn in turns),
-        "rooms_visited": len({place(turn) for turn in turns} - {None}),
-        "repeated_commands": sum(turn.repeated for turn in turns),
-    }
+    return PlayMetrics(
+        best_score=max((turn.score for turn in turns), default=0),
+        deaths=sum(turn.died for turn in turns),
+        invalid_commands=sum(not turn.valid for turn in turns),
+        rooms_visited=len({place(turn) for turn in turns} - {None}),
+        repeated_commands=sum(turn.repeated for turn in turns),
+    )

@@ -27,7 +27,7 @@ def episode(mcp: str, index: int, score: int, rooms: list[str] | None = None) ->
     return EpisodeRecord(
         "s", f"{mcp}{index}", f"local:m mcp={mcp}", "local:m", mcp, index, index, "done",
         score=score, moves=len(turns), turns=len(turns), trajectory=tuple(turns),
-        log_dir="/nonexistent/gone", **play_metrics(turns),
+        log_dir="/nonexistent/gone", **play_metrics(turns).fields(),
     )  # fmt: skip
 
 

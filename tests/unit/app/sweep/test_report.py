@@ -86,7 +86,7 @@ def played(mcp: str, index: int, turns: list[TurnFacts], **rest) -> EpisodeRecor
     last = turns[-1]
     return episode(
         mcp, index, last.score, turns=len(turns), trajectory=tuple(turns),
-        **play_metrics(turns), **rest,
+        **play_metrics(turns).fields(), **rest,
     )  # fmt: skip
 
 

@@ -132,7 +132,7 @@ def test_returns_need_two_turns_and_never_outnumber_the_rooms_visited(path):
     found = returns(trajectory)
     assert len({r.place for r in found}) == len(found)
     assert all(r.turns >= 2 for r in found)
-    visited = play_metrics(trajectory)["rooms_visited"]
+    visited = play_metrics(trajectory).rooms_visited
     assert (rooms_revisited(trajectory) or 0) <= visited
 
 
