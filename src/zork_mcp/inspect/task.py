@@ -18,7 +18,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
-from zork_mcp.domain.sweep.records import MAX_SCORE
+from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.inspect.episode import EpisodeParameters, episode_container, play
 from zork_mcp.inspect.record import EpisodeProgress, InspectEpisodeRecord
 
@@ -106,11 +106,11 @@ def game_score() -> Scorer:
             value={
                 "final": played.score,
                 "best": played.best,
-                "normalised": played.score / MAX_SCORE,
+                "normalised": played.score / ZORK1.max_score,
             },
             answer=played.end_reason,
             explanation=(
-                f"score {played.score} of {MAX_SCORE} (best {played.best}) after "
+                f"score {played.score} of {ZORK1.max_score} (best {played.best}) after "
                 f"{played.turns} turns and {played.moves} moves; ended: {played.end_reason}"
             ),
             metadata={

@@ -11,18 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn, moves_from
+from zork_mcp.domain.game.profile import ZORK1
 
 RoomKey = int | str  # the room's Z-machine object; its name when the object is unknown (0)
 
 RESOLUTION = 6  # letters of a word a version 3 dictionary keeps: "northward" is "northw"
-DIRECTIONS = {  # gsyntax.zil's directions and their synonyms, as the dictionary reads them
-    "north": "north", "n": "north", "south": "south", "s": "south",
-    "east": "east", "e": "east", "west": "west", "w": "west",
-    "northe": "northeast", "ne": "northeast", "northw": "northwest", "nw": "northwest",
-    "southe": "southeast", "se": "southeast", "southw": "southwest", "sw": "southwest",
-    "up": "up", "u": "up", "down": "down", "d": "down",
-    "in": "in", "inside": "in", "into": "in", "out": "out", "land": "land",
-}  # fmt: skip
+DIRECTIONS = ZORK1.directions
 WALK_VERBS = ("walk", "go", "run", "procee", "step")  # <SYNONYM WALK GO RUN PROCEED STEP>
 CLIMB_VERBS = ("climb", "sit")  # <SYNONYM CLIMB SIT>; V-CLIMB-UP walks up or down
 LONE_VERBS = {"enter": "in", "exit": "out"}  # V-ENTER and V-EXIT walk in and out

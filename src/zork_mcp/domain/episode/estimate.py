@@ -18,7 +18,7 @@ from typing import Any
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messages
-from zork_mcp.domain.game.game_text import TYPICAL_ANSWER_CHARS
+from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.llm.budget import CHARS_PER_TOKEN, OUTPUT_TOKENS
 from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
 
@@ -64,7 +64,7 @@ def estimate_episode(
     tools: Sequence[Mapping[str, Any]],
     policy: HistoryPolicy,
     turns: int,
-    answer_chars: int = TYPICAL_ANSWER_CHARS,
+    answer_chars: int = ZORK1.typical_answer_chars,
 ) -> EpisodeEstimate:
     """The prompts of an episode of `turns` turns under `policy`, offering `tools`."""
     state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))

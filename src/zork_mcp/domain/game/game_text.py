@@ -11,13 +11,6 @@ from __future__ import annotations
 
 import re
 
-# What one remembered turn's game text weighs, in characters, for an estimate of an
-# episode's prompts (domain/episode/estimate.py): fitted so that the estimate of the first
-# 100 turns of Jericho's walkthrough matches what benchmarks/prompt_size.py measures of them
-# under each history policy (within 3%). Most answers are short ("Taken.", a room's name);
-# a few long ones lift Jericho's raw mean to 252.
-TYPICAL_ANSWER_CHARS = 150
-
 DEATH = re.compile(r"\*\*\*\*\s+You have died\s+\*\*\*\*")  # JIGS-UP, 1actions.zil
 UNREAD = (  # the line a refusal starts with, and where the game prints it
     "I don't know the word",  # UNKNOWN-WORD, gparser.zil

@@ -13,11 +13,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.game.profile import ZORK1
 
-DEFAULT_GAME = PurePosixPath("..", "shared", "games", "zork1.z3")  # from a project's folder
+DEFAULT_GAME = ZORK1.default_path  # from a project's folder
 HEADER_SIZE = 64
 FALLBACK_INPUT_LIMIT = 60  # when no read instruction can be decoded: a cautious buffer
 INTERPRETER_LINE_LIMIT = 198  # Jericho's input buffer (200 - newline - NUL)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts, tool_uses
+from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.sweep.records import EpisodeRecord, Place, place
 from zork_mcp.domain.sweep.statistics import Estimate, difference_ci, mean_ci
 
@@ -107,8 +108,9 @@ METRICS = (
     Metric("best_score", "best score", lambda r: r.best_score,
            "the highest score after any turn, from the episode's turns (TALES's highscore, "
            "which TALES reads at 100 steps)"),
-    Metric("normalized_score", "final score / 350", lambda r: r.normalized_score,
-           "the final score over Zork I's 350 points (TALES's normalized score)"),
+    Metric("normalized_score", f"final score / {ZORK1.max_score}", lambda r: r.normalized_score,
+           f"the final score over {ZORK1.name}'s {ZORK1.max_score} points (TALES's normalized "
+           "score)"),
     Metric("rooms", "rooms visited", lambda r: r.rooms_visited,
            "rooms the player stood in after a turn, from each turn's room, told apart by their "
            "Z-machine object (so Zork I's several Forests count apart)"),

@@ -10,9 +10,10 @@ from enum import StrEnum
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.llm.messages import CostParts
 
-MAX_SCORE = 350  # Zork I's
+MAX_SCORE = ZORK1.max_score
 
 
 class EpisodeStatus(StrEnum):
