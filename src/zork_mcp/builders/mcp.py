@@ -12,7 +12,6 @@ from pathlib import Path, PurePosixPath
 from zork_mcp.adapters.mcp.assembly import McpToolServer, ServerGroup
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
-from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
@@ -23,7 +22,7 @@ from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.facts.notice_facts import ForkServerLost
 from zork_mcp.domain.servers.server_config import AnyServerConfig, MCPConfig, by_transport
 from zork_mcp.domain.servers.server_places import EpisodePlaces, placed_servers, uses_journal
-from zork_mcp.domain.settings import MCPSettings, ServerStart
+from zork_mcp.domain.settings import STDERR_LOG_BYTES, MCPSettings, ServerStart
 from zork_mcp.ports.telemetry import Telemetry
 
 

@@ -1,2 +1,3 @@
-"""MCP servers' configuration: the config file, the settings table, a server's environment, the
-protocol eras, the roots it is named, and what a confined server may reach."""
+"""MCP servers: the config file and its entries, a server's environment, the protocol eras,
+each server's connection state machine and start-up time, where each may write and the roots
+it is named, and what a confined server may reach (its folders, ports and host list)."""

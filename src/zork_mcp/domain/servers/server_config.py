@@ -174,7 +174,7 @@ def _transport(entry: Any) -> str:
     return "stdio"
 
 
-ServerEntry = Annotated[
+TransportEntry = Annotated[  # an entry read as its transport's config
     Annotated[MCPServerConfig, Tag("stdio")] | Annotated[MCPHttpServerConfig, Tag("http")],
     Discriminator(_transport),
 ]
@@ -186,7 +186,7 @@ class MCPConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    mcpServers: dict[str, ServerEntry]
+    mcpServers: dict[str, TransportEntry]
 
     @field_validator("mcpServers")
     @classmethod

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import IO
 
 from zork_mcp.adapters.storage import own_files
+from zork_mcp.domain.settings import STDERR_LOG_BYTES
 
-STDERR_LOG_BYTES = 8 * 1024 * 1024
 NOTES = "zork_mcp"
 CHUNK = 64 * 1024
 JOIN_SECONDS = 2.0

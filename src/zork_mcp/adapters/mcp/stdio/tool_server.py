@@ -30,12 +30,12 @@ from zork_mcp.adapters.mcp.stdio.reaper import ProcessReaper
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.server_process import ServerProcess
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
-from zork_mcp.adapters.mcp.stdio.stderr_log import STDERR_LOG_BYTES, StderrLog
+from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 from zork_mcp.domain.servers.startup_timeout import startup_timeout
-from zork_mcp.domain.settings import ServerStart
+from zork_mcp.domain.settings import STDERR_LOG_BYTES, ServerStart
 
 
 class McpStdioToolServer:
