@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     finally:
         container.shutdown_resources()
     out = Console()
-    print_summary(out, summary, str(options.log_dir / options.episode_id))
+    print_summary(out, summary, str(options.episode_dir))
     if summary.end_reason is EndReason.BUDGET:
         out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)

@@ -12,18 +12,18 @@ from tests.support.llm_peers import PEERS, peer_for
 from zork_mcp.adapters.llm.endpoint import RetryPolicy
 from zork_mcp.adapters.llm.fake import tool_calls_reply
 from zork_mcp.app.cli import main, options_from, parser
-from zork_mcp.app.sweep.sweep import parse_model
+from zork_mcp.app.sweep.sweep import model_spec
 from zork_mcp.builders.llm import llm_session, llm_settings
 from zork_mcp.builders.providers import HOSTED, PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, initial_messages
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
 from zork_mcp.domain.tools.wire_names import RULES
 from zork_mcp.ghost import mcp_ghost, mcp_ghost_sync
 
 TOOL = "game.look.around"  # a dot: every provider needs its own wire form
-TOOLS = tuple(to_openai_tools([ToolSpec("game", "look.around", "look")]))
+TOOLS = tool_definitions([ToolSpec("game", "look.around", "look")])
 
 
 async def one_call(name: str, peer, tools: tuple, urls: list | None = None, **options):
@@ -71,7 +71,7 @@ async def test_the_registry_is_where_each_adapter_gets_its_tool_name_rule(name, 
     stricter = replace(provider.wire_names, max_length=20)
     monkeypatch.setitem(RULES, provider.protocol, stricter)
     long_name = "game.look.around.the.white.house"  # 32 characters: hashed to fit in 20
-    tools = tuple(to_openai_tools([ToolSpec("game", "look.around.the.white.house", "look")]))
+    tools = tool_definitions([ToolSpec("game", "look.around.the.white.house", "look")])
     peer = peer_for(provider.protocol, [tool_calls_reply((long_name, {}))], [long_name])
     _, response = await one_call(name, peer, tools)
     offered = _offered_name(provider.protocol, peer.requests[0])
@@ -182,7 +182,7 @@ def test_the_cli_and_eval_offer_exactly_the_registry():
     choices = next(a.choices for a in parser()._actions if a.dest == "provider")
     assert list(choices) == list(PROVIDERS)
     for name in PROVIDERS:
-        assert parse_model(f"{name}:m").provider == name
+        assert model_spec(f"{name}:m").provider == name
 
 
 @pytest.mark.parametrize("name", sorted(PROVIDERS))
@@ -210,7 +210,7 @@ def test_a_wrong_provider_name_reads_the_same_in_the_cli_eval_and_mcp_ghost(caps
         parser().parse_args(["--provider", "openia"])
     assert refused in capsys.readouterr().err
     with pytest.raises(ConfigurationError, match=refused):
-        parse_model("openia:gpt-6-luna")
+        model_spec("openia:gpt-6-luna")
     with pytest.raises(ConfigurationError, match=refused):
         mcp_ghost_sync({"mcpServers": {"s": {"command": "x"}}}, "s", "openia", "k", "u")
 

@@ -27,9 +27,9 @@ from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
 from zork_mcp.app.sweep.sweep import (
     Sweep,
+    model_spec,
     parse_history_modes,
     parse_mcp_modes,
-    parse_model,
     sweep_from_toml,
 )
 from zork_mcp.builders.storage import TRUST_FLAG
@@ -290,7 +290,7 @@ def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.name:
         fields["name"] = args.name
     if args.model:
-        fields["models"] = tuple(parse_model(m) for m in args.model)
+        fields["models"] = tuple(model_spec(m) for m in args.model)
     if args.mcp:
         fields["mcp"] = parse_mcp_modes(m for flag in args.mcp for m in flag.split(","))
     if args.history:

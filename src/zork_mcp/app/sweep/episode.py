@@ -70,7 +70,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     a failure is a record, Ctrl-C (or `controls.interrupt()`) is raised."""
     shared = controls is not None and controls.shared
     options = run_options(task, fork_game=shared)
-    directory = options.log_dir / options.episode_id
+    directory = options.episode_dir
     checkpoint = bootstrap.checkpoints(directory, task.trust_pickle)
     earlier: list[TurnFacts] = []
     if task.resume and checkpoint.exists():
@@ -166,7 +166,7 @@ def _record(
         status=EpisodeStatus.FAILED if error else EpisodeStatus.DONE,
         error=error,
         setup=setup,
-        log_dir=str(options.log_dir / options.episode_id),
+        log_dir=str(options.episode_dir),
         trajectory=tuple(turns),
         tool_errors=sum(turn.tool_errors for turn in turns),
         max_turns=task.spec.max_turns,

@@ -91,16 +91,17 @@ class Sweep:
         ]
 
 
-def parse_model(text: str) -> ModelSpec:
+def model_spec(text: str) -> ModelSpec:
+    """`provider:model` as a sweep's model (the registry's `parse_model`, checked)."""
     provider, model = providers.parse_model(text)
     return ModelSpec(provider.name, model)
 
 
 def model_from_toml(entry: Any) -> ModelSpec:
     if isinstance(entry, str):
-        return parse_model(entry)
+        return model_spec(entry)
     if isinstance(entry, dict) and set(entry) <= {"provider", "model", "base_url"}:
-        spec = parse_model(f"{entry.get('provider', '')}:{entry.get('model', '')}")
+        spec = model_spec(f"{entry.get('provider', '')}:{entry.get('model', '')}")
         return ModelSpec(spec.provider, spec.model, entry.get("base_url"))
     raise ConfigurationError(
         f'models entry {entry!r}: write "provider:model" or '

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
-from zork_mcp.app.sweep.sweep import Sweep, parse_history_modes, parse_model, sweep_from_toml
+from zork_mcp.app.sweep.sweep import Sweep, model_spec, parse_history_modes, sweep_from_toml
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.episodes import ModelSpec
@@ -17,12 +17,12 @@ GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
 
 
 def test_a_model_is_provider_colon_model_and_the_model_may_hold_slashes_and_colons():
-    assert parse_model("openrouter:openai/gpt-4o-mini") == GPT
-    assert parse_model("local:qwen:7b").model == "qwen:7b"
+    assert model_spec("openrouter:openai/gpt-4o-mini") == GPT
+    assert model_spec("local:qwen:7b").model == "qwen:7b"
     with pytest.raises(ConfigurationError, match="provider:model"):
-        parse_model("gpt-4o")
+        model_spec("gpt-4o")
     with pytest.raises(ConfigurationError, match=r"Unknown provider 'openia'.*openrouter"):
-        parse_model("openia:gpt-4o")
+        model_spec("openia:gpt-4o")
 
 
 def test_cells_are_models_times_mcp_modes_and_episodes_cycle_the_seeds():
