@@ -21,10 +21,10 @@ from zork_mcp.domain.servers.confinement import (
     SCOPES,
     Sandbox,
     ServerFacts,
-    emulator_confinement,
     server_confinement,
     unenforced,
 )
+from zork_mcp.domain.servers.confinement_rules import emulator_confinement
 from zork_mcp.domain.servers.server_config import MCPServerConfig, parse_mcp_config
 from zork_mcp.domain.settings import parse_mcp_settings
 

@@ -19,13 +19,22 @@ A server's `"sandbox"` entry widens or narrows that; `"sandbox": false` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
+from zork_mcp.domain.servers.confinement_rules import (
+    DEVICES_READ,
+    DEVICES_WRITE,
+    NO_PORTS,
+    SYSTEM_READ,
+    SYSTEM_WIDE_PROC,
+    Confinement,
+    Network,
+    outside,
+    unique,
+)
 from zork_mcp.domain.servers.host_list import PROXY_PORT, HostSyntaxError, host_rules
 
 FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix sockets"
@@ -44,21 +53,6 @@ def unenforced(abi: int, *, scoped: bool = True) -> tuple[str, ...]:
     return tuple(missing)
 
 
-SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt")
-SYSTEM_WIDE_PROC = (  # what runtimes read of /proc that describes no process
-    "/proc/cpuinfo",
-    "/proc/meminfo",
-    "/proc/stat",
-    "/proc/loadavg",
-    "/proc/version",
-    "/proc/filesystems",
-    "/proc/sys/kernel",
-    "/proc/sys/vm/overcommit_memory",
-    "/sys/devices/system/cpu",
-    "/sys/fs/cgroup",
-)
-DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full")
-DEVICES_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
 # Beneath the home folder: the toolchains a server is commonly run with, and the caches
 # `npx -y` and `uvx` fill on a first run. Not ~/.cache as a whole: tokens live there too
 # (huggingface/token, for one).
@@ -86,15 +80,6 @@ LAUNCHER_CACHES = {
     "uv": ".cache/uv",
 }
 DEFAULT_CONNECT_PORTS = (443, 80)  # https and http to any host; DNS is UDP, never filtered
-NO_PORTS: tuple[int, ...] = ()
-
-
-class Network(StrEnum):
-    """Where a confined process's connections can go."""
-
-    OPEN = "open"  # the host's network, TCP to the allowed ports only (Landlock)
-    ISOLATED = "isolated"  # a network namespace of its own with loopback alone: nowhere
-    PROXIED = "proxied"  # isolated, and the proxy relays HTTPS to its listed hosts
 
 
 class Sandbox(BaseModel):
@@ -162,36 +147,6 @@ DEFAULT_SANDBOX = Sandbox()
 
 
 @dataclass(frozen=True)
-class Confinement:
-    """What a confined process may still do; everything else is denied."""
-
-    read: tuple[str, ...] = ()
-    write: tuple[str, ...] = ()
-    connect_ports: tuple[int, ...] = NO_PORTS
-    scoped: bool = True  # no signal and no abstract unix socket out of its own processes
-    listed: tuple[str, ...] = ()  # folders whose names may be listed, no file in them read
-    removable: tuple[str, ...] = ()  # folders whose empty subfolders may be removed
-    network: Network = Network.OPEN
-
-    def writing(self, folder: str) -> Confinement:
-        """These rules for one process, with its private folder writable: a server's policy
-        is decided once, and each start only adds the folder made for it."""
-        return replace(self, write=(folder, *self.write))
-
-    def as_dict(self) -> dict[str, Any]:
-        """What `adapters/posix/landlock.build_ruleset` is given (the network's namespace is
-        the process's own doing, before it)."""
-        return {
-            "read": self.read,
-            "write": self.write,
-            "connect_ports": self.connect_ports,
-            "scoped": self.scoped,
-            "listed": self.listed,
-            "removable": self.removable,
-        }
-
-
-@dataclass(frozen=True)
 class ServerFacts:
     """What the policy needs to know of one server process's surroundings."""
 
@@ -215,7 +170,7 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
         *SYSTEM_READ,
         *SYSTEM_WIDE_PROC,
         *DEVICES_READ,
-        *_outside(facts.python_paths, guarded),
+        *outside(facts.python_paths, guarded),
         *facts.own_folders,
         *(f"{home}/{folder}" for folder in HOME_READ),
         *_expanded(sandbox.read, home),
@@ -235,7 +190,7 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
     # folder needs its names listed; no file there is read but its own package's.
     listed = (facts.cwd,) if facts.lists_cwd else ()
     ports = _ports(sandbox, network)
-    return Confinement(_unique(read), _unique(write), ports, listed=listed, network=network)
+    return Confinement(unique(read), unique(write), ports, listed=listed, network=network)
 
 
 def _ports(sandbox: Sandbox, network: Network) -> tuple[int, ...]:
@@ -254,37 +209,6 @@ def launcher_cache(command: str, home: str) -> str | None:
     return f"{home}/{folder}" if folder else None
 
 
-def emulator_confinement(
-    python_paths: Sequence[str], story: str, folder: str, cwd: str, home: str
-) -> Confinement:
-    """The game process: Python, Jericho and its story file read-only, its private folder
-    writable, no TCP port, scoped; it may remove its folder once empty (a right on the folder
-    above, limited to empty folders), as it does when it ends, even after its parent died."""
-    read = [
-        *SYSTEM_READ,
-        *SYSTEM_WIDE_PROC,
-        *DEVICES_READ,
-        *_outside(python_paths, (cwd, home)),
-        story,
-    ]
-    above = str(PurePosixPath(folder).parent)
-    write = _unique([folder, *DEVICES_WRITE])
-    return Confinement(_unique(read), write, NO_PORTS, removable=(above,))
-
-
-def _outside(paths: Iterable[str], guarded: Sequence[str]) -> list[str]:
-    """`paths` minus any that is a guarded folder or holds one (`/`, the working folder)."""
-    kept = []
-    for path in paths:
-        folder = PurePosixPath(path)
-        if not folder.is_absolute():
-            continue
-        if any(folder == PurePosixPath(g) or folder in PurePosixPath(g).parents for g in guarded):
-            continue
-        kept.append(path)
-    return kept
-
-
 def _not_holding(folders: Iterable[str], guarded: Sequence[str]) -> list[str]:
     """`folders` minus any that is or holds a guarded one: a folder named on a server's
     command line (the filesystem server's ~/notes) is the user's gift, but never the working
@@ -300,15 +224,3 @@ def _not_holding(folders: Iterable[str], guarded: Sequence[str]) -> list[str]:
 
 def _expanded(paths: Iterable[str], home: str) -> list[str]:
     return [f"{home}/{path[2:]}" if path.startswith("~/") else path for path in paths]
-
-
-def _unique(paths: Iterable[str]) -> tuple[str, ...]:
-    """Each path once, and none beneath another: a rule grants its rights beneath its
-    folder, so such a path is a rule the kernel would check for nothing (each costs a start
-    ~20 µs)."""
-    kept = dict.fromkeys(paths)
-    return tuple(path for path in kept if not any(_beneath(path, other) for other in kept))
-
-
-def _beneath(path: str, folder: str) -> bool:
-    return path != folder and path.startswith(folder.rstrip("/") + "/")
