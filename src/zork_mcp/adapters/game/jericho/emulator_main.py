@@ -9,6 +9,9 @@ there, and names it in its hello. It ends, removing that
 folder, when its parent closes stdin or dies, or on SIGTERM; Ctrl-C is the parent's. It
 ends without tearing down Jericho: freeing a heap that a bad line may have corrupted is
 where Frotz aborts, and nothing of it outlives the process.
+
+It imports what its loop needs and no more (issue 56): Jericho, the wire, Landlock and the
+game's rules, never the parent's side of the package (`game_env`), pydantic or the facts.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from zork_mcp.adapters.game.jericho.wire import (
     send,
 )
 from zork_mcp.adapters.posix.landlock import restrict_self
+from zork_mcp.domain.servers.confinement_rules import emulator_confinement
 
 Reply = tuple[dict[str, Any], FrotzState | None]
 
@@ -173,8 +177,6 @@ def _confine(story: str, folder: Path) -> None:
     """Landlock (issue 47): the story, Python and Jericho read-only, its folder writable (and
     removable when it ends), no TCP port, no signal out; what the kernel lacks is left
     unconfined."""
-    from zork_mcp.domain.servers.confinement import emulator_confinement  # not before the fork
-
     paths = (sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
     home = os.path.expanduser("~")
     rules = emulator_confinement(paths, str(Path(story).resolve()), str(folder), os.getcwd(), home)

@@ -24,7 +24,10 @@ from multiprocessing import forkserver, util
 
 from jericho import jericho
 
-from zork_mcp.adapters.game.jericho import emulator_main  # noqa: F401 (preloaded)
+from zork_mcp.adapters.game.jericho import (  # noqa: F401 (preloaded)
+    emulator_main,
+    emulator_process,  # where the child's target is unpickled from
+)
 
 _frotz_library = jericho._load_frotz_lib()
 jericho._load_frotz_lib = lambda: _frotz_library
