@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
-from zork_mcp.domain.episode.episode_state import EpisodeState, Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import Checkpoint, EpisodeState, Note, Place, PlayedTurn
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections

@@ -15,7 +15,8 @@ from zork_mcp.adapters.storage.checkpoint_file import (
     FileCheckpoints,
 )
 from zork_mcp.adapters.storage.own_files import ForeignFileError
-from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import Checkpoint
 from zork_mcp.domain.errors import ConfigurationError
 
 BEFORE_ISSUE_28 = CHECKPOINT_BEFORE_ISSUE_28

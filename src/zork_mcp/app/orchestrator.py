@@ -8,8 +8,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from zork_mcp.app.agent import Decision, ZorkAgent
-from zork_mcp.domain.episode.episode import Checkpoint, EndReason, EpisodeSummary
-from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn, unchanged_repeat
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
+from zork_mcp.domain.episode.episode_state import (
+    Checkpoint,
+    EpisodeState,
+    Place,
+    PlayedTurn,
+    unchanged_repeat,
+)
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryPolicy, TurnView, turn_messages
 from zork_mcp.domain.episode.memories import relevant_memories
 from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses

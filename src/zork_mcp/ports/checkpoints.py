@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from zork_mcp.domain.episode.episode import Checkpoint
+from zork_mcp.domain.episode.episode_state import Checkpoint
 
 
 class Checkpoints(Protocol):

@@ -24,8 +24,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from zork_mcp.adapters.storage import own_files
-from zork_mcp.domain.episode.episode import Checkpoint, EpisodeSummary
-from zork_mcp.domain.episode.episode_state import EpisodeState, Note, Place, PlayedTurn
+from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode_state import Checkpoint, EpisodeState, Note, Place, PlayedTurn
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.servers.connection import ConnectionState, ConnectionTracker, ServerConnections
 from zork_mcp.domain.tools.tool_offer import ToolNotices
@@ -153,6 +153,8 @@ class FileCheckpoints:
 
 _MOVED = {
     ("zork_mcp.app.checkpoint", "Checkpoint"): Checkpoint,
+    ("zork_mcp.domain.episode", "Checkpoint"): Checkpoint,  # before issue 48's folders
+    ("zork_mcp.domain.episode.episode", "Checkpoint"): Checkpoint,  # before issue 54
     ("zork_mcp.app.orchestrator", "EpisodeSummary"): EpisodeSummary,
 }
 _MOVED_MODULES = {  # issue 37: the Jericho adapter moved under adapters/game/

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from zork_mcp.domain.episode.episode import Checkpoint
+from zork_mcp.domain.episode.episode_state import Checkpoint
 from zork_mcp.domain.errors import ConfigurationError
 
 

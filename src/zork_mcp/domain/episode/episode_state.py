@@ -1,13 +1,15 @@
 """One episode's state: the turns played, the objective, the notes and what the servers'
-connections came to. The orchestrator owns it, the checkpoint saves it whole, and the
-history the agent is shown and the map of its episode are read from it."""
+connections came to; and its checkpoint, the game's saved state beside it. The orchestrator
+owns it, the checkpoint saves it whole, and the history the agent is shown and the map of its
+episode are read from it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from zork_mcp.domain.episode.episode import EpisodeSummary
+from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.servers.connection import ServerConnections
 from zork_mcp.domain.tools.tool_offer import ToolNotices
 
@@ -106,3 +108,51 @@ def unchanged_repeat(state: EpisodeState, turn: PlayedTurn) -> bool:
 
 def _folded(command: str) -> str:
     return " ".join(command.lower().split())
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The game's saved state and the episode's, whole: what `--resume` goes on from."""
+
+    game_state: object
+    episode: EpisodeState
+
+    @property
+    def turn(self) -> int:
+        return self.episode.turn
+
+    @property
+    def summary(self) -> EpisodeSummary:
+        return self.episode.summary
+
+    def finished(self, max_turns: int) -> str | None:
+        """Why a `--resume` to `max_turns` would play nothing (None: it plays on): the game
+        ended, or the episode has played its turns."""
+        ended, turns = self.summary.end_reason, self.turn
+        if ended is EndReason.GAME_OVER:
+            return f"its game ended after turn {turns} (score {self.summary.score})"
+        if turns >= max_turns:
+            return (
+                f"it has played {turns} turns, and --max-turns is {max_turns}: raise "
+                "--max-turns to play on"
+            )
+        return None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "episode" not in state:  # written before the episode's state was kept whole
+            state = {"game_state": state["game_state"], "episode": _episode_before(state)}
+        self.__dict__.update(state)
+
+
+def _episode_before(saved: dict[str, Any]) -> EpisodeState:
+    """An older checkpoint's turn, objective, recent actions and totals as an episode state;
+    only its last actions were kept, each with its answer."""
+    summary: EpisodeSummary = saved["summary"]
+    recent = list(saved.get("recent") or ())
+    first = saved["turn"] - len(recent) + 1
+    place = Place(summary.room or "")
+    turns = [
+        PlayedTurn(first + index, command, answer, place)
+        for index, (command, answer) in enumerate(recent)
+    ]
+    return EpisodeState(summary, start=place, turns=turns, objective=saved.get("objective"))
