@@ -13,8 +13,13 @@ the other: the handshake (the config pins 2025-11-25) and the stateless era the 
 speaks by default (2026-07-28); "CPU ms/turn" is the whole tree's CPU (this process, the
 workers, the game and MCP server processes, all reaped by the end) per turn played.
 
+Then the PSS of one game process: up to 16 forked as a sweep worker forks them, each played
+`--turns` steps. The peak PSS, the game's PSS and (with `--llm-latency`) the efficiency,
+ideal over wall, are the headline numbers: judged against benchmarks/baseline.json for
+runs at the sizes it records (the quick mode's among them), or recorded with `--record`.
+
     python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 16]
-        [--workers 2] [--llm-latency 0] [--modes on,off] [--quick]
+        [--workers 2] [--llm-latency 0] [--modes on,off] [--record] [--quick]
 """
 
 from __future__ import annotations
@@ -30,11 +35,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from jericho.game_info import zork1
 from rich.console import Console
 
+from benchmarks.baseline import judge, memory, ratio
 from benchmarks.support import parse_arguments, print_table
 from tests.support.eval_peers import WalkthroughPeer
 from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.game.jericho.emulator_process import EmulatorProcess
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
@@ -185,6 +193,33 @@ def pss_kb(pid: int) -> int:
     return next((int(line.split()[1]) for line in lines if line.startswith("Pss:")), 0)
 
 
+def game_pss_mb(game: Path, count: int, steps: int) -> float:
+    """The mean PSS of `count` game processes forked from one forkserver, as a sweep
+    worker's are, each reset and played `steps` steps of the walkthrough."""
+    games = [EmulatorProcess(game, 0, forked=True) for _ in range(count)]
+    try:
+        states = [process.ask({"op": "reset"}).state for process in games]
+        walkthrough = zork1["walkthrough"].split("/")
+        for step in range(steps):
+            command = walkthrough[step % len(walkthrough)]
+            for i, process in enumerate(games):
+                states[i] = process.ask({"op": "step", "command": command}, states[i]).state
+        return sum(pss_kb(process.pid) for process in games) / count / 1024
+    finally:
+        for process in games:
+            process.close()
+
+
+def sizes(args: argparse.Namespace) -> str:
+    """The sizes a run's numbers hold for: the key of its baseline."""
+    if args.quick:
+        return "quick"
+    return (
+        f"episodes={args.episodes} turns={args.turns} parallel={args.parallel} "
+        f"workers={args.workers} llm-latency={args.llm_latency:g} modes={','.join(args.modes)}"
+    )
+
+
 def back_to_back(tasks: list[EpisodeTask]) -> float:
     started = time.perf_counter()
     for task in tasks:
@@ -212,11 +247,15 @@ def main() -> None:
     )
     parser.add_argument("--modes", default="on,off", help="MCP modes: on, off or both")
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
+    parser.add_argument(
+        "--record", action="store_true", help="record the headline numbers as the baseline"
+    )
     quick = {"episodes": 2, "turns": 2, "parallel": 2, "workers": 1}
     args = parse_arguments(parser, quick)
     args.game = find_game_file(args.game)
     args.modes = [mode.strip() for mode in args.modes.split(",")]
-    rows = []
+    rows, peak_pss, efficiency = [], 0.0, 1.0
+    pss_interval = 0.25 if args.quick else 2.0  # a quick run is over in seconds
     runs = [(mode, era) for mode in args.modes for era in (ERAS if mode == "on" else [None])]
     for mode, era in runs:
         with (
@@ -226,13 +265,15 @@ def main() -> None:
             directory = Path(name)
             tasks = episodes(url, args, directory, mode, ERAS.get(era or ""))
             serial = 0.0 if args.llm_latency else back_to_back(tasks)
-            with TreeSampler().sampling() as sampler:
+            with TreeSampler(pss_interval=pss_interval).sampling() as sampler:
                 pool, cpu = pooled(tasks, args, directory)
             ideal = ideal_seconds(directory, args.llm_latency)
             cpu_per_turn = 1000 * cpu / max(1, turns_played(directory))
             report = report_seconds(directory)
         n = len(tasks)
+        peak_pss = max(peak_pss, sampler.peak_pss_mb)
         if args.llm_latency:
+            efficiency = min(efficiency, ideal / pool)
             versus = [f"{ideal:.1f}", f"{pool / ideal:.2f}"]
         else:
             versus = [f"{serial:.1f}", f"{serial / pool:.2f}"]
@@ -250,6 +291,12 @@ def main() -> None:
         ["MCP", "episodes", "wall s", "ep/min", *against, "CPU ms/turn", "peak procs",
          "peak PSS MB", "report s"], rows,
     )  # fmt: skip
+    game = game_pss_mb(args.game, min(args.parallel, 16), args.turns)
+    print(f"a game process forked as a worker forks it: {game:.2f} MB PSS")
+    headlines = [memory("peak_pss_mb", peak_pss), memory("game_pss_mb", game)]
+    if args.llm_latency:
+        headlines.append(ratio("efficiency", efficiency))
+    judge("eval_sweep", sizes(args), headlines, write=args.record)
 
 
 if __name__ == "__main__":
