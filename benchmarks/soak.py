@@ -31,6 +31,7 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
+    FinishReason,
     LLMRequest,
     LLMResponse,
     ToolResultMessage,
@@ -99,7 +100,7 @@ class FaultyLLM:
         if not request.tools or not first or fault is None:
             return action_reply(self.rng.choice(["north", "south", "look", "take lamp"]))
         if fault == "empty":
-            return LLMResponse(None, finish_reason="length")
+            return LLMResponse(None, finish_reason=FinishReason.LENGTH)
         if fault == "prose":
             return text_reply("I think going north is best.")
         return tool_calls_reply(fault)

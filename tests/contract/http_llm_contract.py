@@ -22,11 +22,67 @@ from zork_mcp.adapters.llm.fake import action_reply, text_reply, tool_calls_repl
 from zork_mcp.adapters.mcp.fake import FakeToolServer, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, ToolChoice, initial_messages
 from zork_mcp.domain.loop.agent_response import final_answer_format
 from zork_mcp.domain.loop.loop_policy import LoopLimits
 from zork_mcp.domain.loop.tool_loop import ToolLoop
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolDefinition, ToolSpec, tool_definitions
+from zork_mcp.domain.tools.wire_names import RULES, WireNameMap
+
+# A typed definition, and each provider's own form of it (API references: chat completions'
+# `tools`, Responses' flat function tools, Anthropic's `tools`, Gemini's functionDeclarations).
+THINK = ToolDefinition(
+    "box.think",
+    "Think it over.",
+    {"type": "object", "properties": {"thought": {"type": "string"}}, "required": ["thought"]},
+)
+
+
+def wire_form(protocol: str, name: str) -> list:
+    parameters, description = dict(THINK.parameters), THINK.description
+    return {
+        "openai": [
+            {
+                "type": "function",
+                "function": {"name": name, "description": description, "parameters": parameters},
+            }
+        ],
+        "openai-responses": [
+            {
+                "type": "function",
+                "name": name,
+                "parameters": parameters,
+                "strict": False,
+                "description": description,
+            }
+        ],
+        "anthropic": [{"name": name, "description": description, "input_schema": parameters}],
+        "gemini": [
+            {
+                "functionDeclarations": [
+                    {"name": name, "description": description, "parameters": parameters}
+                ]
+            }
+        ],
+    }[protocol]
+
+
+# Each ToolChoice in each provider's words: where the body carries it, and what it says.
+CHOICES = {
+    "openai": ("tool_choice", {"auto": "auto", "none": "none", "required": "required"}),
+    "openai-responses": ("tool_choice", {"auto": "auto", "none": "none", "required": "required"}),
+    "anthropic": (
+        "tool_choice",
+        {"auto": {"type": "auto"}, "none": {"type": "none"}, "required": {"type": "any"}},
+    ),
+    "gemini": (
+        "toolConfig",
+        {
+            choice: {"functionCallingConfig": {"mode": mode}}
+            for choice, mode in {"auto": "AUTO", "none": "NONE", "required": "ANY"}.items()
+        },
+    ),
+}
 
 
 class FakeClock:
@@ -59,9 +115,7 @@ class HttpLLMContract(LLMContract):
         stack, clients = ExitStack(), []
 
         def make(replies, *, tools=TOOLS, key=None, sleep=None, retry=None):
-            peer = peer_for(
-                self.protocol, list(replies), [tool["function"]["name"] for tool in tools]
-            )
+            peer = peer_for(self.protocol, list(replies), [tool.name for tool in tools])
             if self.transport == "mock":
                 client, base = httpx.AsyncClient(transport=peer.mock_transport()), MOCK_BASE
             else:
@@ -157,14 +211,29 @@ class HttpLLMContract(LLMContract):
             ToolSpec("t", "ünïcode tool"),
             ToolSpec("s", "x" * 90),
         ]
-        tools = tuple(to_openai_tools(specs))
+        tools = tool_definitions(specs)
         names = [spec.canonical_name for spec in specs]
         llm, peer = peered(
             [tool_calls_reply(*[(name, {"n": i}) for i, name in enumerate(names)])], tools=tools
         )
-        response = await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), tools, "auto"))
+        request = LLMRequest(tuple(initial_messages("s", "u")), tools, ToolChoice.AUTO)
+        response = await llm.complete(request)
         assert [call.function.name for call in response.tool_calls] == names
         assert peer.rejections == []
+
+    async def test_a_typed_definition_goes_out_in_the_providers_own_form(self, peered):
+        llm, peer = peered([text_reply("ok")], tools=(THINK,))
+        await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), (THINK,)))
+        name = WireNameMap([THINK.name], RULES[self.protocol]).to_wire(THINK.name)
+        assert peer.requests[0]["tools"] == wire_form(self.protocol, name)
+        assert peer.rejections == []
+
+    @pytest.mark.parametrize("choice", list(ToolChoice))
+    async def test_each_tool_choice_goes_out_in_the_providers_words(self, peered, choice):
+        llm, peer = peered([text_reply("ok")])
+        await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, choice))
+        key, words = CHOICES[self.protocol]
+        assert peer.requests[0][key] == words[choice.value] and peer.rejections == []
 
     async def test_the_whole_loop_keeps_the_providers_rules(self, peered):
         def think(thought: str) -> str:
@@ -174,7 +243,7 @@ class HttpLLMContract(LLMContract):
         # Only OpenAI's wire carries arguments as text that can be malformed JSON.
         text_wire = self.protocol in ("openai", "openai-responses")
         bad_arguments = "{bad json" if text_wire else {"thought": "fine"}
-        tools = tuple(to_openai_tools(server.specs()))
+        tools = tool_definitions(server.specs())
         llm, peer = peered(
             [
                 tool_calls_reply(

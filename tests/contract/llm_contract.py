@@ -12,17 +12,17 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
-from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse, initial_messages
+from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse, ToolChoice, initial_messages
 from zork_mcp.domain.loop.agent_response import final_answer_format
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
 from zork_mcp.ports.llm import LLM
 
 MakeLLM = Callable[[Sequence[LLMResponse]], LLM]
-TOOLS = tuple(to_openai_tools([ToolSpec("box", "think"), ToolSpec("other", "do.it")]))
+TOOLS = tool_definitions([ToolSpec("box", "think"), ToolSpec("other", "do.it")])
 
 
 def tool_request() -> LLMRequest:
-    return LLMRequest(tuple(initial_messages("sys", "West of House")), TOOLS, "auto")
+    return LLMRequest(tuple(initial_messages("sys", "West of House")), TOOLS, ToolChoice.AUTO)
 
 
 class LLMContract:

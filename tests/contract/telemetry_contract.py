@@ -15,7 +15,7 @@ from zork_mcp.domain.facts.span_facts import (
     TurnDecided,
     TurnOpened,
 )
-from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.llm.messages import ToolChoice, Usage
 from zork_mcp.ports.telemetry import Telemetry
 
 OPENED = TurnOpened(mcp_enabled=True, max_iterations=5, turn=1)
@@ -34,7 +34,9 @@ class TelemetryContract:
 
     def test_spans_nest_update_and_close(self, telemetry):
         with telemetry.span("agent-tool-calling-session", facts=OPENED) as outer:
-            called = LLMCalled(model="claude-x", tools=1, tool_choice="auto", forced_final=False)
+            called = LLMCalled(
+                model="claude-x", tools=1, tool_choice=ToolChoice.AUTO, forced_final=False
+            )
             with telemetry.span("agent-llm-call", input=[], facts=called) as llm:
                 llm.update(
                     output={"content": "x"}, facts=LLMAnswered("claude-x-1"), usage=Usage(3, 4)

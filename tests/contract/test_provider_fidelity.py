@@ -28,6 +28,7 @@ from zork_mcp.domain.llm.messages import (
     ContextSummary,
     LLMRequest,
     SystemMessage,
+    ToolChoice,
     Usage,
     assistant_tool_calls_message,
     initial_messages,
@@ -35,10 +36,10 @@ from zork_mcp.domain.llm.messages import (
     user_message,
 )
 from zork_mcp.domain.tools.tool_result import ToolCallResult
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
 from zork_mcp.domain.tools.wire_names import WireNameMap
 
-TOOLS = tuple(to_openai_tools([ToolSpec("game", "play", {"type": "object", "properties": {}})]))
+TOOLS = tool_definitions([ToolSpec("game", "play", {"type": "object", "properties": {}})])
 NAMES = ["game.play"]
 
 
@@ -62,7 +63,7 @@ def _answered(messages: list, response) -> list:
 async def test_anthropic_final_call_without_tools_declares_them_and_forbids_calls():
     peer = peer_for("anthropic", [tool_calls_reply(("game.play", {})), text_reply("done")])
     first = list(initial_messages("s", "u"))
-    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
     history = [*_answered(first, response), user_message("Answer now, without tools.")]
     final = await _complete(peer, LLMRequest(tuple(history)))
     assert final.content == "done" and peer.rejections == []
@@ -75,9 +76,11 @@ async def test_anthropic_whitespace_beside_tool_calls_is_not_sent_back():
     replies = [tool_calls_reply(("game.play", {}), preamble="\n\n"), text_reply("done")]
     peer = peer_for("anthropic", replies, NAMES)
     first = list(initial_messages("s", "u"))
-    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
     assert response.preamble == "\n\n"
-    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    final = await _complete(
+        peer, LLMRequest(tuple(_answered(first, response)), TOOLS, ToolChoice.AUTO)
+    )
     assert final.content == "done" and peer.rejections == []
 
 
@@ -144,11 +147,13 @@ async def test_gemini_thought_signature_travels_with_the_call_through_history():
         NAMES,
     )
     first = list(initial_messages("s", "u"))
-    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
     signed = response.tool_calls[0]
     assert signed.provider_data == {"thoughtSignature": peer.signatures[signed.id]}
     assert response.tool_calls[1].provider_data is None  # parallel calls: the first is signed
-    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    final = await _complete(
+        peer, LLMRequest(tuple(_answered(first, response)), TOOLS, ToolChoice.AUTO)
+    )
     assert final.content == "done" and peer.rejections == []
     parts = peer.requests[-1]["contents"][1]["parts"]
     assert parts[0]["thoughtSignature"] == peer.signatures[signed.id]
@@ -160,15 +165,17 @@ async def test_gemini_signature_never_reaches_an_openai_wire(protocol):
     """Chat completions or Responses: a Gemini history goes on without Gemini's data."""
     gemini = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
     first = list(initial_messages("s", "u"))
-    response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, "auto"))
+    response = await _complete(gemini, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
     openai = peer_for(protocol, [text_reply("done")], NAMES)
-    await _complete(openai, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    await _complete(openai, LLMRequest(tuple(_answered(first, response)), TOOLS, ToolChoice.AUTO))
     assert openai.rejections == [] and "thoughtSignature" not in json.dumps(openai.requests)
 
 
 async def test_gemini_parameterless_tool_is_declared_without_parameters():
     peer = peer_for("gemini", [tool_calls_reply(("game.play", {}))], NAMES)
-    response = await _complete(peer, LLMRequest(tuple(initial_messages("s", "u")), TOOLS, "auto"))
+    response = await _complete(
+        peer, LLMRequest(tuple(initial_messages("s", "u")), TOOLS, ToolChoice.AUTO)
+    )
     (declaration,) = peer.requests[0]["tools"][0]["functionDeclarations"]
     assert "parameters" not in declaration and peer.rejections == []
     assert json.loads(response.tool_calls[0].function.arguments) == {}
@@ -181,10 +188,12 @@ async def test_tool_calls_without_ids_get_unique_ids_the_next_request_can_answer
     replies = [tool_calls_reply(("game.play", {}), ("game.play", {})), text_reply("done")]
     peer = peer_for("openai", replies, NAMES, call_ids=False)
     first = list(initial_messages("s", "u"))
-    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
     ids = [call.id for call in response.tool_calls]
     assert all(ids) and len(set(ids)) == 2
-    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    final = await _complete(
+        peer, LLMRequest(tuple(_answered(first, response)), TOOLS, ToolChoice.AUTO)
+    )
     assert final.content == "done" and peer.rejections == []
 
 
@@ -195,7 +204,7 @@ async def test_openai_default_model_gets_tools_with_reasoning_off():
     peer = peer_for("openai", [tool_calls_reply(("game.play", {}))], NAMES)
     async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
         llm = PROVIDERS["openai"].llm(client, api_key=peer.api_key, base_url=f"{MOCK_BASE}/v1")
-        await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, "auto"))
+        await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, ToolChoice.AUTO))
     assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
 
 
@@ -204,8 +213,10 @@ async def test_openai_default_model_gets_tools_with_reasoning_off():
 
 async def _two_calls(peer: ProviderPeer) -> tuple:
     first = list(initial_messages("s", "u"))
-    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, "auto"))
-    final = await _complete(peer, LLMRequest(tuple(_answered(first, response)), TOOLS, "auto"))
+    response = await _complete(peer, LLMRequest(tuple(first), TOOLS, ToolChoice.AUTO))
+    final = await _complete(
+        peer, LLMRequest(tuple(_answered(first, response)), TOOLS, ToolChoice.AUTO)
+    )
     return response, final
 
 

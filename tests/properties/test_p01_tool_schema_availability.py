@@ -40,7 +40,7 @@ def test_p01_tool_schema_availability(tools, answer):
     )
     first_tools, sessions_open = seen[0]
     assert sessions_open == 1, "the tools come from a live session"
-    offered = {t["function"]["name"]: t["function"]["parameters"] for t in first_tools}
+    offered = {tool.name: tool.parameters for tool in first_tools}
     assert set(offered) == {f"srv.{name}" for name in tools}
     for name, tool in tools.items():
         properties = tool["inputSchema"].get("properties", {})

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from tests.support.provider_exchange import PROTOCOLS, exchange
 from tests.support.strategies import json_objects, server_names, tool_names
 from zork_mcp.adapters.llm.fake import tool_calls_reply
-from zork_mcp.domain.llm.messages import LLMRequest, initial_messages
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.llm.messages import LLMRequest, ToolChoice, initial_messages
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
 
 
 @st.composite
@@ -39,7 +39,7 @@ def test_p11_tool_calls_parsing(protocol, case):
     """
     specs, calls = case
     request = LLMRequest(
-        tuple(initial_messages("s", "u")), tools=tuple(to_openai_tools(specs)), tool_choice="auto"
+        tuple(initial_messages("s", "u")), tool_definitions(specs), ToolChoice.AUTO
     )
     response, _ = exchange(protocol, request, [tool_calls_reply(*calls)])
     assert response.content is None and len(response.tool_calls) == len(calls)
@@ -56,7 +56,7 @@ def test_p11_tool_calls_without_ids_are_told_apart(case):
     still gets its own non-empty id, so every result can answer its call."""
     specs, calls = case
     request = LLMRequest(
-        tuple(initial_messages("s", "u")), tools=tuple(to_openai_tools(specs)), tool_choice="auto"
+        tuple(initial_messages("s", "u")), tool_definitions(specs), ToolChoice.AUTO
     )
     response, _ = exchange("openai", request, [tool_calls_reply(*calls)], call_ids=False)
     ids = [call.id for call in response.tool_calls]

@@ -1,9 +1,9 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.openai_format import assert_openai_tool
+from tests.support.openai_format import assert_openai_tool, assert_tool_definition
 from tests.support.strategies import TEXT, input_schemas, server_names, tool_names
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, openai_function_tool, tool_definition
 
 
 @given(server_names, tool_names, st.text(TEXT, max_size=50), input_schemas())
@@ -14,7 +14,7 @@ def test_p33_schema_translation_to_openai_format(server, tool, description, sche
 
     Validates: Requirements 8.1
     """
-    translated = to_openai_tool(ToolSpec(server, tool, description, schema))
-    assert_openai_tool(translated)
-    assert translated["function"]["name"] == f"{server}.{tool}"
-    assert translated["function"]["description"] == description
+    translated = tool_definition(ToolSpec(server, tool, description, schema))
+    assert_tool_definition(translated)
+    assert (translated.name, translated.description) == (f"{server}.{tool}", description)
+    assert_openai_tool(openai_function_tool(translated))

@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.strategies import TEXT, server_names, tool_names
-from zork_mcp.domain.tools.tool_schema import ToolSpec, canonical_name, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, canonical_name, tool_definition
 
 
 @given(server_names, tool_names)
@@ -17,7 +17,7 @@ def test_p34_tool_name_format(server, tool):
     name = canonical_name(server, tool)
     assert name == f"{server}.{tool}"
     assert name.split(".", 1)[0] == server
-    assert to_openai_tool(ToolSpec(server, tool))["function"]["name"] == name
+    assert tool_definition(ToolSpec(server, tool)).name == name
 
 
 @given(st.text(TEXT, max_size=10), st.text(TEXT, max_size=10), tool_names)

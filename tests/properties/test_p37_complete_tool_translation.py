@@ -4,7 +4,7 @@ import time
 from hypothesis import given
 
 from tests.support.fake_servers import server_offering
-from tests.support.openai_format import assert_openai_tool
+from tests.support.openai_format import assert_tool_definition
 from tests.support.strategies import server_names, tool_sets
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
@@ -34,6 +34,6 @@ def test_p37_complete_tool_translation(server_name, tools):
         )
     )
     offered = llm.requests[0].tools
-    assert [t["function"]["name"] for t in offered] == [f"{server_name}.{n}" for n in tools]
+    assert [tool.name for tool in offered] == [f"{server_name}.{n}" for n in tools]
     for tool in offered:
-        assert_openai_tool(tool)
+        assert_tool_definition(tool)

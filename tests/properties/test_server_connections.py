@@ -81,7 +81,7 @@ class ThreeServers(RuleBasedStateMachine):
 
     def _offered(self, llm: ScriptedLLM) -> set[str]:
         tools = llm.requests[0].tools or ()
-        return {tool["function"]["name"].split(".", 1)[0] for tool in tools}
+        return {tool.name.split(".", 1)[0] for tool in tools}
 
     def _check_startup_failure(
         self, failures: dict[str, int], error: MCPServerStartupError

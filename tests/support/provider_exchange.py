@@ -21,7 +21,7 @@ def exchange(
     protocol: str, request: LLMRequest, replies: Sequence[LLMResponse], **peer_options: Any
 ) -> tuple[LLMResponse, ProviderPeer]:
     """Send one request through the real adapter; the peer checks it and renders the reply."""
-    offered = [tool["function"]["name"] for tool in request.tools or ()]
+    offered = [tool.name for tool in request.tools or ()]
     peer = peer_for(protocol, list(replies), offered, **peer_options)
 
     async def run() -> LLMResponse:

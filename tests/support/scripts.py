@@ -23,6 +23,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.domain.llm.messages import (
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
@@ -39,6 +40,7 @@ from zork_mcp.ports.telemetry import Telemetry
 
 SERVER = "box"
 TIMEOUT = 0.02
+STOP = FinishReason.STOP
 
 
 class Kind(Enum):
@@ -160,16 +162,17 @@ class ScriptedModel:
     def _next(self, request: LLMRequest) -> LLMResponse:
         usage = Usage(100, 10, 40)
         if not request.tools:
-            return LLMResponse(self.script.final.text(), usage=usage, finish_reason="stop")
+            return LLMResponse(self.script.final.text(), usage=usage, finish_reason=STOP)
         step = self._steps.pop(0) if self._steps else Content(self.script.final)
         if isinstance(step, Batch):
             ids = [f"c{next(self._ids)}" for _ in step.calls]
             self.sent.update(zip(ids, step.calls, strict=True))
             wire = [call.wire(call_id) for call_id, call in zip(ids, step.calls, strict=True)]
-            return LLMResponse.of(step.preamble, wire, usage=usage, finish_reason="tool_calls")
+            reason = FinishReason.TOOL_CALLS
+            return LLMResponse.of(step.preamble, wire, usage=usage, finish_reason=reason)
         if isinstance(step, Content):
-            return LLMResponse(step.answer.text(), usage=usage, finish_reason="stop")
-        return LLMResponse(None, usage=usage, finish_reason="length")
+            return LLMResponse(step.answer.text(), usage=usage, finish_reason=STOP)
+        return LLMResponse(None, usage=usage, finish_reason=FinishReason.LENGTH)
 
 
 def echo(**arguments: Any) -> dict[str, Any]:

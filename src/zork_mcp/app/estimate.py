@@ -11,7 +11,6 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -25,7 +24,7 @@ from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
 from zork_mcp.domain.tools.tool_offer import choose_offered
-from zork_mcp.domain.tools.tool_schema import to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolDefinition, tool_definitions
 
 ASSUMED = (
     f"Assumes one LLM call a turn and {OUTPUT_TOKENS} tokens out a call; each tool call adds "
@@ -64,15 +63,15 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
     return RunEstimate(label or f"{options.provider}:{model}", episodes, episode, cost, unpriced)
 
 
-def offered_tools(container: Container) -> list[dict[str, Any]]:
+def offered_tools(container: Container) -> tuple[ToolDefinition, ...]:
     """The tool definitions the run's first request would offer (none with MCP off)."""
     server = container.tool_server()
     if server is None:
-        return []
+        return ()
 
-    async def listed() -> list[dict[str, Any]]:
+    async def listed() -> tuple[ToolDefinition, ...]:
         async with server.open_session() as session:
-            return to_openai_tools(choose_offered(session.tools, container.offer()).offered)
+            return tool_definitions(choose_offered(session.tools, container.offer()).offered)
 
     return asyncio.run(listed())
 

@@ -39,7 +39,13 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolTimedOut,
     tool_fact,
 )
-from zork_mcp.domain.llm.messages import FunctionCall, ToolCall, Usage
+from zork_mcp.domain.llm.messages import (
+    FinishReason,
+    FunctionCall,
+    LLMResponse,
+    ToolCall,
+    Usage,
+)
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.context_budget import Compaction
 from zork_mcp.domain.loop.loop_policy import LoopLimits
@@ -65,7 +71,7 @@ EVERY_FIELD_SET: list[LoopFact] = [
     ProtocolSpoken("box", "2025-06-18", "modern"),
     ToolsLeftOut(["box.a", "box.b"], "over the tool limit"),
     IterationStarted(20),
-    UnexpectedState("stop"),
+    UnexpectedState(FinishReason.STOP, "end_turn"),
     NoContent(3, "max_iterations"),
     ContextCompacted(
         tokens_before=900, tokens_after=400, max_tokens=500, steps_condensed=2, critical_kept=1
@@ -200,7 +206,7 @@ def report_everything(report: LoopReport, state: LoopState) -> None:
     report.protocols_spoken([ServerProtocol("box", "2025-06-18")])
     report.tools_left_out([LeftOut("box.a", "over the tool limit")])
     report.iteration_started()
-    report.unexpected_state("stop")
+    report.unexpected_state(LLMResponse(None, finish_reason=FinishReason.STOP))
     report.left_without_content(ExitReason.MAX_ITERATIONS)
     report.context_compacted(Compaction((), 900, 400, 2, 1))
     report.arguments_unparsed(

@@ -15,7 +15,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, text_reply, to
 from zork_mcp.adapters.mcp.fake import FakeToolServer, crash, hang
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.domain.facts.events import SpanKind
-from zork_mcp.domain.llm.messages import Usage, initial_messages
+from zork_mcp.domain.llm.messages import FinishReason, LLMResponse, Usage, initial_messages
 from zork_mcp.domain.loop.context_budget import ContextBudget
 from zork_mcp.domain.loop.loop_policy import AGENT_POLICY, LoopLimits, LoopPolicy
 from zork_mcp.domain.loop.recovery import Recovery
@@ -104,7 +104,7 @@ def test_a_failure_that_opens_the_circuit_then_backtracks_then_an_empty_reply():
         ("MCP_ITERATION_START", "Agent tool-calling iteration 2/3", "INFO",
          at(2, max_iterations=3)),
         ("MCP_UNEXPECTED_STATE", "LLM returned no content and no tool_calls, finish_reason=stop",
-         "WARNING", at(2, finish_reason="stop")),
+         "WARNING", at(2, finish_reason="stop", provider_reason=None)),
         ("MCP_NO_CONTENT", "Agent exited tool loop without content after 2 iterations "
          "(unexpected_state); asking for the final answer without tools", "WARNING",
          at(2, iterations=2, reason="unexpected_state")),
@@ -238,3 +238,17 @@ def test_each_llm_call_and_each_tool_call_is_one_span_with_what_it_did():
         "stop",
     )
     assert all(span.closed for span in telemetry.spans)
+
+
+def test_an_empty_reply_names_the_providers_own_word_for_why_it_stopped():
+    empty = LLMResponse(
+        None, finish_reason=FinishReason.ERROR, provider_reason="MALFORMED_FUNCTION_CALL"
+    )
+    telemetry = run([empty, action_reply("north")])
+    (unexpected,) = [e for e in events(telemetry) if e[0] == "MCP_UNEXPECTED_STATE"]
+    assert unexpected[1:] == (
+        "LLM returned no content and no tool_calls, finish_reason=error "
+        "(the provider said 'MALFORMED_FUNCTION_CALL')",
+        "WARNING",
+        at(1, finish_reason="error", provider_reason="MALFORMED_FUNCTION_CALL"),
+    )

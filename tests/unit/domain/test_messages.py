@@ -17,6 +17,7 @@ from zork_mcp.domain.llm.messages import (
     ResponseFormat,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -29,6 +30,7 @@ from zork_mcp.domain.llm.messages import (
     user_message,
 )
 from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 
 
 def test_memories_follow_the_game_state_after_a_blank_line():
@@ -105,7 +107,7 @@ def test_the_default_cache_policy_marks_every_system_and_user_message_and_no_oth
 
 
 CALL = ToolCall("c1", FunctionCall("box.echo", "{}"))
-TOOL = {"type": "function", "function": {"name": "box.echo", "parameters": {}}}
+TOOL = ToolDefinition("box.echo", "", {"type": "object", "properties": {}})
 
 
 @pytest.mark.parametrize(
@@ -117,7 +119,10 @@ TOOL = {"type": "function", "function": {"name": "box.echo", "parameters": {}}}
             ),
             "response_format is only for calls without tools (requirement 4.6)",
         ),
-        (lambda: LLMRequest((user_message("u"),), tool_choice="auto"), "tool_choice needs tools"),
+        (
+            lambda: LLMRequest((user_message("u"),), tool_choice=ToolChoice.AUTO),
+            "tool_choice needs tools",
+        ),
         (lambda: LLMResponse(None, tool_calls=()), "tool_calls must be None or non-empty"),
         (
             lambda: LLMResponse("text", tool_calls=(CALL,)),
@@ -127,6 +132,24 @@ TOOL = {"type": "function", "function": {"name": "box.echo", "parameters": {}}}
 )
 def test_a_request_or_response_that_breaks_a_rule_is_refused_naming_the_rule(build, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        build()
+
+
+OPENAI_TOOL = {"type": "function", "function": {"name": "box.echo", "parameters": {}}}
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: LLMRequest((user_message("u"),), tools=(OPENAI_TOOL,)),  # type: ignore[arg-type]
+        lambda: LLMRequest((user_message("u"),), tools=(TOOL,), tool_choice="auto"),  # type: ignore[arg-type]
+        lambda: LLMResponse("done", finish_reason="stop"),  # type: ignore[arg-type]
+    ],
+)
+def test_no_provider_dict_or_loose_string_crosses_the_llm_port(build):
+    """The port speaks the domain's types: a provider's tool dict, or a tool choice or finish
+    reason as a plain string, is refused where it is made, not misread by an adapter."""
+    with pytest.raises(TypeError):
         build()
 
 

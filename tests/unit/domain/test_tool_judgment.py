@@ -21,7 +21,7 @@ from tests.support.strategies import TEXT, input_schemas, json_values, tool_name
 from zork_mcp.adapters.llm.fake import text_reply
 from zork_mcp.adapters.mcp.listing import schema_verdict
 from zork_mcp.builders.providers import PROVIDERS
-from zork_mcp.domain.llm.messages import LLMRequest, system_message, user_message
+from zork_mcp.domain.llm.messages import LLMRequest, ToolChoice, system_message, user_message
 from zork_mcp.domain.tools.schema_dialects import gemini_schema
 from zork_mcp.domain.tools.tool_judgment import (
     MAX_DESCRIPTION_CHARS,
@@ -32,7 +32,7 @@ from zork_mcp.domain.tools.tool_judgment import (
     shown_name,
 )
 from zork_mcp.domain.tools.tool_offer import choose_offered
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
 
 
 def nested(depth: int) -> dict[str, Any]:
@@ -97,9 +97,9 @@ def test_a_tool_the_boundary_accepts_is_one_every_provider_accepts(listed, copie
     for protocol in PROTOCOLS:
         provider = next(p for p in PROVIDERS.values() if protocol in p.protocols)
         offer = choose_offered(specs, provider.offer_limits())
-        tools = tuple(to_openai_tools(offer.offered))
+        tools = tool_definitions(offer.offered)
         if tools:
-            request = LLMRequest(request_messages, tools=tools, tool_choice="auto")
+            request = LLMRequest(request_messages, tools=tools, tool_choice=ToolChoice.AUTO)
             exchange(protocol, request, [text_reply("ok")])  # asserts the peer took it
 
 

@@ -9,11 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zork_mcp.domain.tools.tool_schema import (
+    ToolDefinition,
     ToolSpec,
     canonical_name,
+    openai_function_tool,
     split_canonical_name,
-    to_openai_tool,
-    to_openai_tools,
+    tool_definition,
+    tool_definitions,
 )
 from zork_mcp.domain.tools.wire_names import (
     ANTHROPIC_RULE,
@@ -49,8 +51,9 @@ def test_translation_maps_input_schema_to_parameters():
         "properties": {"thought": {"type": "string"}},
         "required": ["thought"],
     }
-    tool = to_openai_tool(ToolSpec("thoughtbox", "think", "Structured reasoning", schema))
-    assert tool == {
+    tool = tool_definition(ToolSpec("thoughtbox", "think", "Structured reasoning", schema))
+    assert tool == ToolDefinition("thoughtbox.think", "Structured reasoning", schema)
+    assert openai_function_tool(tool) == {
         "type": "function",
         "function": {
             "name": "thoughtbox.think",
@@ -61,13 +64,13 @@ def test_translation_maps_input_schema_to_parameters():
 
 
 def test_an_empty_schema_becomes_an_empty_object_schema():
-    tool = to_openai_tool(ToolSpec("s", "t", "", {}))
-    assert tool["function"]["parameters"] == {"type": "object", "properties": {}}
+    tool = tool_definition(ToolSpec("s", "t", "", {}))
+    assert tool.parameters == {"type": "object", "properties": {}}
 
 
 def test_every_tool_of_a_server_is_translated_in_order():
     specs = [ToolSpec("s", name) for name in ("b", "a", "c")]
-    assert [t["function"]["name"] for t in to_openai_tools(specs)] == ["s.b", "s.a", "s.c"]
+    assert [tool.name for tool in tool_definitions(specs)] == ["s.b", "s.a", "s.c"]
 
 
 @settings(max_examples=300)

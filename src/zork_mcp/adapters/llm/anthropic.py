@@ -28,26 +28,35 @@ from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
     CachePolicy,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     Message,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
 )
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 from zork_mcp.domain.tools.wire_names import ANTHROPIC_RULE, WireNameMap, WireNameRule
 
 API_VERSION = "2023-06-01"
 MAX_BREAKPOINTS = 4  # blocks with cache_control per request (prompt-caching docs)
+# stop_reason (API reference, Messages); `pause_turn` (a server tool's long turn paused) is
+# a stop for a caller that runs no server tools.
 STOP_REASONS = {
-    "end_turn": "stop",
-    "tool_use": "tool_calls",
-    "max_tokens": "length",
-    "stop_sequence": "stop",
+    "end_turn": FinishReason.STOP,
+    "tool_use": FinishReason.TOOL_CALLS,
+    "max_tokens": FinishReason.LENGTH,
+    "stop_sequence": FinishReason.STOP,
+    "pause_turn": FinishReason.STOP,
+    "refusal": FinishReason.CONTENT_FILTER,
+    "model_context_window_exceeded": FinishReason.LENGTH,
 }
+TOOL_CHOICES = {ToolChoice.AUTO: "auto", ToolChoice.NONE: "none", ToolChoice.REQUIRED: "any"}
 
 
 class AnthropicLLM(WireLLM):
@@ -95,14 +104,14 @@ class AnthropicLLM(WireLLM):
         if system:
             body["system"] = system
         if request.tools:
-            body["tools"] = [_tool(tool["function"], names) for tool in request.tools]
-            body["tool_choice"] = {"type": "auto"}
+            body["tools"] = [_tool(tool, names) for tool in request.tools]
+            body["tool_choice"] = {"type": TOOL_CHOICES[request.tool_choice or ToolChoice.AUTO]}
         elif request.response_format is None and _holds_tool_blocks(turns):
             # Anthropic refuses tool_use/tool_result blocks in a request without tools; the
             # tools the history used are declared again, and not to be called.
             used = dict.fromkeys(call_names(request.messages).values())
             body["tools"] = [_declared_only(names.to_wire(name)) for name in used]
-            body["tool_choice"] = {"type": "none"}
+            body["tool_choice"] = {"type": TOOL_CHOICES[ToolChoice.NONE]}
         if request.response_format is not None:
             answer = request.response_format
             body["tools"] = [
@@ -123,16 +132,23 @@ def parse_message(data: Mapping[str, Any], names: WireNameMap, *, forced: bool) 
     uses = [b for b in blocks if b.get("type") == "tool_use"]
     usage = _usage(data.get("usage"))
     model = str(data.get("model") or "")
+    said = data.get("stop_reason")
+    word = None if said is None else str(said)
     if forced and uses:
-        return LLMResponse(json.dumps(uses[0].get("input") or {}), model, usage, None, "stop")
+        answer = json.dumps(uses[0].get("input") or {})
+        return LLMResponse(
+            answer, model, usage, finish_reason=FinishReason.STOP, provider_reason=word
+        )
     calls = [
         ToolCall(
             str(b.get("id")), FunctionCall(_canonical(b, names), json.dumps(b.get("input") or {}))
         )
         for b in uses
     ]
-    reason = STOP_REASONS.get(str(data.get("stop_reason")), data.get("stop_reason"))
-    return LLMResponse.of(text, calls, model=model, usage=usage, finish_reason=reason)
+    reason = STOP_REASONS.get(str(word))
+    return LLMResponse.of(
+        text, calls, model=model, usage=usage, finish_reason=reason, provider_reason=word
+    )
 
 
 def _holds_tool_blocks(turns: list[tuple[str, list[dict[str, Any]]]]) -> bool:
@@ -191,11 +207,11 @@ def _tool_use(call: ToolCall, names: WireNameMap) -> dict[str, Any]:
     }
 
 
-def _tool(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+def _tool(definition: ToolDefinition, names: WireNameMap) -> dict[str, Any]:
     return {
-        "name": names.to_wire(function["name"]),
-        "description": function.get("description", ""),
-        "input_schema": dict(function.get("parameters") or {"type": "object"}),
+        "name": names.to_wire(definition.name),
+        "description": definition.description,
+        "input_schema": dict(definition.parameters or {"type": "object"}),
     }
 
 

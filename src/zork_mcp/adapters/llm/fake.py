@@ -12,7 +12,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.llm.messages import FunctionCall, LLMRequest, LLMResponse, ToolCall, Usage
+from zork_mcp.domain.llm.messages import (
+    FinishReason,
+    FunctionCall,
+    LLMRequest,
+    LLMResponse,
+    ToolCall,
+    Usage,
+)
 
 Reply = LLMResponse | BaseException
 _call_ids = itertools.count(1)
@@ -21,11 +28,11 @@ _call_ids = itertools.count(1)
 def action_reply(action: str, thinking: str = "", new_objective: str | None = None) -> LLMResponse:
     """A final answer in AgentResponse JSON."""
     body = {"thinking": thinking, "action": action, "new_objective": new_objective}
-    return LLMResponse(json.dumps(body), finish_reason="stop", usage=Usage(10, 5))
+    return LLMResponse(json.dumps(body), finish_reason=FinishReason.STOP, usage=Usage(10, 5))
 
 
 def text_reply(content: str | None) -> LLMResponse:
-    return LLMResponse(content, finish_reason="stop", usage=Usage(10, 5))
+    return LLMResponse(content, finish_reason=FinishReason.STOP, usage=Usage(10, 5))
 
 
 def tool_calls_reply(*calls: tuple[str, Any], preamble: str | None = None) -> LLMResponse:
@@ -34,7 +41,8 @@ def tool_calls_reply(*calls: tuple[str, Any], preamble: str | None = None) -> LL
         ToolCall(f"call_{next(_call_ids)}", FunctionCall(name, _argument_text(args)))
         for name, args in calls
     ]
-    return LLMResponse.of(preamble, tool_calls, finish_reason="tool_calls", usage=Usage(10, 5))
+    reason = FinishReason.TOOL_CALLS
+    return LLMResponse.of(preamble, tool_calls, finish_reason=reason, usage=Usage(10, 5))
 
 
 def _argument_text(arguments: Any) -> str:

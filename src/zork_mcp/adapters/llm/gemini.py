@@ -22,21 +22,36 @@ from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     Message,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
 )
 from zork_mcp.domain.tools.schema_dialects import gemini_schema
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 from zork_mcp.domain.tools.wire_names import GEMINI_RULE, WireNameMap, WireNameRule
 
 SIGNATURE = "thoughtSignature"
-FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
+# A candidate's finishReason (API reference, GenerateContentResponse.FinishReason).
+FINISH_REASONS = {
+    "STOP": FinishReason.STOP,
+    "MAX_TOKENS": FinishReason.LENGTH,
+    "SAFETY": FinishReason.CONTENT_FILTER,
+    "RECITATION": FinishReason.CONTENT_FILTER,
+    "BLOCKLIST": FinishReason.CONTENT_FILTER,
+    "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+    "SPII": FinishReason.CONTENT_FILTER,
+    "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
+    "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+}
+TOOL_CHOICES = {ToolChoice.AUTO: "AUTO", ToolChoice.NONE: "NONE", ToolChoice.REQUIRED: "ANY"}
 
 
 class GeminiLLM(WireLLM):
@@ -70,9 +85,10 @@ class GeminiLLM(WireLLM):
         if system:
             body["systemInstruction"] = {"parts": system}
         if request.tools:
-            declarations = [_declaration(tool["function"], names) for tool in request.tools]
+            declarations = [_declaration(tool, names) for tool in request.tools]
             body["tools"] = [{"functionDeclarations": declarations}]
-            body["toolConfig"] = {"functionCallingConfig": {"mode": "AUTO"}}
+            mode = TOOL_CHOICES[request.tool_choice or ToolChoice.AUTO]
+            body["toolConfig"] = {"functionCallingConfig": {"mode": mode}}
         if request.response_format is not None:
             body["generationConfig"] = {
                 "responseMimeType": "application/json",
@@ -91,15 +107,15 @@ class GeminiLLM(WireLLM):
         parts = (candidate.get("content") or {}).get("parts") or []
         text = "".join(p["text"] for p in parts if "text" in p and not p.get("thought")) or None
         calls = [self._call(p, names) for p in parts if "functionCall" in p]
-        reason = FINISH_REASONS.get(
-            str(candidate.get("finishReason")), candidate.get("finishReason")
-        )
+        said = candidate.get("finishReason")
+        word = None if said is None else str(said)
         return LLMResponse.of(
             text,
             calls,
             model=str(data.get("modelVersion") or self._model),
             usage=_usage(data.get("usageMetadata")),
-            finish_reason="tool_calls" if calls else reason,
+            finish_reason=FinishReason.TOOL_CALLS if calls else FINISH_REASONS.get(str(word)),
+            provider_reason=word,
         )
 
     def _call(self, part: Mapping[str, Any], names: WireNameMap) -> ToolCall:
@@ -149,13 +165,13 @@ def _call_part(call: ToolCall, names: WireNameMap) -> dict[str, Any]:
     return part
 
 
-def _declaration(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+def _declaration(definition: ToolDefinition, names: WireNameMap) -> dict[str, Any]:
     """A tool without parameters has none: Gemini rejects an OBJECT with empty properties."""
     declaration = {
-        "name": names.to_wire(function["name"]),
-        "description": function.get("description", ""),
+        "name": names.to_wire(definition.name),
+        "description": definition.description,
     }
-    parameters = gemini_schema(function.get("parameters") or {"type": "object"})
+    parameters = gemini_schema(definition.parameters or {"type": "object"})
     if parameters.get("properties"):
         declaration["parameters"] = parameters
     return declaration

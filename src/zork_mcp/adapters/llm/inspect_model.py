@@ -26,9 +26,11 @@ from inspect_ai.model import (
     ModelOutput,
     ModelUsage,
     ResponseSchema,
+    StopReason,
 )
 from inspect_ai.tool import ToolCall as InspectToolCall
-from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo, ToolParams
+from inspect_ai.tool import ToolChoice as InspectToolChoice
+from inspect_ai.tool import ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
 
 from zork_mcp.adapters.llm.messages import arguments_object, call_names, canonical_names
@@ -36,6 +38,7 @@ from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
@@ -43,17 +46,30 @@ from zork_mcp.domain.llm.messages import (
     ResponseFormat,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
 )
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 from zork_mcp.domain.tools.wire_names import WireNameMap, WireNameRule
 
 PROVIDER = "inspect"
 # Inspect passes tool names on to whichever provider the eval names: what all of them accept
 # (OpenAI's and Anthropic's characters, OpenAI's and Gemini's 64, Gemini's first character).
 INSPECT_WIRE_NAMES = WireNameRule(PROVIDER, r"a-zA-Z0-9_\-", 64, first_chars=r"a-zA-Z_")
-TOOL_CHOICES: Mapping[str, ToolChoice] = {"auto": "auto", "none": "none", "required": "any"}
+TOOL_CHOICES: Mapping[ToolChoice, InspectToolChoice] = {
+    ToolChoice.AUTO: "auto",
+    ToolChoice.NONE: "none",
+    ToolChoice.REQUIRED: "any",
+}
+STOP_REASONS: Mapping[StopReason, FinishReason] = {
+    "stop": FinishReason.STOP,
+    "max_tokens": FinishReason.LENGTH,
+    "model_length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
 
 
 class InspectModelLLM:
@@ -76,7 +92,7 @@ class InspectModelLLM:
         calls = call_names(request.messages)
         messages = [chat_message(m, names, calls) for m in request.messages]
         tools = [tool_info(tool, names) for tool in request.tools or ()]
-        choice = tool_choice(request.tool_choice, names) if tools else None
+        choice = TOOL_CHOICES[request.tool_choice] if request.tool_choice else None
         config = self._config
         if request.response_format is not None:
             schema = response_schema(request.response_format)
@@ -134,21 +150,13 @@ def _inspect_call(call: ToolCall, names: WireNameMap) -> InspectToolCall:
     )
 
 
-def tool_info(tool: Mapping[str, Any], names: WireNameMap) -> ToolInfo:
-    """An OpenAI-format tool definition (what the domain offers) as Inspect's ToolInfo."""
-    function = tool["function"]
+def tool_info(tool: ToolDefinition, names: WireNameMap) -> ToolInfo:
+    """A tool the domain offers as Inspect's ToolInfo."""
     return ToolInfo(
-        name=names.to_wire(function["name"]),
-        description=function.get("description") or "",
-        parameters=ToolParams.model_validate(dict(function.get("parameters") or {})),
+        name=names.to_wire(tool.name),
+        description=tool.description or "",
+        parameters=ToolParams.model_validate(dict(tool.parameters or {})),
     )
-
-
-def tool_choice(choice: str | None, names: WireNameMap) -> ToolChoice | None:
-    if choice is None:
-        return None
-    known = TOOL_CHOICES.get(choice)
-    return known if known is not None else ToolFunction(names.to_wire(choice))
 
 
 def response_schema(response_format: ResponseFormat) -> ResponseSchema:
@@ -170,7 +178,8 @@ def llm_response(output: ModelOutput, names: WireNameMap) -> LLMResponse:
         calls,
         model=output.model,
         usage=usage_of(output.usage),
-        finish_reason=choice.stop_reason,
+        finish_reason=STOP_REASONS.get(choice.stop_reason),
+        provider_reason=choice.stop_reason,
     )
 
 

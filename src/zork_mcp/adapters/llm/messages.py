@@ -43,7 +43,7 @@ def call_names(messages: Iterable[Message]) -> dict[str, str]:
 
 def canonical_names(request: LLMRequest) -> list[str]:
     """Every tool name the request mentions: offered tools and calls in the history."""
-    offered = [tool["function"]["name"] for tool in request.tools or ()]
+    offered = [tool.name for tool in request.tools or ()]
     return offered + list(call_names(request.messages).values())
 
 

@@ -88,9 +88,10 @@ def tool_status(facts: SpanFacts | None, output: Any) -> Status | None:
 
 def model_parameters(facts: LLMCalled) -> dict[str, str | int | bool]:
     """The request settings of one LLM call that change what it can answer."""
+    choice = facts.tool_choice
     settings = {
         "tools": facts.tools,
-        "tool_choice": facts.tool_choice,
+        "tool_choice": None if choice is None else choice.value,
         "forced_final": facts.forced_final,
     }
     return {name: value for name, value in settings.items() if value is not None}

@@ -11,9 +11,8 @@ one, about as large) and `OUTPUT_TOKENS` out per call.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
@@ -21,6 +20,7 @@ from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messag
 from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.llm.budget import CHARS_PER_TOKEN, OUTPUT_TOKENS
 from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
+from zork_mcp.domain.tools.tool_schema import ToolDefinition, openai_function_tool
 
 ROOMS = 12  # stand-in rooms the stand-in game cycles through
 INVENTORY = "A brass lantern (providing light)\nA nasty knife\nA leaflet"
@@ -61,14 +61,14 @@ class EpisodeEstimate:
 
 def estimate_episode(
     system_prompt: str,
-    tools: Sequence[Mapping[str, Any]],
+    tools: Sequence[ToolDefinition],
     policy: HistoryPolicy,
     turns: int,
     answer_chars: int = ZORK1.typical_answer_chars,
 ) -> EpisodeEstimate:
     """The prompts of an episode of `turns` turns under `policy`, offering `tools`."""
     state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))
-    prefix = json.dumps(list(tools), sort_keys=True)
+    prefix = json.dumps([openai_function_tool(tool) for tool in tools], sort_keys=True)
     prompts, before = [], ""
     for turn in range(1, turns + 1):
         view = TurnView(state.answer_before(len(state.turns)), INVENTORY)

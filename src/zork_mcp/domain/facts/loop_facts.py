@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Self
 
 from zork_mcp.domain.facts.events import EventType
+from zork_mcp.domain.llm.messages import FinishReason
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,12 @@ class IterationStarted(LoopFact):
 
 @dataclass(frozen=True)
 class UnexpectedState(LoopFact):
-    """The LLM returned neither content nor tool calls."""
+    """The LLM returned neither content nor tool calls: why it says it stopped, and the
+    provider's own word for it."""
 
     kind = EventType.MCP_UNEXPECTED_STATE
-    finish_reason: str | None
+    finish_reason: FinishReason | None
+    provider_reason: str | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zork_mcp.domain.facts.events import SpanKind
+from zork_mcp.domain.llm.messages import ToolChoice
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class LLMCalled:
 
     model: str
     tools: int
-    tool_choice: str | None
+    tool_choice: ToolChoice | None
     forced_final: bool
 
 

@@ -21,6 +21,7 @@ from zork_mcp.domain.llm.messages import (
     ToolResultMessage,
     Usage,
 )
+from zork_mcp.domain.tools.tool_schema import openai_function_tool
 
 CHARS_PER_TOKEN = 4  # as the history and the context budget estimate text
 MESSAGE_TOKENS = 4  # a message's role and framing
@@ -112,9 +113,10 @@ class BudgetSpent(Exception):  # not an error: the run's end, as its budget says
 
 
 def request_tokens(request: LLMRequest) -> int:
-    """The request's input tokens, estimated from what it sends: its tool definitions and
-    each message's text."""
-    chars = len(json.dumps(list(request.tools or ()), sort_keys=True))
+    """The request's input tokens, estimated from what it sends: its tool definitions (weighed
+    in OpenAI's form) and each message's text."""
+    tools = [openai_function_tool(tool) for tool in request.tools or ()]
+    chars = len(json.dumps(tools, sort_keys=True))
     if request.response_format is not None:
         chars += len(json.dumps(dict(request.response_format.schema), sort_keys=True))
     tokens = -(-chars // CHARS_PER_TOKEN)

@@ -1,18 +1,22 @@
 """The LLM exchange: requests, responses, tool calls, and the messages of a conversation.
 
-A conversation is a sequence of typed messages carrying canonical tool names; each LLM
-adapter renders them into its provider's wire format, and `to_openai_dict` is the one place
-they become OpenAI-format dicts (MCP-Ghost's result, traces). Which messages are prompt-cache
-breakpoints is a request's `CachePolicy`, not a key of each message.
+A conversation is a sequence of typed messages carrying canonical tool names; a request
+offers typed tool definitions with a tool choice, and an answer says why it stopped in a
+FinishReason. Each LLM adapter renders them into its provider's wire format and reads its
+provider's answers back; `to_openai_dict` is the one place messages become OpenAI-format dicts
+(MCP-Ghost's result, traces). Which messages are prompt-cache breakpoints is a request's
+`CachePolicy`, not a key of each message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, TypeVar, assert_never
 
 from zork_mcp.domain.tools.tool_result import ToolCallResult
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 
 FINAL_ACTION_PROMPT = "Please provide your final action now without calling any more tools."
 
@@ -171,13 +175,32 @@ class CachePolicy:
         return type(message) in self.kinds  # the exact type: a ContextSummary is a UserMessage
 
 
+class ToolChoice(StrEnum):
+    """Whether the LLM may call the offered tools: as it sees fit, not at all, or at least one.
+    A request with tools and no choice leaves it to the LLM (AUTO)."""
+
+    AUTO = "auto"
+    NONE = "none"
+    REQUIRED = "required"
+
+
+class FinishReason(StrEnum):
+    """Why the LLM stopped, in the domain's words; each adapter maps its provider's to these."""
+
+    STOP = "stop"  # a natural end, or a stop sequence
+    LENGTH = "length"  # the output token limit
+    TOOL_CALLS = "tool_calls"
+    CONTENT_FILTER = "content_filter"  # a safety, recitation or refusal filter
+    ERROR = "error"  # the provider's own failure (a malformed call, an unexpected tool)
+
+
 @dataclass(frozen=True)
 class LLMRequest:
     """One call to an LLM. Tools and a response format are never sent together (4.6)."""
 
     messages: tuple[Message, ...]
-    tools: tuple[Mapping[str, Any], ...] | None = None
-    tool_choice: str | None = None
+    tools: tuple[ToolDefinition, ...] | None = None
+    tool_choice: ToolChoice | None = None
     response_format: ResponseFormat | None = None
     cache: CachePolicy = field(default_factory=CachePolicy)
 
@@ -186,24 +209,33 @@ class LLMRequest:
             raise ValueError("response_format is only for calls without tools (requirement 4.6)")
         if self.tool_choice is not None and not self.tools:
             raise ValueError("tool_choice needs tools")
+        if not all(isinstance(tool, ToolDefinition) for tool in self.tools or ()):
+            raise TypeError("a request offers ToolDefinitions (tool_definitions(specs)), not dicts")
+        if self.tool_choice is not None and not isinstance(self.tool_choice, ToolChoice):
+            raise TypeError(f"tool_choice is a ToolChoice, not {self.tool_choice!r}")
 
 
 @dataclass(frozen=True)
 class LLMResponse:
-    """An LLM's answer: content or tool calls, never both (requirements 4.3, 4.4)."""
+    """An LLM's answer: content or tool calls, never both (requirements 4.3, 4.4).
+    `finish_reason` is why it stopped (None: the provider said nothing the domain has a word
+    for); `provider_reason`, the provider's own word for it, as it said it, for reports."""
 
     content: str | None
     model: str = ""
     usage: Usage | None = None
     tool_calls: tuple[ToolCall, ...] | None = None
-    finish_reason: str | None = None
+    finish_reason: FinishReason | None = None
     preamble: str | None = field(default=None)  # text a provider sent beside its tool calls
+    provider_reason: str | None = None
 
     def __post_init__(self) -> None:
         if self.tool_calls is not None and not self.tool_calls:
             raise ValueError("tool_calls must be None or non-empty")
         if self.tool_calls and self.content is not None:
             raise ValueError("a response with tool_calls has content None (requirement 4.3)")
+        if self.finish_reason is not None and not isinstance(self.finish_reason, FinishReason):
+            raise TypeError(f"finish_reason is a FinishReason, not {self.finish_reason!r}")
 
     @classmethod
     def of(

@@ -106,10 +106,12 @@ class LoopReport:
             IterationStarted(most), f"Agent tool-calling iteration {self._state.iterations}/{most}"
         )
 
-    def unexpected_state(self, finish_reason: str | None) -> None:
+    def unexpected_state(self, response: LLMResponse) -> None:
+        reason, word = response.finish_reason, response.provider_reason
+        said = f" (the provider said {word!r})" if word and word != reason else ""
         self._emit(
-            UnexpectedState(finish_reason),
-            f"LLM returned no content and no tool_calls, finish_reason={finish_reason}",
+            UnexpectedState(reason, word),
+            f"LLM returned no content and no tool_calls, finish_reason={reason}{said}",
             Level.WARNING,
         )
 

@@ -19,6 +19,7 @@ from zork_mcp.domain.llm.messages import (
     LLMResponse,
     Message,
     ToolCall,
+    ToolChoice,
     assistant_content_message,
     assistant_tool_calls_message,
     tool_message,
@@ -46,7 +47,7 @@ from zork_mcp.domain.loop.loop_report import LoopReport
 from zork_mcp.domain.loop.recovery import CircuitBreaker, Failure, backtrack_prompt
 from zork_mcp.domain.tools.tool_offer import ToolNotices, choose_offered
 from zork_mcp.domain.tools.tool_result import ToolCallResult
-from zork_mcp.domain.tools.tool_schema import to_openai_tools
+from zork_mcp.domain.tools.tool_schema import tool_definitions
 
 if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
     from zork_mcp.ports.llm import LLM
@@ -101,12 +102,13 @@ class ToolLoop(Generic[A]):
         return self._state.outcome(None, ExitReason.FAILED, None)
 
     async def _iterate(self) -> tuple[str | None, ExitReason]:
-        offered = tuple(to_openai_tools(self._tools))
+        offered = tool_definitions(self._tools)
         for iteration in range(1, self._limits.max_iterations + 1):
             self._state.iterations = iteration
             self._report.iteration_started()
             messages = tuple(self._state.messages)
-            response = await self._complete(LLMRequest(messages, tools=offered, tool_choice="auto"))
+            request = LLMRequest(messages, tools=offered, tool_choice=ToolChoice.AUTO)
+            response = await self._complete(request)
             if not response.tool_calls:
                 return self._content_of(response)
             step, records = await self._run_batch(response)
@@ -118,7 +120,7 @@ class ToolLoop(Generic[A]):
     def _content_of(self, response: LLMResponse) -> tuple[str | None, ExitReason]:
         if response.content and response.content.strip():
             return response.content, ExitReason.CONTENT
-        self._report.unexpected_state(response.finish_reason)
+        self._report.unexpected_state(response)
         return None, ExitReason.UNEXPECTED_STATE
 
     async def _final_call(self, reason: ExitReason) -> str | None:

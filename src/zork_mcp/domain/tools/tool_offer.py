@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from typing import Protocol, TypeVar
 
 from zork_mcp.domain.tools.model_support import NoTools
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tool
+from zork_mcp.domain.tools.tool_schema import ToolSpec, openai_function_tool, tool_definition
 
 DEFINITION_BUDGET_CHARS = 200_000  # ~50k tokens of tool definitions in one request
 
@@ -95,7 +95,7 @@ def choose_offered(specs: Iterable[ToolSpec], limits: OfferLimits) -> Offer:
 
 def definition_chars(spec: ToolSpec) -> int:
     """The length of the tool's definition as JSON: what it costs a request."""
-    return len(json.dumps(to_openai_tool(spec), ensure_ascii=False))
+    return len(json.dumps(openai_function_tool(tool_definition(spec)), ensure_ascii=False))
 
 
 class Notice(Protocol):

@@ -1,4 +1,5 @@
-"""MCP tools as the domain sees them, their canonical `server.tool` names (requirement 8)."""
+"""MCP tools as the domain sees them, their canonical `server.tool` names, and the definitions
+a request offers the LLM (requirement 8)."""
 
 from __future__ import annotations
 
@@ -43,21 +44,39 @@ def split_canonical_name(name: str) -> tuple[str, str]:
     return server, tool
 
 
-def to_openai_tool(spec: ToolSpec) -> dict[str, Any]:
-    """The OpenAI function-tool form, with inputSchema as parameters (requirements 8.1, 8.4)."""
+@dataclass(frozen=True)
+class ToolDefinition:
+    """A tool as a request offers it to the LLM: its canonical name, what it does, and its
+    parameters' JSON schema (an object schema). Each LLM adapter renders it in its provider's
+    form; none reads another provider's."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+def tool_definition(spec: ToolSpec) -> ToolDefinition:
+    """The tool as offered, with inputSchema as its parameters (requirements 8.1, 8.4)."""
+    return ToolDefinition(spec.canonical_name, spec.description, _object_schema(spec.input_schema))
+
+
+def tool_definitions(specs: Iterable[ToolSpec]) -> tuple[ToolDefinition, ...]:
+    """Every tool, translated, in discovery order (requirements 8.5, 8.6)."""
+    return tuple(tool_definition(spec) for spec in specs)
+
+
+def openai_function_tool(definition: ToolDefinition) -> dict[str, Any]:
+    """The definition in OpenAI's function-tool form, by which the domain weighs it: the offer's
+    budget, a request's token estimate and the episode estimate measure this JSON, as
+    `benchmarks/prompt_size.py` measures OpenRouter's bodies. No request sends it from here."""
     return {
         "type": "function",
         "function": {
-            "name": spec.canonical_name,
-            "description": spec.description,
-            "parameters": _object_schema(spec.input_schema),
+            "name": definition.name,
+            "description": definition.description,
+            "parameters": dict(definition.parameters),
         },
     }
-
-
-def to_openai_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
-    """Every tool, translated, in discovery order (requirements 8.5, 8.6)."""
-    return [to_openai_tool(spec) for spec in specs]
 
 
 def _object_schema(schema: Mapping[str, Any]) -> dict[str, Any]:

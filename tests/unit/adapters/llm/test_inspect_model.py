@@ -18,21 +18,24 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall as InspectToolCall
 
-from zork_mcp.adapters.llm.inspect_model import InspectModelLLM, usage_of
+from zork_mcp.adapters.llm.inspect_model import InspectModelLLM, llm_response, usage_of
 from zork_mcp.domain.llm.messages import (
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     initial_messages,
 )
 from zork_mcp.domain.tools.tool_result import ToolCallResult
-from zork_mcp.domain.tools.tool_schema import ToolSpec, to_openai_tools
+from zork_mcp.domain.tools.tool_schema import ToolSpec, tool_definitions
+from zork_mcp.domain.tools.wire_names import WireNameMap
 
 SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
-TOOLS = tuple(to_openai_tools([ToolSpec("9lives", "note.add", "a note", SCHEMA)]))
+TOOLS = tool_definitions([ToolSpec("9lives", "note.add", "a note", SCHEMA)])
 
 
 async def test_a_conversation_with_tool_calls_reaches_inspect_and_its_answer_comes_back():
@@ -57,7 +60,7 @@ async def test_a_conversation_with_tool_calls_reaches_inspect_and_its_answer_com
         AssistantToolCalls((earlier,), "noting"),
         ToolResultMessage("call_1", ToolCallResult.success("noted")),
     )
-    response = await llm.complete(LLMRequest(messages, TOOLS, "auto"))
+    response = await llm.complete(LLMRequest(messages, TOOLS, ToolChoice.AUTO))
 
     [tool] = seen["tools"]
     assert tool.name == "_9lives__note_add", "a first character Gemini accepts, no dots"
@@ -111,3 +114,17 @@ def test_inspects_usage_counts_cache_reads_and_writes_as_parts_of_the_prompt():
     usage = usage_of(counted)
     assert usage == Usage(170, 10, 50, cache_write_tokens=20)
     assert usage_of(None) is None
+
+
+@pytest.mark.parametrize(
+    ("stop", "reason"),
+    [("max_tokens", FinishReason.LENGTH), ("model_length", FinishReason.LENGTH), ("unknown", None)],
+)
+def test_inspects_stop_reason_becomes_the_domains_finish_reason(stop, reason):
+    output = ModelOutput.from_content("mockllm/model", "done", stop_reason=stop)
+    response = llm_response(output, WireNameMap([]))
+    assert (response.content, response.finish_reason, response.provider_reason) == (
+        "done",
+        reason,
+        stop,
+    )

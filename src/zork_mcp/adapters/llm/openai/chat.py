@@ -24,6 +24,7 @@ from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
@@ -31,10 +32,12 @@ from zork_mcp.domain.llm.messages import (
     ResponseFormat,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
 )
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 from zork_mcp.domain.tools.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
 
@@ -48,6 +51,17 @@ class OpenAIFlavor:
 
 # OpenRouter passes cache_control to Anthropic, which takes at most 4 (prompt-caching docs).
 MAX_CACHE_BREAKPOINTS = 4
+TOOL_CHOICES = {ToolChoice.AUTO: "auto", ToolChoice.NONE: "none", ToolChoice.REQUIRED: "required"}
+# OpenAI's finish reasons (`function_call`: the deprecated functions' call); OpenRouter
+# normalises every model's to these and `error` (openrouter.ai/docs/api-reference/overview).
+FINISH_REASONS = {
+    "stop": FinishReason.STOP,
+    "length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "function_call": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+    "error": FinishReason.ERROR,
+}
 
 
 class OpenAICompatibleLLM(WireLLM):
@@ -85,7 +99,7 @@ class OpenAICompatibleLLM(WireLLM):
         body: dict[str, Any] = {"model": self._model, "messages": messages}
         if request.tools:
             body["tools"] = [_wire_tool(tool, names) for tool in request.tools]
-            body["tool_choice"] = request.tool_choice or "auto"
+            body["tool_choice"] = TOOL_CHOICES[request.tool_choice or ToolChoice.AUTO]
             if self._tools_effort is not None:
                 body["reasoning_effort"] = self._tools_effort
         if request.response_format is not None:
@@ -141,12 +155,14 @@ def parse_completion(
     choice = choices[0]
     message = choice.get("message") or {}
     calls = [_domain_call(call, names, new_id) for call in message.get("tool_calls") or []]
+    reason = choice.get("finish_reason")
     return LLMResponse.of(
         _text_of(message.get("content")),
         calls,
         model=str(data.get("model") or ""),
         usage=parse_usage(data.get("usage")),
-        finish_reason=choice.get("finish_reason"),
+        finish_reason=FINISH_REASONS.get(str(reason)),
+        provider_reason=None if reason is None else str(reason),
     )
 
 
@@ -163,9 +179,12 @@ def parse_usage(usage: Mapping[str, Any] | None) -> Usage | None:
     )
 
 
-def _wire_tool(tool: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
-    function = dict(tool["function"])
-    function["name"] = names.to_wire(function["name"])
+def _wire_tool(tool: ToolDefinition, names: WireNameMap) -> dict[str, Any]:
+    function = {
+        "name": names.to_wire(tool.name),
+        "description": tool.description,
+        "parameters": dict(tool.parameters),
+    }
     return {"type": "function", "function": function}
 
 

@@ -26,23 +26,30 @@ from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.llm.messages import (
     AssistantText,
     AssistantToolCalls,
+    FinishReason,
     FunctionCall,
     LLMRequest,
     LLMResponse,
     Message,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolResultMessage,
     Usage,
     UserMessage,
 )
+from zork_mcp.domain.tools.tool_schema import EMPTY_OBJECT_SCHEMA, ToolDefinition
 from zork_mcp.domain.tools.wire_names import OPENAI_RULE, WireNameMap, WireNameRule
 
 PROVIDER = "openai"
 OUTPUT = "output"  # provider_data key: the response's other output items, in order
 CALL_ITEM = "function_call"
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
-INCOMPLETE_REASONS = {"max_output_tokens": "length", "content_filter": "content_filter"}
+INCOMPLETE_REASONS = {
+    "max_output_tokens": FinishReason.LENGTH,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+TOOL_CHOICES = {ToolChoice.AUTO: "auto", ToolChoice.NONE: "none", ToolChoice.REQUIRED: "required"}
 
 
 class OpenAIResponsesLLM(WireLLM):
@@ -81,8 +88,8 @@ class OpenAIResponsesLLM(WireLLM):
         if self._reasoning:
             body["include"] = [ENCRYPTED_REASONING]
         if request.tools:
-            body["tools"] = [_wire_tool(tool["function"], names) for tool in request.tools]
-            body["tool_choice"] = request.tool_choice or "auto"
+            body["tools"] = [_wire_tool(tool, names) for tool in request.tools]
+            body["tool_choice"] = TOOL_CHOICES[request.tool_choice or ToolChoice.AUTO]
         if request.response_format is not None:
             body["text"] = {
                 "format": {
@@ -155,16 +162,16 @@ def _call_item(call: ToolCall, names: WireNameMap, item_id: Any) -> dict[str, An
     return item
 
 
-def _wire_tool(function: Mapping[str, Any], names: WireNameMap) -> dict[str, Any]:
+def _wire_tool(definition: ToolDefinition, names: WireNameMap) -> dict[str, Any]:
     """A function tool: flat, not nested under `function` as in chat completions."""
     tool: dict[str, Any] = {
         "type": "function",
-        "name": names.to_wire(function["name"]),
-        "parameters": dict(function.get("parameters") or {"type": "object", "properties": {}}),
+        "name": names.to_wire(definition.name),
+        "parameters": dict(definition.parameters or EMPTY_OBJECT_SCHEMA),
         "strict": False,  # MCP tools' schemas are not written for strict mode
     }
-    if function.get("description"):
-        tool["description"] = function["description"]
+    if definition.description:
+        tool["description"] = definition.description
     return tool
 
 
@@ -191,6 +198,7 @@ def parse_response(
         model=str(data.get("model") or ""),
         usage=parse_usage(data.get("usage")),
         finish_reason=_finish_reason(data, bool(calls)),
+        provider_reason=_provider_reason(data),
     )
 
 
@@ -239,13 +247,20 @@ def _text_of(output: list[Mapping[str, Any]]) -> str | None:
     return "".join(texts) if texts else None
 
 
-def _finish_reason(data: Mapping[str, Any], called: bool) -> str:
+def _finish_reason(data: Mapping[str, Any], called: bool) -> FinishReason | None:
     if called:
-        return "tool_calls"
+        return FinishReason.TOOL_CALLS
     if data.get("status") == "incomplete":
-        reason = (data.get("incomplete_details") or {}).get("reason")
-        return INCOMPLETE_REASONS.get(str(reason), str(reason or "incomplete"))
-    return "stop"
+        return INCOMPLETE_REASONS.get(str(_provider_reason(data)))
+    return FinishReason.STOP
+
+
+def _provider_reason(data: Mapping[str, Any]) -> str | None:
+    """Why an incomplete response stopped, else its status (`completed`)."""
+    status = data.get("status")
+    if status == "incomplete":
+        return str((data.get("incomplete_details") or {}).get("reason") or "incomplete")
+    return None if status is None else str(status)
 
 
 def parse_usage(usage: Mapping[str, Any] | None) -> Usage | None:
