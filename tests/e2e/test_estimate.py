@@ -40,7 +40,7 @@ def test_a_dry_run_prints_the_estimate_and_sends_no_request(tmp_path, zork_game,
     peer = OpenAIPeer([action_reply(c) for c in WALKTHROUGH[:TURNS]], api_key=None)
     with peer.serve() as url:
         code = main(run_args(url, tmp_path, zork_game, "--dry-run"))
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # as read, whatever the width wrapped
     assert code == 0 and peer.requests == []
     assert "before any LLM call" in out and "$ cached" in out
     assert "openrouter:openai/gpt-4.1-mini" in out and f" {TURNS} " in out

@@ -78,7 +78,9 @@ def test_the_walkthrough_wins_with_mcp_off(tmp_path, zork_game):
     [end] = [event for event in events if event["event_type"] == "episode_end"]
     assert code == 0 and (end["score"], end["end_reason"]) == (350, "game_over")
     assert all("tools" not in request and "response_format" in request for request in peer.requests)
-    assert not any(event["event_type"].startswith("mcp_") for event in events)
+    # no MCP event but the run's own statement that MCP is off
+    said = [event for event in events if event["event_type"].startswith("mcp_")]
+    assert [(e["event_type"], e["mcp_enabled"]) for e in said] == [("mcp_state", False)]
 
 
 def test_turns_that_think_with_tools_reach_the_server_and_the_logs(tmp_path, zork_game):

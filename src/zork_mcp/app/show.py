@@ -93,9 +93,7 @@ def _turn_lines(turn: TurnView) -> Iterator[str]:
     yield from (INDENT + line for line in outcome_lines(turn.facts, turn.observation, before))
 
 
-def _resume_lines(
-    resumes: Sequence[Resume], budgets: Mapping[int, BudgetReached]
-) -> Iterator[str]:
+def _resume_lines(resumes: Sequence[Resume], budgets: Mapping[int, BudgetReached]) -> Iterator[str]:
     for resume in resumes:
         if resume.ended is not None:
             yield from _end_lines(resume.ended, budgets)

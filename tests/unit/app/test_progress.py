@@ -266,7 +266,7 @@ def test_the_start_says_whether_mcp_is_on_and_how_to_change_it():
     assert off.line().startswith("MCP off: no pyproject.toml here; --mcp, or --config")
     said = io.StringIO()  # the screen says why, as the log does
     PlainProgress(Console(file=said, width=200), off).begin(EpisodeState(EpisodeSummary("e")))
-    assert [line for line in said.getvalue().splitlines() if line][0] == off.line()
+    assert next(line for line in said.getvalue().splitlines() if line) == off.line()
     chosen = McpState(True, ("reasoning",), "mcp_config.json")
     assert chosen.line() == (
         "MCP on: server reasoning from mcp_config.json; --no-mcp to play without them"
