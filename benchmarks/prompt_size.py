@@ -40,7 +40,8 @@ from tests.support.llm_peers import OpenAIPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main as app_main
-from zork_mcp.domain.episode.history import CHARS_PER_TOKEN, HistoryPolicy
+from zork_mcp.domain.episode.history import HistoryPolicy
+from zork_mcp.domain.llm.tokens import tokens_in
 
 SERVERS = {
     "reasoning": {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"],
@@ -111,7 +112,7 @@ def record(turns: int, policy: str) -> list[dict]:
 
 
 def tokens(chars: int) -> int:
-    return -(-chars // CHARS_PER_TOKEN)
+    return tokens_in(chars)
 
 
 def history_tokens(body: dict) -> int:

@@ -18,8 +18,9 @@ from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messages
 from zork_mcp.domain.game.profile import ZORK1
-from zork_mcp.domain.llm.budget import CHARS_PER_TOKEN, OUTPUT_TOKENS
+from zork_mcp.domain.llm.budget import OUTPUT_TOKENS
 from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
+from zork_mcp.domain.llm.tokens import tokens_in
 from zork_mcp.domain.tools.tool_schema import ToolDefinition, openai_function_tool
 
 ROOMS = 12  # stand-in rooms the stand-in game cycles through
@@ -73,15 +74,11 @@ def estimate_episode(
     for turn in range(1, turns + 1):
         view = TurnView(state.answer_before(len(state.turns)), INVENTORY)
         text = prefix + "".join(map(_wire, turn_messages(system_prompt, state, view, policy)))
-        prompts.append(TurnPrompt(_tokens(len(text)), _tokens(_shared(before, text))))
+        prompts.append(TurnPrompt(tokens_in(len(text)), tokens_in(_shared(before, text))))
         before = text
         answer = _answer(turn, answer_chars)
         state.played(PlayedTurn(turn, "go north", answer, Place(_room(turn), turn % ROOMS)))
     return EpisodeEstimate(tuple(prompts))
-
-
-def _tokens(chars: int) -> int:
-    return -(-chars // CHARS_PER_TOKEN)
 
 
 def _wire(message: Message) -> str:

@@ -25,9 +25,8 @@ from zork_mcp.domain.llm.messages import (
     system_message,
     user_message,
 )
+from zork_mcp.domain.llm.tokens import text_tokens
 
-CHARS_PER_TOKEN = 4  # OpenAI's rule of thumb for English text
-MESSAGE_TOKENS = 4  # what a message's role and framing add (OpenAI's cookbook counts ~3-4)
 STATE_RECENT_ACTIONS = 5
 STATE_ANSWER_CHARS = 80
 
@@ -78,7 +77,7 @@ class TurnView:
 
 def estimated_tokens(text: str) -> int:
     """Tokens a text costs, estimated as providers' tokenizers average on English prose."""
-    return -(-len(text) // CHARS_PER_TOKEN) + MESSAGE_TOKENS
+    return text_tokens(text)
 
 
 def turn_messages(

@@ -21,10 +21,9 @@ from zork_mcp.domain.llm.messages import (
     ToolResultMessage,
     Usage,
 )
+from zork_mcp.domain.llm.tokens import MESSAGE_TOKENS, tokens_in
 from zork_mcp.domain.tools.tool_schema import openai_function_tool
 
-CHARS_PER_TOKEN = 4  # as the history and the context budget estimate text
-MESSAGE_TOKENS = 4  # a message's role and framing
 OUTPUT_TOKENS = 200  # an answer's tokens until the run has seen one: an action, its reasons
 
 Price = Callable[[int, int], float | None]  # USD for (input, output) tokens; None: unpriced
@@ -119,8 +118,7 @@ def request_tokens(request: LLMRequest) -> int:
     chars = len(json.dumps(tools, sort_keys=True))
     if request.response_format is not None:
         chars += len(json.dumps(dict(request.response_format.schema), sort_keys=True))
-    tokens = -(-chars // CHARS_PER_TOKEN)
-    return tokens + sum(-(-_chars(m) // CHARS_PER_TOKEN) + MESSAGE_TOKENS for m in request.messages)
+    return tokens_in(chars) + sum(tokens_in(_chars(m)) + MESSAGE_TOKENS for m in request.messages)
 
 
 def _chars(message: Message) -> int:

@@ -9,7 +9,6 @@ a tool call and its result are always kept or condensed together.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,10 +20,9 @@ from zork_mcp.domain.llm.messages import (
     SystemMessage,
     ToolResultMessage,
     UserMessage,
-    to_openai_dict,
 )
+from zork_mcp.domain.llm.tokens import messages_tokens
 
-CHARS_PER_TOKEN = 4
 CRITICAL_MARK = "CRITICAL:"
 RESULT_PREVIEW = 100
 
@@ -51,11 +49,8 @@ class Compaction:
 
 
 def estimate_tokens(messages: Sequence[Message]) -> int:
-    """A message weighs what its OpenAI-format JSON does."""
-    characters = sum(
-        len(json.dumps(to_openai_dict(m), ensure_ascii=False, default=str)) for m in messages
-    )
-    return -(-characters // CHARS_PER_TOKEN)
+    """A message weighs what its OpenAI-format JSON does (`domain/llm/tokens.py`)."""
+    return messages_tokens(messages)
 
 
 def compact(messages: Sequence[Message], budget: ContextBudget) -> Compaction | None:
