@@ -20,9 +20,9 @@ from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.text.inert import inert
 
 N = TypeVar("N", int, float)
 EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}

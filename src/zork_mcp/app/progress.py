@@ -18,8 +18,8 @@ from zork_mcp.app.transcript import Line, Tone, Transcript
 from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.facts.mcp_state import McpState
+from zork_mcp.domain.text.inert import inert
 
 WAITING = "waiting for the model…"
 PREPARING = "starting the episode…"

@@ -19,10 +19,10 @@ from zork_mcp.domain.episode.episode_text import (
     result_line,
     resumed_line,
 )
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import BudgetReached, EpisodeEnded
 from zork_mcp.domain.facts.events import LoggedEvent
+from zork_mcp.domain.text.inert import inert
 
 ARGUMENTS_CHARS = 160
 INDENT = "    "

@@ -12,9 +12,9 @@ from enum import Enum
 
 from zork_mcp.app.orchestrator import TurnReport
 from zork_mcp.domain.episode.episode_state import EpisodeState
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.episode.turn_facts import ToolUse
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
+from zork_mcp.domain.text.inert import inert
 
 ANSWER_LINES = 12  # of the game's answer; the rest is counted, not shown
 RESULT_CHARS = 100  # of a tool's result

@@ -33,7 +33,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
-from zork_mcp.domain.game.text_encoding import is_encodable
+from zork_mcp.domain.text.encoding import is_encodable
 
 
 async def serve_stdio(server: MCPServer[Any]) -> None:

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zork_mcp.adapters.llm.endpoint import request_body
-from zork_mcp.domain.game.text_encoding import REPLACEMENT, encodable, encodable_json, is_encodable
+from zork_mcp.domain.text.encoding import REPLACEMENT, encodable, encodable_json, is_encodable
 
 any_text = st.text(st.characters(codec=None))  # surrogates included
 

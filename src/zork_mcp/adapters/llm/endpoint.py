@@ -30,8 +30,8 @@ from tenacity.stop import stop_base
 from tenacity.wait import wait_base, wait_exponential_jitter
 
 from zork_mcp.domain.errors import LLMError
-from zork_mcp.domain.game.text_encoding import encodable
 from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.text.encoding import encodable
 
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
 RETRYABLE_TRANSPORT = (

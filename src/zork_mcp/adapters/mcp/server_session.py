@@ -29,9 +29,9 @@ from zork_mcp.domain.errors import (
     MCPToolTimeoutError,
     ZorkMcpError,
 )
-from zork_mcp.domain.game.text_encoding import encodable_json
 from zork_mcp.domain.servers.protocol_era import ServerProtocol
 from zork_mcp.domain.servers.roots import Root
+from zork_mcp.domain.text.encoding import encodable_json
 from zork_mcp.domain.tools.tool_offer import ALLOW_ALL, ToolFilter
 from zork_mcp.domain.tools.tool_result import ToolCallResult
 

@@ -169,10 +169,9 @@ _DOMAIN_BY_CONCERN = {  # issue 48: the domain's modules moved into a folder per
               "tool_schema", "wire_names"),
     "servers": ("confinement", "connection", "host_list", "protocol_era", "roots",
                 "server_config", "server_env"),
-    "game": ("game", "game_command", "game_peek", "game_text", "status_line", "story_file",
-             "text_encoding"),
+    "game": ("game", "game_command", "game_peek", "game_text", "status_line", "story_file"),
     "episode": ("episode", "episode_map", "episode_state", "episode_text", "history",
-                "inert_text", "memories", "turn_facts"),
+                "memories", "turn_facts"),
     "facts": ("episode_facts", "events", "loop_facts", "span_facts", "tool_facts"),
 }  # fmt: skip
 _MOVED_MODULES |= {
@@ -184,6 +183,11 @@ _MOVED_MODULES |= {  # where a few stood for a day before the domain's layers we
     "zork_mcp.domain.loop.messages": "zork_mcp.domain.llm.messages",
     "zork_mcp.domain.loop.connection": "zork_mcp.domain.servers.connection",
     "zork_mcp.domain.facts.turn_facts": "zork_mcp.domain.episode.turn_facts",
+    # issue 54: what serves every outside text has a package of its own
+    "zork_mcp.domain.text_encoding": "zork_mcp.domain.text.encoding",
+    "zork_mcp.domain.game.text_encoding": "zork_mcp.domain.text.encoding",
+    "zork_mcp.domain.inert_text": "zork_mcp.domain.text.inert",
+    "zork_mcp.domain.episode.inert_text": "zork_mcp.domain.text.inert",
 }
 
 

@@ -17,7 +17,6 @@ from zork_mcp.domain.episode.episode_text import (
     result_size,
     resumed_line,
 )
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.facts.episode_facts import (
     EpisodeEnded,
     EpisodeFact,
@@ -28,6 +27,7 @@ from zork_mcp.domain.facts.episode_facts import (
 from zork_mcp.domain.facts.events import Event, EventType, Level, LoggedEvent
 from zork_mcp.domain.facts.loop_facts import EventPlace
 from zork_mcp.domain.facts.tool_facts import ToolCallRequested, ToolResultReceived, tool_fact
+from zork_mcp.domain.text.inert import inert
 from zork_mcp.domain.tools.tool_result import jsonable
 
 INDENT = "    "

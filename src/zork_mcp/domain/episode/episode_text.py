@@ -6,9 +6,9 @@ LLM's, the game's, a server's) made inert."""
 
 from __future__ import annotations
 
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.text.inert import inert
 
 ANSWER_LINES = 40  # of the game's answer, shown whole up to this; a longer one is folded
 ANSWER_CHARS = 3000

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zork_mcp.domain.episode.inert_text import inert
 from zork_mcp.domain.facts.events import Event, EventType, Level
+from zork_mcp.domain.text.inert import inert
 
 TURN_ON = (
     "--mcp, or --config naming a pyproject with [tool.zorkgpt.mcp] enabled = true, turns it on"
