@@ -159,7 +159,7 @@ class BudgetReached:
 
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> BudgetReached:
-        return cls(**{f.name: values[f.name] for f in fields(cls)})
+        return cls(**{f.name: values.get(f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ each with the option that changes it, so MCP is never off in silence."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,3 +51,13 @@ class McpState:
             "mcp_config": self.config,
             "off_because": self.off_because,
         }
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> McpState:
+        """As its event's line wrote it (what the line lacks reads as unsaid)."""
+        return cls(
+            bool(values.get("mcp_enabled")),
+            tuple(values.get("servers") or ()),
+            str(values.get("mcp_config") or ""),
+            str(values.get("off_because") or ""),
+        )

@@ -88,3 +88,19 @@ class ForkServerLost(LoopFact):
     """The MCP fork server is gone: servers are spawned from here on."""
 
     kind = EventType.MCP_FORK_SERVER_LOST
+
+
+NOTICE_FACTS: dict[EventType, type[LoopFact]] = {
+    fact.kind: fact
+    for fact in (
+        ConnectRetried,
+        ServerDisabled,
+        ConnectRecovered,
+        SandboxOff,
+        SandboxDegraded,
+        GameSandboxDegraded,
+        HostRefused,
+        EmulatorRestarted,
+        ForkServerLost,
+    )
+}
