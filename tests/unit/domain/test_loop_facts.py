@@ -145,7 +145,7 @@ EPISODE_OWN = [
         cache_write_tokens=12,
         cost_parts=CostParts(0.004, 0.001, 0.002, 0.003),
         unpriced="x",
-    ),  # fmt: skip
+    ),
     BudgetReached(4, 0.5, 50_000, 0.49, 41_000, 0.02, 3_000),
     McpState(True, ("memory",), "mcp_config.json", "said"),
 ]
