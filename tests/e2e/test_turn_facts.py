@@ -15,11 +15,12 @@ from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
 from zork_mcp.domain.episode.turn_facts import TurnFacts
-from zork_mcp.domain.game.game_text import UNREAD, died, unread
+from zork_mcp.domain.game.game_text import died, unread
+from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.sweep.records import play_metrics
 
 pytestmark = pytest.mark.slow
-# At West of House, a command that draws each refusal of UNREAD from the game.
+# At West of House, a command that draws each refusal of ZORK1.unread from the game.
 UNREAD_BY = {
     "blorb": "I don't know the word",
     "take north": "You used the word",
@@ -43,7 +44,7 @@ def env(zork_game):
 
 
 def test_every_refusal_is_drawn_from_the_game_by_one_command():
-    assert sorted(UNREAD_BY.values()) == sorted(set(UNREAD) - {"I beg your pardon?"})
+    assert sorted(UNREAD_BY.values()) == sorted(set(ZORK1.unread) - {"I beg your pardon?"})
 
 
 @pytest.mark.parametrize(("command", "refusal"), UNREAD_BY.items())

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from zork_mcp.domain.episode.episode_map import (
-    REFUSALS,
     AlreadyThere,
     AmbiguousRoom,
     EpisodeMap,
@@ -20,6 +19,7 @@ from zork_mcp.domain.episode.episode_map import (
     room_key,
 )
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.profile import ZORK1
 
 WEST_OF_HOUSE = Place("West of House", 64)
 CANT = "You can't go that way."
@@ -78,7 +78,7 @@ def test_a_command_that_is_not_a_bare_move_has_no_direction(command):
     assert direction_of(command) is None
 
 
-@pytest.mark.parametrize("text", REFUSALS)
+@pytest.mark.parametrize("text", ZORK1.exit_refusals)
 def test_every_exit_refusal_of_the_game_is_read_as_blocked_even_wrapped(text):
     wrapped = text.replace(" ", "\n", 1)
     assert refused(text) and refused(f"{wrapped}\nYou hear in the distance a song bird.")

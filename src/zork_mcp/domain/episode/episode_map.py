@@ -5,7 +5,6 @@ LLM reads (`get_map`, `find_path` and the current room's memory)."""
 from __future__ import annotations
 
 import difflib
-import re
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,51 +21,6 @@ CLIMB_VERBS = ("climb", "sit")  # <SYNONYM CLIMB SIT>; V-CLIMB-UP walks up or do
 LONE_VERBS = {"enter": "in", "exit": "out"}  # V-ENTER and V-EXIT walk in and out
 AGAIN = ("again", "g")  # the parser repeats the command before
 
-# What Zork I answers when an exit refuses (historicalsource/zork1): V-WALK's own words
-# (gverbs.zil), each exit's refusal in 1dungeon.zil (a direction's string, or the ELSE of a
-# conditional exit) and those of the exit functions of 1actions.zil.
-REFUSALS = (
-    "You can't go that way.",  # V-WALK, V-CLIMB-UP, TRAP-DOOR-EXIT
-    "There are no climbable trees here.",  # V-CLIMB-UP
-    "Going up empty-handed is a bad idea.",  # UP-CHIMNEY-FUNCTION
-    "You can't get up there with what you're carrying.",
-    "Are you out of your mind?",
-    "It is too narrow for most insects.",
-    "It's a long way...",
-    "Just in time you steer away from the rocks.",
-    "Storm-tossed trees block your way.",
-    "The White Cliffs prevent your landing here.",
-    "The channel is too narrow.",
-    "The chasm probably leads straight to the infernal regions.",
-    "The dam blocks your way.",
-    "The door is boarded and you can't remove the boards.",
-    "The forest becomes impenetrable to the north.",
-    "The mountains are impassable.",
-    "The rank undergrowth prevents eastward movement.",
-    "The stream emerges from a spot too small for you to enter.",
-    "The windows are all boarded.",
-    "There is no safe landing spot here.",
-    "There is no tree here suitable for climbing.",
-    "You can land either to the east or the west.",
-    "You cannot climb any higher.",
-    "You cannot go upstream due to strong currents.",
-    "You cannot reach the rope.",
-    "You try to ascend the ramp, but it is impossible, and you slide back down.",
-    "You would need a machete to go further west.",
-    "You wouldn't fit and would die if you could.",
-    "Only Santa Claus climbs down chimneys.",
-    "Some invisible force prevents you from passing through the gate.",
-    "The cyclops doesn't look like he'll let you past.",
-    "The door is nailed shut.",
-    "The east wall is solid rock.",
-    "The path is too narrow.",
-    "The troll fends you off with a menacing gesture.",
-    "You cannot fit through this passage with that load.",
-    "You cannot go down without fracturing many bones.",
-    "You haven't a prayer of getting the coffin down there.",
-    "You would drown.",
-)
-CLOSED = re.compile(r"\bThe [\w -]+ is closed\.")  # V-WALK's door exit: "The grating is closed."
 HERE = ("", "here")
 LISTED = 20  # the most rooms a route's answer names
 SHOWN = 60  # the most letters of an unknown name an answer repeats (a model's input)
@@ -91,7 +45,10 @@ def _up_or_down(direction: str | None) -> str | None:
 def refused(answer: str) -> bool:
     """The game's answer says the way is blocked."""
     flat = " ".join(answer.split())
-    return any(text in flat for text in REFUSALS) or CLOSED.search(flat) is not None
+    return (
+        any(text in flat for text in ZORK1.exit_refusals)
+        or ZORK1.closed_door.search(flat) is not None
+    )
 
 
 def room_key(place: Place) -> RoomKey | None:
