@@ -136,7 +136,8 @@ def test_settings_errors_name_the_file_the_table_and_the_valid_keys():
 def test_every_table_is_read_at_once_and_each_error_says_its_file_line_and_key():
     text = (
         "[tool.zorkgpt]\nbudjet_usd = 3\nhistory_turns = 0\n\n"
-        "[tool.zorkgpt.mcp]\nmax_tool_iterations = 0\n"
+        "[tool.zorkgpt.mcp]\nmax_tool_iterations = 0\n\n"
+        "[tool.zorkgpt.mcp.tool_filters.memory]\ninclude = 3\n"
     )
     with pytest.raises(ConfigurationError) as caught:
         parse_settings(text, source="p.toml")
@@ -144,6 +145,7 @@ def test_every_table_is_read_at_once_and_each_error_says_its_file_line_and_key()
     assert "  p.toml:2: [tool.zorkgpt] budjet_usd: not a key; did you mean budget_usd?" in message
     assert "  p.toml:3: [tool.zorkgpt] history_turns: " in message
     assert "  p.toml:6: [tool.zorkgpt.mcp] max_tool_iterations: " in message
+    assert "  p.toml:9: [tool.zorkgpt.mcp.tool_filters.memory] include: " in message
     assert "history_turns is at least 1." in message
     assert (
         parse_settings("[tool.zorkgpt]\nepisodes = 3\n", source="p").budget_usd is None
