@@ -55,7 +55,7 @@ def episode(index: int, turns: int, logs: Path) -> EpisodeRecord:
         "done", score=last.score, moves=last.moves, turns=turns, end_reason="turn_limit",
         prompt_tokens=900 * turns, completion_tokens=60 * turns, log_dir=str(folder),
         tool_calls=sum(f.tool_calls for f in facts), max_turns=turns, trajectory=tuple(facts),
-        **play_metrics(facts),
+        **play_metrics(facts).fields(),
     )  # fmt: skip
 
 
