@@ -166,11 +166,12 @@ class ForkServer:
 
     def _record(self, event: ForkServerEvent) -> None:
         """The one place the lifecycle changes; the lock is held."""
+        served = self.state is ForkServerState.READY
         self._lifecycle, action = transition(self._lifecycle, event)
         if action is ForkServerAction.LAUNCH:
             self._launch()
         elif action is ForkServerAction.END:
-            self._end()
+            self._end(served)
 
     def _notice_an_exit(self) -> None:
         if self._process is not None and self._process.poll() is not None:
@@ -290,11 +291,17 @@ class ForkServer:
         pid = json.loads(answer)["pid"]
         return ForkedProcess(pid, fds[0], open(stdin_w, "wb"), open(stdout_r, "rb"))
 
-    def _end(self) -> None:
+    def _end(self, served: bool) -> None:
+        """One that `served` ends the children it forked, then exits; one that never said it
+        was ready has forked none, so it is killed rather than left to finish its imports (a
+        tool server closed soon after it opened would wait ~0.8 s of CPU for them)."""
         control, process = self._control, self._process
         self._control, self._process = None, None
         if control is not None:
             control.close()
+        if process is not None and not served and process.poll() is None:  # not yet reaped
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, 9)
         if process is not None:
             try:
                 process.wait(EXIT_TIMEOUT_SECONDS)
