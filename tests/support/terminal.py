@@ -80,7 +80,10 @@ def tmux_pane(env: Mapping[str, str], width: int = 160, height: int = 120) -> It
     `env` (UTF-8, so that the display's `…` and `−` arrive as they are)."""
     folder = Path(tempfile.mkdtemp(prefix="tmux"))  # short: a socket path fits in 108 bytes
     tmux = [ensure_tmux(), "-u", "-S", str(folder / "s"), "-f", "/dev/null"]
-    started = {**env, "LC_ALL": "C.UTF-8", "SHELL": "/bin/sh", "PS1": "$ "}
+    # The pane's size is its own: a COLUMNS or LINES the runner had (a pytest-xdist worker is
+    # started with COLUMNS=80, set by the readline its main process loaded) would override it.
+    size_free = {name: value for name, value in env.items() if name not in ("COLUMNS", "LINES")}
+    started = {**size_free, "LC_ALL": "C.UTF-8", "SHELL": "/bin/sh", "PS1": "$ "}
     size = ["-x", str(width), "-y", str(height)]
     try:
         subprocess.run(
@@ -91,5 +94,34 @@ def tmux_pane(env: Mapping[str, str], width: int = 160, height: int = 120) -> It
         )
         yield Pane(tmux, "play")
     finally:
+        pids = _tmux_pids(tmux)
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+        _wait_gone(pids, 10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _tmux_pids(tmux: list[str]) -> list[int]:
+    """The tmux server's pid and its panes' shells' (none when it never started)."""
+    done = subprocess.run(
+        [*tmux, "list-panes", "-a", "-F", "#{pid} #{pane_pid}"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return sorted({int(pid) for pid in done.stdout.split()}) if done.returncode == 0 else []
+
+
+def _wait_gone(pids: list[int], timeout: float) -> None:
+    """`kill-server` returns before its server and shells have exited (they take a moment
+    more on a busy machine); a test that then looks for what it started must not find them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
