@@ -292,14 +292,16 @@ class ForkServer:
         return ForkedProcess(pid, fds[0], open(stdin_w, "wb"), open(stdout_r, "rb"))
 
     def _end(self, served: bool) -> None:
-        """One that `served` ends the children it forked, then exits; one that never said it
-        was ready has forked none, so it is killed rather than left to finish its imports (a
-        tool server closed soon after it opened would wait ~0.8 s of CPU for them)."""
+        """One that has said it is ready (`served`, or its word waiting unread) ends the
+        children it forked (its spare among them) on EOF, then exits. One still importing has
+        forked none: it is killed rather than left to finish imports nobody will use (a tool
+        server closed soon after it opened waited ~0.8 s of CPU for them)."""
         control, process = self._control, self._process
         self._control, self._process = None, None
+        importing = not served and control is not None and not wait_readable(control, 0)
         if control is not None:
             control.close()
-        if process is not None and not served and process.poll() is None:  # not yet reaped
+        if process is not None and importing and process.poll() is None:  # not yet reaped
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, 9)
         if process is not None:
