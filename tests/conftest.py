@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.support import global_tracing
+from tests.support.cache_lock import installing
 from tests.support.network import LOOPBACK, PROVIDER_KEYS, RealProviderBlocked
 from tests.support.paths import ROOT
 
@@ -29,26 +30,28 @@ NPM_ENTRY = (
 
 @pytest.fixture(scope="session")
 def sequential_thinking_js() -> Path:
-    """The npm reference server, installed once into .cache/npm and run with node."""
+    """The npm reference server, installed once into .cache/npm (by one worker of a
+    parallel run, the others waiting) and run with node."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("Node.js and npm are needed for the npm sequential-thinking server")
-    if not NPM_ENTRY.exists():
-        NPM_PREFIX.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                "npm",
-                "install",
-                "--prefix",
-                str(NPM_PREFIX),
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                NPM_PACKAGE,
-            ],
-            check=True,
-            timeout=600,
-            capture_output=True,
-        )
+    with installing(NPM_PREFIX):
+        if not NPM_ENTRY.exists():
+            NPM_PREFIX.mkdir(parents=True, exist_ok=True)
+            subprocess.run(
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    str(NPM_PREFIX),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    NPM_PACKAGE,
+                ],
+                check=True,
+                timeout=600,
+                capture_output=True,
+            )
     return NPM_ENTRY
 
 
@@ -90,31 +93,50 @@ def no_tracer_outlives_its_test():
 GAME_FOLDERS = "zork_mcp_game_*"
 SESSION_TEMP = pytest.StashKey[Path]()
 OUTER_TEMP = pytest.StashKey[tuple[str | None, str | None]]()
+WORKERS_LEFT = pytest.StashKey[list[str]]()
+GAME_FOLDERS_LEFT = "game_folders_left"  # a worker's report to the main process
 
 
+@pytest.hookimpl(tryfirst=True)  # before the tmp_path plugin reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
     """Each test session has a temp folder of its own, given to every process it starts
     (TMPDIR): what is left there is this session's, so a sweep or a second test session on
     the same machine never fails this one's leftover checks, nor this one theirs. Its name is
-    short: sockets made under it must fit in AF_UNIX's 108 bytes."""
+    short: sockets made under it must fit in AF_UNIX's 108 bytes. So is tmp_path's root in
+    it (`t/`, not `pytest-of-root/pytest-0/`): a parallel worker's adds `popen-gw1/`."""
     folder = tempfile.mkdtemp(prefix="zt")
     config.stash[SESSION_TEMP] = Path(folder)
     config.stash[OUTER_TEMP] = (os.environ.get("TMPDIR"), tempfile.tempdir)
     os.environ["TMPDIR"] = tempfile.tempdir = folder
+    if config.option.basetemp is None:  # a worker is given its main process's, plus its name
+        config.option.basetemp = str(Path(folder) / "t")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Every game process removes its private folder, whatever ended it: a folder left in
     this session's temp folder fails the run (issue 25: nothing left behind). The session's
-    folder goes with the session."""
+    folder goes with the session. A parallel worker's folder is its own (made inside the
+    main process's, as its TMPDIR): the worker hands what it found to the main process,
+    which alone can fail the run."""
     folder = session.config.stash.get(SESSION_TEMP, None)
     if folder is None:
         return
-    left = sorted(folder.glob(GAME_FOLDERS))
+    left = [path.name for path in sorted(folder.glob(GAME_FOLDERS))]
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:
+        worker_output[GAME_FOLDERS_LEFT] = left
+        return
+    left += session.config.stash.get(WORKERS_LEFT, [])
     if left:
-        names = ", ".join(path.name for path in left)
-        print(f"\nFAILED: game folders outlived the tests that made them: {names}")
+        print(f"\nFAILED: game folders outlived the tests that made them: {', '.join(left)}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node) -> None:
+    """A parallel worker ended (pytest-xdist): the game folders it found left are the run's."""
+    output = getattr(node, "workeroutput", None) or {}
+    node.config.stash.setdefault(WORKERS_LEFT, []).extend(output.get(GAME_FOLDERS_LEFT, []))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

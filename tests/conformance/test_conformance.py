@@ -30,7 +30,9 @@ from tests.support.conformance import (
 )
 from tests.support.http_servers import http_server
 
-pytestmark = pytest.mark.slow
+# One worker runs the module: its fixture runs the suite once per (revision, target) for
+# every scenario, and two workers would each run it all again.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("conformance")]
 
 REVISIONS = ("2025-11-25", "2026-07-28")
 CLIENT = "client"

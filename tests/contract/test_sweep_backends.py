@@ -26,6 +26,7 @@ class TestLocalBackend(SweepBackendContract):
 
 
 @pytest.mark.slow  # starts a local Ray instance
+@pytest.mark.xdist_group("ray")  # one at a time (tests/e2e/test_eval_ray.py)
 class TestRayBackend(SweepBackendContract):
     def make(self, parallel, player):
         pytest.importorskip("ray")

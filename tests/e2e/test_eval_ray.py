@@ -21,7 +21,8 @@ from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.ray_cluster import LOG_DIR_VARIABLE
 from zork_mcp.app.cli import main
 
-pytestmark = pytest.mark.slow
+# One local Ray instance at a time: a parallel run keeps Ray's tests on one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 EPISODE_FILES = {"events.jsonl", "episode.log", "checkpoint.json"}
 
 

@@ -20,7 +20,8 @@ from zork_mcp.app.cli import main
 from zork_mcp.app.sweep.html_report import MIN_CI_EPISODES
 from zork_mcp.app.sweep.report import MEMORY_PLAY, PLAY, cell_stats, ci_text
 
-pytestmark = pytest.mark.slow
+# One worker runs the module: its tests share one sweep and its report (the module fixture).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("html_report")]
 
 
 @pytest.fixture(scope="module")

@@ -4,14 +4,17 @@ one machine (a sweep, a second test session, a mutation run) never fail each oth
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import ROOT
+from tests.support.processes import processes_with_environment
 
 pytestmark = pytest.mark.slow
 
@@ -31,10 +34,13 @@ def test_another_run_makes_a_game_folder_meanwhile():
 """
 
 
-def inner_session(test_file: Path, **environ: str) -> subprocess.CompletedProcess[str]:
+def inner_session(
+    test_file: Path, *options: str, **environ: str
+) -> subprocess.CompletedProcess[str]:
     """A test session of its own over `test_file`, with this project's conftest as a plugin."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p",
-               "no:cacheprovider", "--rootdir", str(test_file.parent), str(test_file)]  # fmt: skip
+               "no:cacheprovider", "--rootdir", str(test_file.parent), *options,
+               str(test_file)]  # fmt: skip
     env = {**os.environ, **environ}
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
@@ -44,6 +50,19 @@ def test_a_session_fails_on_a_game_folder_it_left_and_leaves_no_folder_of_its_ow
     test_file.write_text(LEAVES_A_GAME_FOLDER)
     before = set(Path(tempfile.gettempdir()).iterdir())
     inner = inner_session(test_file)
+    assert inner.returncode == 1, inner.stdout
+    assert "game folders outlived the tests that made them: zork_mcp_game_" in inner.stdout
+    assert set(Path(tempfile.gettempdir()).iterdir()) == before
+
+
+def test_a_game_folder_left_in_a_parallel_worker_fails_the_run(tmp_path):
+    """A worker's temp folder is its own, and the worker's exit status is not the run's: the
+    main process must hear of the folder and fail the run (pytest-xdist)."""
+    pytest.importorskip("xdist")
+    test_file = tmp_path / "test_leaves.py"
+    test_file.write_text(LEAVES_A_GAME_FOLDER)
+    before = set(Path(tempfile.gettempdir()).iterdir())
+    inner = inner_session(test_file, "-n", "2")
     assert inner.returncode == 1, inner.stdout
     assert "game folders outlived the tests that made them: zork_mcp_game_" in inner.stdout
     assert set(Path(tempfile.gettempdir()).iterdir()) == before
@@ -97,3 +116,62 @@ def test_sessions_one_after_another_in_one_process_each_get_a_live_temp_folder(t
     command = [sys.executable, "-c", SESSIONS_ONE_AFTER_ANOTHER, str(test_file), str(tmp_path)]
     ran = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert "codes [0, 0] temp kept True" in ran.stdout, ran.stdout + ran.stderr
+
+
+PLAYS_UNTIL_INTERRUPTED = """
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from zork_mcp.adapters.game.jericho.game_env import JerichoGameEnv
+
+
+@pytest.mark.parametrize("n", range(4))
+def test_plays_until_interrupted(n, zork_game, tmp_path):
+    env = JerichoGameEnv(zork_game, seed=n)
+    try:
+        env.reset()
+        env.step("open mailbox")
+        Path(os.environ["READY_FOLDER"], str(n)).touch()
+        time.sleep(300)
+    finally:
+        env.close()
+"""
+
+
+def test_an_interrupted_parallel_run_leaves_no_process_nor_folder(tmp_path):
+    """Ctrl-C reaches a parallel run's whole process group (the main process and its
+    workers) while every worker has a game process and its folder: when the run has ended,
+    none of them is left, nor the session's temp folder (pytest-xdist)."""
+    pytest.importorskip("xdist")
+    test_file = tmp_path / "test_interrupted.py"
+    test_file.write_text(PLAYS_UNTIL_INTERRUPTED)
+    ready, mark = tmp_path / "ready", f"{os.getpid()}-{tmp_path.name}"
+    ready.mkdir()
+    before = set(Path(tempfile.gettempdir()).iterdir())
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p",
+               "no:cacheprovider", "--rootdir", str(tmp_path), "-n", "2",
+               str(test_file)]  # fmt: skip
+    env = {**os.environ, "READY_FOLDER": str(ready), "LEFTOVER_MARK": mark}
+    run = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        start_new_session=True, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(ready.iterdir())) < 2 and run.poll() is None:
+            assert time.monotonic() < deadline, "the workers never started their games"
+            time.sleep(0.1)
+        assert run.poll() is None, run.communicate()[0]
+        assert processes_with_environment("LEFTOVER_MARK", mark), "nothing was running"
+        os.killpg(run.pid, signal.SIGINT)
+        output, _ = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert processes_with_environment("LEFTOVER_MARK", mark) == [], output
+    assert set(Path(tempfile.gettempdir()).iterdir()) == before, output

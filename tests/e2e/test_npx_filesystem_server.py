@@ -26,6 +26,8 @@ from zork_mcp.domain.tools.tool_result import ToolCallResult
 
 pytestmark = [
     pytest.mark.slow,
+    # One worker runs the module: npx downloads the server into the module's home once.
+    pytest.mark.xdist_group("npx_filesystem"),
     pytest.mark.skipif(shutil.which("npx") is None, reason="needs Node.js's npx"),
 ]
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31"

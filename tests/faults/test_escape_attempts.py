@@ -175,6 +175,9 @@ def _greeter() -> tuple[socket.socket, int]:
 
 
 @pytest.mark.skipif(not namespaces_available(), reason="needs unprivileged user namespaces")
+# Both modes on one worker: each listens on the host's port 3128 itself, and finding it
+# taken by the other would skip that part of the check.
+@pytest.mark.xdist_group("proxy-port")
 async def test_a_server_with_a_host_list_reaches_those_hosts_and_nothing_else(mode, tmp_path):
     """Its one way out is the proxy, which tunnels to the listed host only. A direct
     connection goes nowhere, not even to the proxy's port on the agent's own network; nor

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.support.cache_lock import installing
 from tests.support.paths import ROOT
 from tests.support.processes import processes_in_groups
 
@@ -147,11 +148,13 @@ def read_results(output: Path, leg: str) -> dict[str, ScenarioResult]:
 
 @functools.cache
 def conformance_suite() -> ConformanceSuite:
-    """Installed once per checkout (a marker names the pinned versions); offline after."""
+    """Installed once per checkout (a marker names the pinned versions); offline after.
+    Parallel workers collect at once: one installs, the others wait and find it done."""
     cli = PACKAGE / "dist" / "index.js"
     wanted = {"conformance": CONFORMANCE, "node": NODE}
-    if not (MARKER.exists() and json.loads(MARKER.read_text()) == wanted and cli.exists()):
-        _install(wanted)
+    with installing(PREFIX):
+        if not (MARKER.exists() and json.loads(MARKER.read_text()) == wanted and cli.exists()):
+            _install(wanted)
     return ConformanceSuite(NODE_BINARY, cli)
 
 
