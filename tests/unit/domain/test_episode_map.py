@@ -11,6 +11,7 @@ from zork_mcp.domain.episode.episode_map import (
     AlreadyThere,
     AmbiguousRoom,
     EpisodeMap,
+    MapSurvey,
     NoKnownRoute,
     RouteFound,
     UnknownRoom,
@@ -292,3 +293,49 @@ def test_visits_count_each_entering_by_label():
         "West of House": 1, "Forest (1)": 1, "Forest Path": 2, "Forest (2)": 2,
         "Forest (3)": 1, "North of House": 1,
     }  # fmt: skip
+
+
+IMPASSABLE = "The mountains are impassable."
+FOREST_WALK = [
+    ("w", FOREST_1), ("e", FOREST_PATH), ("e", FOREST_2), ("e", FOREST_3),
+    ("e", FOREST_3, IMPASSABLE), ("g", FOREST_3, IMPASSABLE),
+    ("w", FOREST_2), ("w", FOREST_PATH), ("s", NORTH_OF_HOUSE),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kept", range(len(FOREST_WALK) + 1))
+def test_a_survey_exported_and_imported_draws_on_as_if_never_kept(kept):
+    turns = played(*FOREST_WALK)
+    survey = MapSurvey.of(WEST_OF_HOUSE, turns[:kept])
+    state = survey.exported()
+    again = MapSurvey.imported(state)
+    assert again == survey
+    for turn in turns[kept:]:
+        again.record(turn)
+    assert again.drawn() == EpisodeMap.of(WEST_OF_HOUSE, turns)
+
+
+def _with(state: tuple, index: int, value: object) -> tuple:
+    return (*state[:index], value, *state[index + 1 :])
+
+
+KEPT = MapSurvey.of(WEST_OF_HOUSE, played(*FOREST_WALK)).exported()
+FIRST = KEPT[4][0]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        None, b"garbage", [*KEPT], KEPT[:4], (*KEPT, ()),
+        _with(KEPT, 2, True),  # a turn that is a bool
+        _with(KEPT, 2, 9.0),
+        _with(KEPT, 4, [*KEPT[4]]),  # rooms as a list
+        _with(KEPT, 4, (*KEPT[4], FIRST)),  # a room twice
+        _with(KEPT, 4, (_with(FIRST, 4, (("north", 999),)), *KEPT[4][1:])),  # to an unknown room
+        _with(KEPT, 4, (_with(FIRST, 0, 1.5), *KEPT[4][1:])),  # a key neither object nor name
+        _with(KEPT, 4, (_with(FIRST, 5, "east"), *KEPT[4][1:])),  # blocked ways as one string
+        _with(_with(KEPT, 0, "Kitchen"), 1, 27),  # here is a room never drawn
+    ],
+)  # fmt: skip
+def test_a_kept_state_that_is_not_a_surveys_is_refused(state):
+    assert MapSurvey.imported(state) is None

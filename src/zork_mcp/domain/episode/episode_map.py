@@ -1,6 +1,8 @@
 """The map an episode has learned from its own turns: the rooms it entered, the exits it took
 and the ones the game refused, and the shortest known route between two rooms, as text an
-LLM reads (`get_map`, `find_path` and the current room's memory)."""
+LLM reads (`get_map`, `find_path` and the current room's memory). The survey that drafts it
+turn by turn exports its state as plain data, so the memory server keeps it and draws only
+the turns played since."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from zork_mcp.domain.episode.episode_state import Place, PlayedTurn, moves_from
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.domain.game.profile import ZORK1
 
 RoomKey = int | str  # the room's Z-machine object; its name when the object is unknown (0)
@@ -89,13 +93,30 @@ class _Draft:
         return MapRoom(key, name, label, self.first_turn, self.visits, exits, blocked)
 
 
-class _Survey:
-    """The rooms drawn so far, turn by turn."""
+# A room drafted: its key, name, first turn, visits, exits (way, room) and blocked ways.
+DraftState = tuple[RoomKey, str, int, int, tuple[tuple[str, RoomKey], ...], tuple[str, ...]]
+# Where the player is (name, object), the last turn drawn, what "again" repeats, the rooms.
+SurveyState = tuple[str, int, int, str, tuple[DraftState, ...]]
+_SURVEY_STATE = TypeAdapter(SurveyState, config=ConfigDict(strict=True))
 
-    def __init__(self, start: Place) -> None:
-        self.drafts: dict[RoomKey, _Draft] = {}
-        self.previous = ""
-        self.enter(start, 0)
+
+@dataclass
+class MapSurvey:
+    """The rooms drawn so far, turn by turn. Its state is plain data (`exported`,
+    `imported`), so a reader can keep it and later draw only the turns played since."""
+
+    here: Place  # where the last turn drawn left the player
+    drafts: dict[RoomKey, _Draft] = field(default_factory=dict)
+    turn: int = 0  # the number of the last turn drawn
+    previous: str = ""  # the command an "again" repeats
+
+    @classmethod
+    def of(cls, start: Place, turns: Iterable[PlayedTurn]) -> MapSurvey:
+        survey = cls(start)
+        survey.enter(start, 0)
+        for turn in turns:
+            survey.record(turn)
+        return survey
 
     def enter(self, place: Place, turn: int) -> None:
         key = room_key(place)
@@ -108,7 +129,9 @@ class _Survey:
         draft.visits += 1
         draft.name = draft.name or place.room.strip()
 
-    def record(self, before: Place, turn: PlayedTurn) -> None:
+    def record(self, turn: PlayedTurn) -> None:
+        """One more turn, played from where the last one left the player."""
+        before, self.here, self.turn = self.here, turn.place, turn.turn
         command = self._repeated(turn.command)
         origin, target = room_key(before), room_key(turn.place)
         if target != origin:
@@ -128,6 +151,40 @@ class _Survey:
         if _typed(command) not in AGAIN or not self.previous:
             self.previous = command
         return self.previous
+
+    def drawn(self) -> EpisodeMap:
+        names = {key: draft.name or f"Room {key}" for key, draft in self.drafts.items()}
+        labels = _labels(list(names.items()))
+        rooms = tuple(
+            draft.drawn(key, names[key], labels[key]) for key, draft in self.drafts.items()
+        )
+        return EpisodeMap(rooms, room_key(self.here))
+
+    def exported(self) -> SurveyState:
+        """The survey as tuples, strings and numbers, which `imported` takes back."""
+        drafts = tuple(
+            (key, d.name, d.first_turn, d.visits, tuple(d.exits.items()), tuple(sorted(d.blocked)))
+            for key, d in self.drafts.items()
+        )
+        return (self.here.room, self.here.location, self.turn, self.previous, drafts)
+
+    @classmethod
+    def imported(cls, state: object) -> MapSurvey | None:
+        """The survey `exported` gave, or None for anything else: a kept state is read from
+        a folder another process can write, so its shape and its links are checked."""
+        try:
+            room, location, turn, previous, rooms = _SURVEY_STATE.validate_python(state)
+        except ValidationError:
+            return None
+        drafts = {
+            key: _Draft(name, first, visits, dict(exits), set(blocked))
+            for key, name, first, visits, exits, blocked in rooms
+        }
+        here = Place(room, location)
+        linked = all(to in drafts for draft in drafts.values() for to in draft.exits.values())
+        if len(drafts) != len(rooms) or not linked or room_key(here) not in (None, *drafts):
+            return None
+        return cls(here, drafts, turn, previous)
 
 
 def _labels(rooms: Sequence[tuple[RoomKey, str]]) -> dict[RoomKey, str]:
@@ -220,19 +277,8 @@ class EpisodeMap:
     here: RoomKey | None
 
     @classmethod
-    def of(cls, start: Place, turns: Sequence[PlayedTurn]) -> EpisodeMap:
-        survey = _Survey(start)
-        for before, turn in moves_from(start, turns):
-            survey.record(before, turn)
-        last = turns[-1].place if turns else start
-        return cls._drawn(survey.drafts, room_key(last))
-
-    @classmethod
-    def _drawn(cls, drafts: Mapping[RoomKey, _Draft], here: RoomKey | None) -> EpisodeMap:
-        names = {key: draft.name or f"Room {key}" for key, draft in drafts.items()}
-        labels = _labels(list(names.items()))
-        rooms = tuple(draft.drawn(key, names[key], labels[key]) for key, draft in drafts.items())
-        return cls(rooms, here)
+    def of(cls, start: Place, turns: Iterable[PlayedTurn]) -> EpisodeMap:
+        return MapSurvey.of(start, turns).drawn()
 
     def room(self, where: Place | RoomKey | None) -> MapRoom | None:
         key = room_key(where) if isinstance(where, Place) else where
