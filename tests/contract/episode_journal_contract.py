@@ -1,11 +1,13 @@
 """The EpisodeJournal contract, with what the memory server reads of it: the turns recorded
 come back in order, whole; a `begin` after `turn` turns (a resume) forgets the turns and the
-notes of later turns, and keeps what the resumed run writes; notes come back oldest first."""
+notes of later turns, and keeps what the resumed run writes; notes come back oldest first;
+the map is drawn from the turns still remembered."""
 
 from __future__ import annotations
 
 import pytest
 
+from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 WEST = Place("West of House", 180)
@@ -55,6 +57,17 @@ class EpisodeJournalContract:
         journal.record(turn(1))
         journal.record(turn(1, FOREST_2))
         assert journal.played().turns == (turn(1, FOREST_2),)
+
+    def test_the_map_is_drawn_from_the_turns_still_remembered(self, journal):
+        assert journal.episode_map() == EpisodeMap((), None)
+        journal.begin(WEST, "opening", 0)
+        for number, place in enumerate([FOREST_1, FOREST_2, WEST, FOREST_2], 1):
+            journal.record(turn(number, place))
+        journal.begin(WEST, "opening", 2)
+        journal.record(turn(2, WEST))
+        drawn = journal.episode_map()
+        assert [room.key for room in drawn.rooms] == [WEST.location, FOREST_1.location]
+        assert drawn == EpisodeMap.of(WEST, [turn(1), turn(2, WEST)])
 
     def test_notes_come_back_oldest_first(self, journal):
         journal.begin(WEST, "opening", 0)

@@ -1,18 +1,51 @@
 """The file journal under the contract, and what only a file can do: a second reader (the
 memory server's process) sees each line at once, a line a killed writer left unfinished is
-skipped, never misread, and the snapshot readers keep changes nothing they read. The agent
-writes only its episode's folder and the memory server only its own; neither follows a
-link, and a notes line that is not a note is skipped."""
+skipped, never misread, and the snapshot readers keep changes nothing they read (its map is
+drawn on only while the journal goes on, and a snapshot that is not a reader's is ignored).
+The agent writes only its episode's folder and the memory server only its own; neither
+follows a link, and a notes line that is not a note is skipped."""
 
 import json
+import marshal
 import os
+from pathlib import Path
 
 import pytest
 
-from tests.contract.episode_journal_contract import WEST, EpisodeJournalContract, turn
+from tests.contract.episode_journal_contract import (
+    FOREST_2,
+    WEST,
+    EpisodeJournalContract,
+    turn,
+)
 from zork_mcp.adapters.storage.journal_file import JOURNAL_FILE, NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.own_files import ForeignFileError
-from zork_mcp.domain.episode.episode_state import Note
+from zork_mcp.domain.episode.episode_map import EpisodeMap, MapSurvey
+from zork_mcp.domain.episode.episode_state import Note, Place
+
+ELSEWHERE = Place("Elsewhere", 999)
+
+
+def long_journal(journal: FileJournal) -> None:
+    """40 turns of 2 KB, read: enough for a reader to keep a snapshot."""
+    journal.begin(WEST, "opening", 0)
+    for number in range(1, 41):
+        journal.record(turn(number, answer_of=2_000))
+    journal.played()
+    assert journal.snapshot_path.exists()
+
+
+def rewritten(path: Path, at: int, value: object) -> None:
+    """The snapshot with its header's field `at` (0 version, 4 survey) set to `value`."""
+    data = path.read_bytes()
+    header = marshal.loads(data)
+    lines = data[len(data) - header[5] :]
+    path.write_bytes(marshal.dumps((*header[:at], value, *header[at + 1 :])) + lines)
+
+
+def full_map(journal: FileJournal) -> EpisodeMap:
+    played = FileJournal(journal.journal_path, None).played()  # no snapshot: every line
+    return EpisodeMap.of(played.start, played.turns)
 
 
 class TestFileJournal(EpisodeJournalContract):
@@ -94,24 +127,61 @@ class TestFileJournal(EpisodeJournalContract):
         journal.record(turn(41))
         journal.begin(WEST, "opening", 30)
         journal.add_note("after the resume", 31)
-        read = journal.played(), journal.notes()
+        read = journal.played(), journal.notes(), journal.episode_map()
         journal.snapshot_path.unlink()
-        assert read == (journal.played(), journal.notes())
+        assert read == (journal.played(), journal.notes(), journal.episode_map())
         assert read[0].turns == first.turns[:30]
 
-    @pytest.mark.parametrize("snapshot", ["another journal's", "garbage", "empty"])
+    @pytest.mark.parametrize(
+        "snapshot",
+        ["another journal's", "garbage", "empty", "older", "no survey", "lines unloadable"],
+    )
     def test_a_snapshot_that_is_not_of_this_journal_is_ignored(self, journal, snapshot):
-        journal.begin(WEST, "opening", 0)
-        for number in range(1, 41):
-            journal.record(turn(number, answer_of=2_000))
-        journal.played()
+        long_journal(journal)
         if snapshot == "another journal's":  # a fresh episode, in the same folder
             journal.journal_path.unlink()
             journal.begin(WEST, "afresh", 0)
             journal.record(turn(1))
         else:
-            journal.snapshot_path.write_bytes(b"" if snapshot == "empty" else b"\x00garbage" * 9)
+            if snapshot in ("garbage", "empty"):
+                journal.snapshot_path.write_bytes(b"" if snapshot == "empty" else b"\x00bad" * 9)
+            elif snapshot == "older":
+                rewritten(journal.snapshot_path, 0, 1)
+            elif snapshot == "no survey":
+                rewritten(journal.snapshot_path, 4, ("Elsewhere", 999, 40, "", ()))
+            else:  # the header whole, the lines after it not
+                data = journal.snapshot_path.read_bytes()
+                journal.snapshot_path.write_bytes(data[:-9] + bytes(9))
             journal.record(turn(41))
-        expected = journal.played()
+        expected = journal.played(), journal.episode_map()
         journal.snapshot_path.unlink(missing_ok=True)
-        assert expected == journal.played()
+        assert expected == (journal.played(), journal.episode_map())
+        assert expected[1] == full_map(journal)
+
+    @pytest.mark.parametrize("back", ["a turn recorded again", "a begin"])
+    def test_the_map_goes_on_from_the_kept_survey_until_the_journal_goes_back(self, journal, back):
+        """A survey planted in the snapshot shows through while turns only follow it; after
+        a `begin` or a turn recorded again, the map is drawn afresh from every turn."""
+        long_journal(journal)
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, ()).exported())
+        journal.record(turn(41, FOREST_2))
+        rooms = [room.key for room in journal.episode_map().rooms]
+        assert rooms == [ELSEWHERE.location, FOREST_2.location]
+        if back == "a begin":
+            journal.begin(WEST, "opening", 41)
+        else:
+            journal.record(turn(41, FOREST_2))
+        assert journal.episode_map() == full_map(journal)
+        assert ELSEWHERE.location not in [room.key for room in journal.episode_map().rooms]
+
+    def test_a_snapshot_swapped_for_a_link_is_neither_read_nor_written_through(self, journal):
+        long_journal(journal)
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, ()).exported())
+        outside = journal.snapshot_path.with_name("outside")
+        journal.snapshot_path.rename(outside)
+        journal.snapshot_path.symlink_to(outside)
+        planted = outside.read_bytes()
+        for number in range(41, 81):
+            journal.record(turn(number, answer_of=2_000))
+        assert journal.episode_map() == full_map(journal)
+        assert journal.snapshot_path.is_symlink() and outside.read_bytes() == planted

@@ -20,7 +20,6 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import Field
 
 from zork_mcp.builders.storage import NOTE_CHARS, FileJournal, journal_file
-from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import PlayedTurn
 from zork_mcp.domain.servers.server_places import JOURNAL, SERVER_DIR
 
@@ -76,14 +75,11 @@ RoomName = Annotated[
 
 
 async def get_map(episode: Episode) -> str:
-    played = episode.played()
-    return _bounded(EpisodeMap.of(played.start, played.turns).render())
+    return _bounded(episode.episode_map().render())
 
 
 async def find_path(episode: Episode, from_room: RoomName, to_room: RoomName) -> str:
-    played = episode.played()
-    route = EpisodeMap.of(played.start, played.turns).find_path(from_room, to_room)
-    return _bounded(route.text())
+    return _bounded(episode.episode_map().find_path(from_room, to_room).text())
 
 
 async def add_note(

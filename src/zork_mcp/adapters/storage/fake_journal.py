@@ -4,6 +4,7 @@ the turns recorded after it and the notes written in them."""
 from __future__ import annotations
 
 from zork_mcp.adapters.storage.journal_file import Played
+from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 
@@ -28,6 +29,9 @@ class FakeJournal:
 
     def played(self) -> Played:
         return Played(self._start, self._opening, tuple(self._turns))
+
+    def episode_map(self) -> EpisodeMap:
+        return EpisodeMap.of(self._start, self._turns)
 
     def add_note(self, text: str, turn: int) -> Note:
         note = Note(turn, text)

@@ -10,11 +10,14 @@ checkpoint, then resumed), and the notes written in those turns; a note remember
 the journal was when it was written, so a note of the resumed run is kept.
 
 Every memory tool call reads the journal afresh (each turn's server is a new process), and
-parsing the JSON of a 400-turn journal with answers of a few KB costs a fresh process ~5 ms.
-So the memory server keeps what it parsed in `journal.snapshot` in its own folder (marshal,
-~0.2 ms to load), and each read parses only the lines appended since; the snapshot is only
-a cache, checked against the journal (same file, same bytes where it ends) and ignored when
-it does not match.
+parsing the JSON of a 400-turn journal with answers of a few KB costs a fresh process ~5 ms,
+drawing its map ~2 ms more. So the memory server keeps what it parsed in `journal.snapshot`
+in its own folder (marshal: a header with the map's survey, then the lines, which a map's
+reader never loads); each read parses only the lines appended since, and draws only their
+turns on the kept map (every turn again after a `begin` or a turn recorded again). The
+snapshot is only a cache, in a folder another process could write: checked against the
+journal (same file, same bytes where it ends), its survey's shape checked, and ignored when
+either does not match.
 
 No file is opened through a symbolic link, nor written when it is not the writer's own
 (`own_files`).
@@ -26,17 +29,20 @@ import contextlib
 import json
 import marshal
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from zork_mcp.adapters.storage import own_files
+from zork_mcp.adapters.storage.own_files import ForeignFileError
+from zork_mcp.domain.episode.episode_map import EpisodeMap, MapSurvey
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
 
 JOURNAL_FILE = "journal.jsonl"
 NOTES_FILE = "notes.jsonl"
 SNAPSHOT_FILE = "journal.snapshot"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: the map's survey, then the lines
 SNAPSHOT_AFTER = 32 * 1024  # bytes parsed past the snapshot before a reader writes a new one
 CHECKED = 64  # bytes before the snapshot's end that must still be there
 NOTE_CHARS = 1_000  # the longest note the memory server keeps; a longer line is cut as read
@@ -86,7 +92,13 @@ class FileJournal:
 
     def played(self) -> Played:
         """The episode as recorded so far (no turns, an unnamed start, before any `begin`)."""
-        return _played(self._journal_lines())
+        with self._reading() as reading:
+            return _played(reading.lines)
+
+    def episode_map(self) -> EpisodeMap:
+        """The map of the episode as recorded so far."""
+        with self._reading() as reading:
+            return reading.survey.drawn()
 
     def add_note(self, text: str, turn: int) -> Note:
         """Keep a note written in `turn`."""
@@ -102,7 +114,8 @@ class FileJournal:
         written = _whole_lines(self.notes_path) if self.notes_path else []
         if not written:
             return ()
-        begins = [(end, line["begin"]) for end, line in self._journal_lines() if "begin" in line]
+        with self._reading() as reading:
+            begins = [(end, line["begin"]) for end, line in reading.lines if "begin" in line]
         kept = []
         for _, line in written:
             note = _note(line)
@@ -113,23 +126,80 @@ class FileJournal:
                 kept.append(note)
         return tuple(kept)
 
-    def _journal_lines(self) -> list[Line]:
-        """Every whole line of the journal: the snapshot's, then those appended since."""
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[_Reading]:
+        """The journal as it is now; when a reader has parsed enough since the snapshot, a
+        new snapshot keeps what it read."""
         try:
             fd = own_files.open_reading(self.journal_path)
         except FileNotFoundError:
-            return []
+            yield _Reading(-1, _Kept(), [])  # nothing kept, so the journal is never read
+            return
         with os.fdopen(fd, "rb") as journal:
             identity = os.fstat(fd).st_ino
-            lines, start = [], 0
-            if self.snapshot_path is not None:
-                lines, start = _snapshot(self.snapshot_path, fd, identity)
-            journal.seek(start)
-            appended = _parsed_lines(journal.read(), start)
-            lines += appended
-            if self.snapshot_path and appended and appended[-1][0] - start >= SNAPSHOT_AFTER:
-                _keep_snapshot(self.snapshot_path, fd, identity, lines)
-        return lines
+            kept = _snapshot(self.snapshot_path, fd, identity) if self.snapshot_path else _Kept()
+            journal.seek(kept.end)
+            reading = _Reading(fd, kept, _parsed_lines(journal.read(), kept.end))
+            yield reading
+            if self.snapshot_path and reading.parsed() >= SNAPSHOT_AFTER:
+                _keep_snapshot(self.snapshot_path, fd, identity, reading)
+
+
+class _Kept(NamedTuple):
+    """What a reader kept of the journal up to `end`: its map's survey, as exported (not
+    yet checked), and its lines, still marshalled (a map's reader never needs them)."""
+
+    end: int = 0
+    survey: object = None
+    lines_data: bytes | memoryview = b""
+
+    def lines(self, fd: int) -> list[Line]:
+        """The kept lines; the journal's own (`fd`), parsed again, when they do not load."""
+        if not self.end:
+            return []
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            lines = marshal.loads(self.lines_data)
+            if type(lines) is list:
+                return lines
+        return _parsed_lines(os.pread(fd, self.end, 0), 0)
+
+
+class _Reading:
+    """One read of the journal: what a reader kept, then the lines appended since. The kept
+    lines are loaded, and the map drawn, only when asked for."""
+
+    def __init__(self, fd: int, kept: _Kept, appended: list[Line]) -> None:
+        self.fd, self.kept, self.appended = fd, kept, appended
+
+    def parsed(self) -> int:
+        """How many bytes of the journal this read parsed."""
+        return self.appended[-1][0] - self.kept.end if self.appended else 0
+
+    @cached_property
+    def lines(self) -> list[Line]:
+        return self.kept.lines(self.fd) + self.appended
+
+    @cached_property
+    def survey(self) -> MapSurvey:
+        """The kept survey with the turns appended since drawn on it; drawn afresh from every
+        turn when none is kept, or when the journal went back (a `begin`, a turn recorded
+        again)."""
+        survey = MapSurvey.imported(self.kept.survey) if self.kept.end else None
+        if survey is None or not _onward(survey.turn, self.appended):
+            played = _played(self.lines)
+            return MapSurvey.of(played.start, played.turns)
+        for _, line in self.appended:
+            survey.record(_turn(line))
+        return survey
+
+
+def _onward(turn: int, lines: Sequence[Line]) -> bool:
+    """Whether `lines` only go on after turn `turn`: no `begin`, and each turn a later one."""
+    for _, line in lines:
+        if "begin" in line or line["turn"] <= turn:
+            return False
+        turn = line["turn"]
+    return True
 
 
 def _turn_line(turn: PlayedTurn) -> dict[str, Any]:
@@ -156,10 +226,14 @@ def _played(lines: Sequence[Line]) -> Played:
             continue
         while turns and turns[-1].turn >= line["turn"]:
             turns.pop()  # recorded again: the later word wins
-        place = Place(line["room"], line["location"])
-        turns.append(PlayedTurn(line["turn"], line["command"], line["answer"], place,
-                                line["score"], line["score_change"], line["died"]))  # fmt: skip
+        turns.append(_turn(line))
     return Played(start, opening, tuple(turns))
+
+
+def _turn(line: dict[str, Any]) -> PlayedTurn:
+    place = Place(line["room"], line["location"])
+    return PlayedTurn(line["turn"], line["command"], line["answer"], place,
+                      line["score"], line["score_change"], line["died"])  # fmt: skip
 
 
 def _note(line: dict[str, Any]) -> Note | None:
@@ -205,28 +279,41 @@ def _parsed_lines(data: bytes, offset: int) -> list[Line]:
     return lines
 
 
-def _snapshot(path: Path, fd: int, identity: int) -> tuple[list[Line], int]:
-    """The lines a reader kept, and the offset they end at; none (0) when there is no
-    snapshot or it is not of this journal as it is now."""
+def _snapshot(path: Path, fd: int, identity: int) -> _Kept:
+    """What a reader kept of this journal as it is now; nothing (end 0) when there is no
+    snapshot, or it is of another journal, another version or another length."""
     try:
-        version, kept_identity, end, check, lines = marshal.loads(path.read_bytes())
-        ours = (version, kept_identity) == (SNAPSHOT_VERSION, identity) and type(lines) is list
-        if ours and os.pread(fd, len(check), end - len(check)) == check:
-            return lines, end
-    except (OSError, ValueError, EOFError, TypeError):
+        data = own_files.read(path)
+        version, kept_identity, end, check, survey, size = marshal.loads(data)  # the header
+        ours = (version, kept_identity) == (SNAPSHOT_VERSION, identity)
+        if ours and _fits(end, check, size, len(data)) and _ends_with(fd, end, check):
+            return _Kept(end, survey, memoryview(data)[len(data) - size :])
+    except (OSError, ValueError, EOFError, TypeError, ForeignFileError):
         pass
-    return [], 0
+    return _Kept()
 
 
-def _keep_snapshot(path: Path, fd: int, identity: int, lines: list[Line]) -> None:
-    """Best effort: a reader that cannot write one (a read-only folder) parses more."""
+def _fits(end: object, check: object, size: object, length: int) -> bool:
+    """The header's numbers are a writer's: `check`, the last bytes before `end`, and the
+    kept lines, the snapshot's last `size` bytes."""
+    ended = type(end) is int and type(check) is bytes and len(check) == min(CHECKED, end)
+    return ended and type(size) is int and 0 <= size <= length
+
+
+def _ends_with(fd: int, end: int, check: bytes) -> bool:
+    return os.pread(fd, len(check), end - len(check)) == check
+
+
+def _keep_snapshot(path: Path, fd: int, identity: int, reading: _Reading) -> None:
+    """Best effort: a reader that cannot write one (a read-only folder, a link in its place)
+    parses more."""
+    lines = reading.lines
     end = lines[-1][0]
     check = os.pread(fd, min(CHECKED, end), end - min(CHECKED, end))
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        partial.write_bytes(marshal.dumps((SNAPSHOT_VERSION, identity, end, check, lines)))
-        os.replace(partial, path)
+    kept = marshal.dumps(lines)
+    header = (SNAPSHOT_VERSION, identity, end, check, reading.survey.exported(), len(kept))
+    with contextlib.suppress(OSError, ForeignFileError):
+        own_files.replace(path, marshal.dumps(header) + kept)
 
 
 def _size(path: Path) -> int:
