@@ -26,7 +26,11 @@ from zork_mcp.adapters.game.jericho import wire
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 MODULE = "zork_mcp.adapters.game.jericho.emulator_main"
-PRELOAD = "zork_mcp.adapters.game.jericho.game_preload"  # MODULE and Frotz, for forked games
+# Preloaded by the game forkserver, in order: its own session first, then MODULE and Frotz
+PRELOAD = [
+    "zork_mcp.adapters.game.jericho.forkserver_session",
+    "zork_mcp.adapters.game.jericho.game_preload",
+]
 FOLDER_PREFIX = wire.FOLDER_PREFIX
 START_TIMEOUT_SECONDS = 60.0
 STEP_TIMEOUT_SECONDS = 20.0
@@ -194,7 +198,7 @@ class _ForkedGame:
     @classmethod
     def _preload(cls) -> None:
         if not cls._preloaded:
-            cls._context.set_forkserver_preload([PRELOAD])
+            cls._context.set_forkserver_preload(PRELOAD)
             cls._preloaded = True
 
     def end(self, grace: float) -> int:
