@@ -174,6 +174,15 @@ class TestFileJournal(EpisodeJournalContract):
         assert journal.episode_map() == full_map(journal)
         assert ELSEWHERE.location not in [room.key for room in journal.episode_map().rooms]
 
+    def test_a_header_longer_than_a_readers_first_read_is_read_whole(self, journal):
+        long_journal(journal)
+        far = Place("Elsewhere, " + "far " * 20_000, ELSEWHERE.location)  # 80 KB of header
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(far, ()).exported())
+        journal.record(turn(41, FOREST_2))
+        rooms = [room.key for room in journal.episode_map().rooms]
+        assert rooms == [ELSEWHERE.location, FOREST_2.location]
+        assert journal.played() == FileJournal(journal.journal_path, None).played()
+
     def test_a_snapshot_swapped_for_a_link_is_neither_read_nor_written_through(self, journal):
         long_journal(journal)
         rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, ()).exported())

@@ -12,12 +12,12 @@ the journal was when it was written, so a note of the resumed run is kept.
 Every memory tool call reads the journal afresh (each turn's server is a new process), and
 parsing the JSON of a 400-turn journal with answers of a few KB costs a fresh process ~5 ms,
 drawing its map ~2 ms more. So the memory server keeps what it parsed in `journal.snapshot`
-in its own folder (marshal: a header with the map's survey, then the lines, which a map's
-reader never loads); each read parses only the lines appended since, and draws only their
-turns on the kept map (every turn again after a `begin` or a turn recorded again). The
-snapshot is only a cache, in a folder another process could write: checked against the
-journal (same file, same bytes where it ends), its survey's shape checked, and ignored when
-either does not match.
+in its own folder (marshal: a header with the map's survey, read alone, then the lines,
+which a map's reader seldom reads); each read parses only the lines appended since, and
+draws only their turns on the kept map (every turn again after a `begin` or a turn recorded
+again). The snapshot is only a cache, in a folder another process could write: checked
+against the journal (same file, same bytes where it ends), its survey's shape checked, and
+ignored when either does not match.
 
 No file is opened through a symbolic link, nor written when it is not the writer's own
 (`own_files`).
@@ -29,10 +29,10 @@ import contextlib
 import json
 import marshal
 import os
-from collections.abc import Iterator, Sequence
-from functools import cached_property
+from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from zork_mcp.adapters.storage import own_files
 from zork_mcp.adapters.storage.own_files import ForeignFileError
@@ -45,6 +45,7 @@ SNAPSHOT_FILE = "journal.snapshot"
 SNAPSHOT_VERSION = 2  # 2: the map's survey, then the lines
 SNAPSHOT_AFTER = 32 * 1024  # bytes parsed past the snapshot before a reader writes a new one
 CHECKED = 64  # bytes before the snapshot's end that must still be there
+HEAD = 64 * 1024  # what a reader reads of a snapshot first: its header is a few KB
 NOTE_CHARS = 1_000  # the longest note the memory server keeps; a longer line is cut as read
 Line = tuple[int, dict[str, Any]]  # a parsed line and the offset where it ends
 
@@ -135,9 +136,8 @@ class FileJournal:
         except FileNotFoundError:
             yield _Reading(-1, _Kept(), [])  # nothing kept, so the journal is never read
             return
-        with os.fdopen(fd, "rb") as journal:
-            identity = os.fstat(fd).st_ino
-            kept = _snapshot(self.snapshot_path, fd, identity) if self.snapshot_path else _Kept()
+        identity = os.fstat(fd).st_ino
+        with os.fdopen(fd, "rb") as journal, _snapshot(self.snapshot_path, fd, identity) as kept:
             journal.seek(kept.end)
             reading = _Reading(fd, kept, _parsed_lines(journal.read(), kept.end))
             yield reading
@@ -147,18 +147,19 @@ class FileJournal:
 
 class _Kept(NamedTuple):
     """What a reader kept of the journal up to `end`: its map's survey, as exported (not
-    yet checked), and its lines, still marshalled (a map's reader never needs them)."""
+    yet checked), and its lines, read from the snapshot only when asked for (a map's reader
+    seldom needs them)."""
 
     end: int = 0
     survey: object = None
-    lines_data: bytes | memoryview = b""
+    kept_lines: Callable[[], bytes] = bytes  # the marshalled lines
 
     def lines(self, fd: int) -> list[Line]:
         """The kept lines; the journal's own (`fd`), parsed again, when they do not load."""
         if not self.end:
             return []
-        with contextlib.suppress(ValueError, EOFError, TypeError):
-            lines = marshal.loads(self.lines_data)
+        with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+            lines = marshal.loads(self.kept_lines())
             if type(lines) is list:
                 return lines
         return _parsed_lines(os.pread(fd, self.end, 0), 0)
@@ -279,16 +280,36 @@ def _parsed_lines(data: bytes, offset: int) -> list[Line]:
     return lines
 
 
-def _snapshot(path: Path, fd: int, identity: int) -> _Kept:
-    """What a reader kept of this journal as it is now; nothing (end 0) when there is no
-    snapshot, or it is of another journal, another version or another length."""
+@contextlib.contextmanager
+def _snapshot(path: Path | None, fd: int, identity: int) -> Iterator[_Kept]:
+    """What a reader kept of this journal as it is now, the snapshot open while it is read;
+    nothing (end 0) when there is none, or it is of another journal, another version or
+    another length."""
     try:
-        data = own_files.read(path)
-        version, kept_identity, end, check, survey, size = marshal.loads(data)  # the header
+        snapshot = own_files.open_reading(path) if path else None
+    except (OSError, ForeignFileError):
+        snapshot = None
+    if snapshot is None:
+        yield _Kept()
+        return
+    with os.fdopen(snapshot, "rb") as file:
+        yield _header(file, fd, identity)
+
+
+def _header(snapshot: BinaryIO, fd: int, identity: int) -> _Kept:
+    """The snapshot's header, read first and alone; its lines are read when asked for."""
+    try:
+        size = os.fstat(snapshot.fileno()).st_size
+        head = snapshot.read(HEAD)
+        try:
+            header = marshal.loads(head)  # the first object; the lines after it are left
+        except EOFError:  # a header longer than HEAD
+            header = marshal.loads(head + snapshot.read())
+        version, kept_identity, end, check, survey, lines = header
         ours = (version, kept_identity) == (SNAPSHOT_VERSION, identity)
-        if ours and _fits(end, check, size, len(data)) and _ends_with(fd, end, check):
-            return _Kept(end, survey, memoryview(data)[len(data) - size :])
-    except (OSError, ValueError, EOFError, TypeError, ForeignFileError):
+        if ours and _fits(end, check, lines, size) and _ends_with(fd, end, check):
+            return _Kept(end, survey, partial(os.pread, snapshot.fileno(), lines, size - lines))
+    except (OSError, ValueError, EOFError, TypeError):
         pass
     return _Kept()
 
