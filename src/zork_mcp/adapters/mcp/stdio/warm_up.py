@@ -4,7 +4,9 @@ Registering a tool makes pydantic import and cache what a server's first tool ne
 (~4 ms of CPU per server process); the throwaway server is never run. A tool whose
 arguments the SDK resolves (`Resolve`, as the memory server's do) wraps each value in
 `AcceptedElicitation[Any]`, a generic model that pydantic makes, and completes, on first
-use (~3 ms); pydantic keeps such models weakly, so this module keeps it.
+use (~3 ms); pydantic keeps such models weakly, so this module keeps it. A small map drawn
+as the memory server draws one (its kept survey imported, drawn, rendered, routed) lets the
+interpreter specialise that code here, not in every child (~0.5 ms of a forked get_map).
 """
 
 from typing import Annotated, Any
@@ -12,6 +14,9 @@ from typing import Annotated, Any
 from mcp.server.elicitation import AcceptedElicitation
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
+
+from zork_mcp.domain.episode.episode_map import MapSurvey
+from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 
 RESOLVED = AcceptedElicitation[Any]
 
@@ -24,6 +29,25 @@ def probe(count: Annotated[int, Field(ge=1, description="n")], note: str | None 
     return Answer(items=[note or ""] * count)
 
 
+HALL, ATTIC = Place("Hall", 1), Place("Attic", 2)
+WALK = (
+    PlayedTurn(1, "up", "Attic", ATTIC),
+    PlayedTurn(2, "north", "You can't go that way.", ATTIC),
+    PlayedTurn(3, "down", "Hall", HALL),
+    PlayedTurn(4, "g", "You can't go that way.", HALL),
+)
+
+
 def warm_up() -> None:
     MCPServer("warm-up").tool(description="warm-up")(probe)
     RESOLVED(data=None)
+    _draw_a_map()
+
+
+def _draw_a_map() -> None:
+    survey = MapSurvey.imported(MapSurvey.of(HALL, WALK[:2]).exported()) or MapSurvey(HALL)
+    for turn in WALK[2:]:
+        survey.record(turn)
+    drawn = survey.drawn()
+    drawn.render()
+    drawn.find_path("Hall", "Attic").text()
