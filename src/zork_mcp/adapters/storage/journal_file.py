@@ -136,8 +136,9 @@ class FileJournal:
         except FileNotFoundError:
             yield _Reading(-1, _Kept(), [])  # nothing kept, so the journal is never read
             return
-        identity = os.fstat(fd).st_ino
-        with os.fdopen(fd, "rb") as journal, _snapshot(self.snapshot_path, fd, identity) as kept:
+        with os.fdopen(fd, "rb") as journal, contextlib.ExitStack() as stack:
+            identity = os.fstat(fd).st_ino
+            kept = stack.enter_context(_snapshot(self.snapshot_path, fd, identity))
             journal.seek(kept.end)
             reading = _Reading(fd, kept, _parsed_lines(journal.read(), kept.end))
             yield reading
