@@ -73,7 +73,9 @@ async def test_a_changed_schema_is_compiled_anew(tmp_path, schema_checks):
         server = schema_server(schema, tmp_path)
         assert (await call(server, 3)).content == {"n": 3}
         assert_no_processes_left(server)
-    assert schema_checks == [first, second]
+    # Only these two: a schema another test compiled first in this worker (the input's
+    # {"type": "object"}) is compiled here or not, by the order the tests ran in.
+    assert [schema for schema in schema_checks if schema in (first, second)] == [first, second]
     server = schema_server(second, tmp_path)
     refused = await call(server, 7)
     assert refused.is_error and "7 is greater than the maximum of 5" in refused.error_message
