@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.debian import install
+from tests.support.processes import processes_in_groups
 
 EXIT = re.compile(r"^EXIT=(\d+)$", re.MULTILINE)
 
@@ -113,15 +114,8 @@ def _tmux_pids(tmux: list[str]) -> list[int]:
 
 def _wait_gone(pids: list[int], timeout: float) -> None:
     """`kill-server` returns before its server and shells have exited (they take a moment
-    more on a busy machine); a test that then looks for what it started must not find them."""
+    more on a busy machine); a test that then looks for what it started must not find them.
+    Each leads a process group of its own (tmux's server and every pane's shell call setsid)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+    while time.monotonic() < deadline and processes_in_groups(pids):
         time.sleep(0.05)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
