@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,26 @@ class TestLocalBackend(SweepBackendContract):
 @pytest.mark.slow  # starts a local Ray instance
 @pytest.mark.xdist_group("ray")  # one at a time (tests/e2e/test_eval_ray.py)
 class TestRayBackend(SweepBackendContract):
+    """On one local instance that the class starts (~4 s each time saved): each backend then
+    finds Ray running, as on a cluster of one CPU, and leaves it running. A backend that
+    starts its own instance is played by tests/e2e/test_eval_ray.py."""
+
+    @pytest.fixture(scope="class", autouse=True)
+    @classmethod
+    def ray_instance(cls):
+        ray = pytest.importorskip("ray")
+        from zork_mcp.adapters.sweep.ray_cluster import LOCAL_SYSTEM_CONFIG
+
+        ray.init(
+            num_cpus=1,
+            include_dashboard=False,
+            log_to_driver=False,
+            _system_config=LOCAL_SYSTEM_CONFIG,
+        )
+        yield
+        ray.shutdown()
+
     def make(self, parallel, player):
-        pytest.importorskip("ray")
         from zork_mcp.adapters.sweep.ray_cluster import RaySweepBackend
 
         return RaySweepBackend(parallel, None, 1, player=player)
@@ -41,6 +60,11 @@ class TestRayBackend(SweepBackendContract):
             [future.result(timeout=120) for future in map(sweep.submit, tasks(2, tmp_path))]
         finally:
             sweep.close()
+        # On a running instance an actor's process ends, and its exit handlers run, after
+        # close() has returned (tests/e2e/test_eval_ray.py: a local one waits for them).
+        deadline = time.monotonic() + 20
+        while not _actor_folders() <= before and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert _actor_folders() <= before
 
 
