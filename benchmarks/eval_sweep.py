@@ -19,7 +19,8 @@ ideal over wall, are the headline numbers: judged against benchmarks/baseline.js
 runs at the sizes it records (the quick mode's among them), or recorded with `--record`.
 
     python -m benchmarks.eval_sweep [--episodes 40] [--turns 100] [--parallel 16]
-        [--workers 2] [--llm-latency 0] [--modes on,off] [--record] [--quick]
+        [--workers 2] [--llm-latency 0] [--modes on,off] [--eras handshake,stateless]
+        [--record] [--quick]
 """
 
 from __future__ import annotations
@@ -214,9 +215,11 @@ def sizes(args: argparse.Namespace) -> str:
     """The sizes a run's numbers hold for: the key of its baseline."""
     if args.quick:
         return "quick"
+    eras = "" if args.eras == ",".join(ERAS) else f" eras={args.eras}"
     return (
         f"episodes={args.episodes} turns={args.turns} parallel={args.parallel} "
         f"workers={args.workers} llm-latency={args.llm_latency:g} modes={','.join(args.modes)}"
+        f"{eras}"
     )
 
 
@@ -246,17 +249,26 @@ def main() -> None:
         "--llm-latency", type=float, default=0.0, help="seconds each LLM answer takes"
     )
     parser.add_argument("--modes", default="on,off", help="MCP modes: on, off or both")
+    parser.add_argument(
+        "--eras", default=",".join(ERAS), help="MCP on's eras: handshake, stateless or both"
+    )
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
     parser.add_argument(
         "--record", action="store_true", help="record the headline numbers as the baseline"
     )
-    quick = {"episodes": 2, "turns": 2, "parallel": 2, "workers": 1}
+    # one run (the default era) proves the sweep still runs and judges its memory
+    quick = {
+        "episodes": 2, "turns": 2, "parallel": 2, "workers": 1, "modes": "on", "eras": "stateless"
+    }  # fmt: skip
     args = parse_arguments(parser, quick)
     args.game = find_game_file(args.game)
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows, peak_pss, efficiency = [], 0.0, 1.0
     pss_interval = 0.25 if args.quick else 2.0  # a quick run is over in seconds
-    runs = [(mode, era) for mode in args.modes for era in (ERAS if mode == "on" else [None])]
+    eras = [era.strip() for era in args.eras.split(",")]
+    if unknown := set(eras) - set(ERAS):
+        parser.error(f"--eras: {', '.join(sorted(unknown))} is not one of {', '.join(ERAS)}")
+    runs = [(mode, era) for mode in args.modes for era in (eras if mode == "on" else [None])]
     for mode, era in runs:
         with (
             tempfile.TemporaryDirectory() as name,
@@ -264,7 +276,8 @@ def main() -> None:
         ):
             directory = Path(name)
             tasks = episodes(url, args, directory, mode, ERAS.get(era or ""))
-            serial = 0.0 if args.llm_latency else back_to_back(tasks)
+            # a quick run skips playing its episodes twice: its speed-up means nothing
+            serial = 0.0 if args.llm_latency or args.quick else back_to_back(tasks)
             with TreeSampler(pss_interval=pss_interval).sampling() as sampler:
                 pool, cpu = pooled(tasks, args, directory)
             ideal = ideal_seconds(directory, args.llm_latency)
@@ -276,7 +289,7 @@ def main() -> None:
             efficiency = min(efficiency, ideal / pool)
             versus = [f"{ideal:.1f}", f"{pool / ideal:.2f}"]
         else:
-            versus = [f"{serial:.1f}", f"{serial / pool:.2f}"]
+            versus = [f"{serial:.1f}", f"{serial / pool:.2f}"] if serial else ["-", "-"]
         label = f"{mode}, {era}" if era else mode
         rows.append([label, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
                      f"{cpu_per_turn:.1f}", str(sampler.peak_processes),
