@@ -192,7 +192,8 @@ def main() -> None:
         help=f"history policies; {BEFORE!r} is state with the reasoning server alone, as before",
     )
     parser.add_argument("--print-turn", type=int, help="print that turn's messages and stop")
-    arguments = parse_arguments(parser, {"turns": 5})
+    # a quick run plays the default policy alone: every policy is an app run of its own
+    arguments = parse_arguments(parser, {"turns": 5, "policies": "window"})
     turns = arguments.turns
     os.environ.setdefault("OPENROUTER_API_KEY", "benchmark-not-a-key")
     if arguments.print_turn:
