@@ -16,7 +16,8 @@ default (2026-07-28: one `server/discover` an episode, then each fresh server is
 `tools/list` at once).
 
     python -m benchmarks.turn_overhead [--turns 30] [--gap 0] [--llm-latency 0]
-        [--tool-calls 1] [--servers 1,3] [--settle 1.0] [--quick]
+        [--tool-calls 1] [--servers 1,3] [--settle 1.0] [--starts spawn,fork]
+        [--eras handshake,stateless] [--quick]
 """
 
 from __future__ import annotations
@@ -138,10 +139,17 @@ def main() -> None:
     parser.add_argument(
         "--settle", type=float, default=1.0, help="idle seconds after the servers warm up"
     )
-    arguments = parse_arguments(parser, {"turns": 1, "settle": 0.1})
+    parser.add_argument("--starts", default="spawn,fork", help="MCP on's server starts")
+    parser.add_argument("--eras", default=",".join(ERAS), help="MCP on's eras")
+    # a quick run measures each spare choice once, forked, in the default (stateless) era:
+    # every mode starts servers of its own, ~1 s of CPU each
+    quick = {"turns": 1, "settle": 0.1, "starts": "fork", "eras": "stateless"}
+    arguments = parse_arguments(parser, quick)
+    starts = [start.strip() for start in arguments.starts.split(",")]
+    eras = {era.strip(): ERAS[era.strip()] for era in arguments.eras.split(",")}
     rows = []
     with tempfile.TemporaryDirectory() as directory:
-        modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in ("spawn", "fork")]
+        modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in starts]
         if arguments.servers:
             modes = []
         seconds = measure(
@@ -150,7 +158,7 @@ def main() -> None:
         )  # fmt: skip
         rows.append(timing_row("MCP off", seconds))
         for mode in modes:
-            for era, pin in ERAS.items():
+            for era, pin in eras.items():
                 seconds = measure(
                     mode, arguments.turns, arguments.gap, arguments.tool_calls, Path(directory),
                     llm_latency=arguments.llm_latency, protocol=pin, settle=arguments.settle,
@@ -159,7 +167,7 @@ def main() -> None:
         for count in (int(n) for n in arguments.servers.split(",") if n):
             for spare in ("spare", "no spare"):
                 mode = f"on, {spare}, fork"
-                for era, pin in ERAS.items():
+                for era, pin in eras.items():
                     seconds = measure(
                         mode, arguments.turns, arguments.gap, arguments.tool_calls,
                         Path(directory), count, arguments.llm_latency, pin, arguments.settle,
