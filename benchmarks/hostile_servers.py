@@ -6,7 +6,8 @@ result, a 200 MB line with no newline, a 100 MB tools/list answer, 100,000 log
 notifications before the answer (the call's timeout is long, so the flood's whole cost is
 measured), 5,000 tools, 100 MB of stderr, and a small well-behaved case for reference. What
 each call came to is printed beside it (a result, a timeout, a too-large answer, a broken
-session, a failed connect). `--flood` and `--stderr-bytes` size the two floods.
+session, a failed connect). `--flood` and `--stderr-bytes` size the two floods. `--quick`
+runs every case, small, in one process (its peak RSS is then the largest case's so far).
 
     python -m benchmarks.hostile_servers [--flood 100000] [--stderr-bytes 100000000] [--quick]
 """
@@ -75,29 +76,34 @@ async def one(case: str, env: dict[str, str], log: Path) -> dict[str, object]:
     }
 
 
-def measure(case: str, env: dict[str, str]) -> dict[str, object]:
+def measure(*cases: tuple[str, dict[str, str]]) -> list[dict[str, object]]:
+    """Each case's numbers, the cases played in turn in one fresh process."""
     with tempfile.TemporaryDirectory() as folder:
-        argv = [sys.executable, "-m", "benchmarks.hostile_servers", "--one", case]
-        argv += ["--env", json.dumps(env), "--log", str(Path(folder) / "stderr.log")]
+        argv = [sys.executable, "-m", "benchmarks.hostile_servers", "--one"]
+        argv += [json.dumps(cases), "--log", str(Path(folder) / "stderr.log")]
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.splitlines()[-1])
+    return [json.loads(line) for line in done.stdout.splitlines()[-len(cases) :]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", help=argparse.SUPPRESS)
-    parser.add_argument("--env", default="{}", help=argparse.SUPPRESS)
     parser.add_argument("--log", help=argparse.SUPPRESS)
     parser.add_argument("--flood", type=int, default=100_000, help="log_flood's notifications")
     parser.add_argument("--stderr-bytes", type=int, default=100_000_000, help="stderr_flood's")
     options = parse_arguments(parser, {"flood": 1000, "stderr_bytes": 1_000_000})
-    if options.one:
-        found = asyncio.run(one(options.one, json.loads(options.env), Path(options.log)))
-        print(json.dumps(found))
+    if options.one:  # [[case, env], ...]: each case's numbers, a line each
+        for n, (case, env) in enumerate(json.loads(options.one)):
+            log = Path(options.log).with_suffix(f".{n}.log")
+            print(json.dumps(asyncio.run(one(case, env, log))), flush=True)
         return
+    played = cases(options.flood, options.stderr_bytes)
+    if options.quick:  # a fresh process per case is for its own peak RSS: ~1 s CPU apiece
+        measured = measure(*played.values())
+    else:
+        measured = [found for case in played.values() for found in measure(case)]
     rows = []
-    for name, (case, env) in cases(options.flood, options.stderr_bytes).items():
-        found = measure(case, env)
+    for name, found in zip(played, measured, strict=True):
         rows.append(
             [
                 name,
