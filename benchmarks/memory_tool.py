@@ -13,7 +13,7 @@ handshake (pinned to 2025-11-25) and the stateless era the client speaks by defa
 (2026-07-28).
 
     python -m benchmarks.memory_tool [--calls 50] [--turns 30] [--gap 0.2] [--answer-chars 4000]
-        [--quick]
+        [--eras handshake,stateless] [--quick]
 """
 
 from __future__ import annotations
@@ -137,12 +137,16 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--gap", type=float, default=0.2)
     parser.add_argument("--answer-chars", type=int, default=4000, help="the longest answer")
-    arguments = parse_arguments(parser, {"calls": 2, "turns": 2, "gap": 0.0})
+    parser.add_argument("--eras", default=",".join(ERAS), help="handshake, stateless or both")
+    # a quick run: the default (stateless) era alone; each era starts two fork servers, ~3 s
+    quick = {"calls": 2, "turns": 2, "gap": 0.0, "eras": "stateless"}
+    arguments = parse_arguments(parser, quick)
+    eras = {era.strip(): ERAS[era.strip()] for era in arguments.eras.split(",")}
     table: list[list[Any]] = []
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory) / "episode"
         size = write_journal(folder, TURNS, arguments.answer_chars)
-        for era, pin in ERAS.items():
+        for era, pin in eras.items():
             tools = servers(folder, pin)
             try:
                 per_call = asyncio.run(calls(tools, arguments.calls))
