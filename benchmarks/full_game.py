@@ -88,7 +88,9 @@ def main() -> None:
     parser.add_argument("--game", default=None, help="the zork1.z3 story file")
     parser.add_argument("--rounds", type=int, default=1, help="times each mode is played")
     parser.add_argument("--max-turns", type=int, default=400, help="the episode's turn limit")
-    arguments = parse_arguments(parser, {"max_turns": 2})
+    # a quick run: one turn with MCP off and on, forked (the app's start where it can fork);
+    # spawned, every turn is a fresh interpreter importing mcp (~1 s CPU)
+    arguments = parse_arguments(parser, {"max_turns": 1, "modes": "on-fork,off"})
     game = find_game_file(arguments.game)
     modes = [mode.strip() for mode in arguments.modes.split(",")]
     rows = []
