@@ -78,7 +78,7 @@ def interleaved(
     return measured
 
 
-def http_turns(count: int, gap: float) -> dict[str, Turns]:
+def http_turns(count: int, gap: float, warm_up: int = 3) -> dict[str, Turns]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -93,14 +93,16 @@ def http_turns(count: int, gap: float) -> dict[str, Turns]:
             name: McpHttpToolServer({"reasoning": MCPHttpServerConfig(url=url, protocol=pin)})
             for name, pin in ERAS.items()
         }
-        interleaved(servers, 3, 0)  # warm the server's and this process's imports
+        interleaved(servers, warm_up, 0)  # warm the server's and this process's imports
         return interleaved(servers, count, gap, process.pid)
     finally:
         process.kill()
         process.wait()
 
 
-def stdio_turns(count: int, gap: float) -> dict[str, Turns]:
+def stdio_turns(count: int, gap: float, forked_spare: bool = False) -> dict[str, Turns]:
+    """`forked_spare`: the first spare waits for the fork server rather than being spawned
+    while it imports (as the app's may be): a quick run's saving of an interpreter apiece."""
     args = ("-m", "zork_mcp.servers.reasoning")
     log = Path(tempfile.gettempdir()) / "zork_mcp_bench_stderr.log"
     with contextlib.ExitStack() as stack:
@@ -108,6 +110,8 @@ def stdio_turns(count: int, gap: float) -> dict[str, Turns]:
         for name, pin in ERAS.items():
             config = MCPServerConfig(command="python", args=args, env=ENV, protocol=pin)
             server = stack.enter_context(stdio_tool_server({"reasoning": config}, stderr_path=log))
+            if forked_spare:
+                server.fork_server_ready(60)
             server.warm_up()
             servers[name] = server
         return interleaved(servers, count, max(gap, 0.5))
@@ -128,9 +132,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=50)
     parser.add_argument("--gap", type=float, default=0.1, help="idle seconds between turns")
-    options = parse_arguments(parser, {"turns": 2, "gap": 0.0})
-    http = http_turns(options.turns, options.gap)
-    stdio = stdio_turns(options.turns, options.gap)
+    # a quick run: one turn of each, after one warm-up round (each stdio turn waits 0.5 s)
+    options = parse_arguments(parser, {"turns": 1, "gap": 0.0})
+    http = http_turns(options.turns, options.gap, 1 if options.quick else 3)
+    stdio = stdio_turns(options.turns, options.gap, forked_spare=options.quick)
     rows = [turns.row(f"http, {era}") for era, turns in http.items()]
     rows += [turns.row(f"stdio spare, {era}") for era, turns in stdio.items()]
     print("per-turn session: connect, settle the era, list tools, one call, close")
