@@ -30,9 +30,15 @@ ENV = {"DISABLE_THOUGHT_LOGGING": "true"}
 THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
 
-def adapter_turns(turns: int, turn_seconds: float, spare: bool, log: Path) -> list[float]:
+def adapter_turns(
+    turns: int, turn_seconds: float, spare: bool, log: Path, forked: bool = False
+) -> list[float]:
+    """`forked`: wait for the fork server first, so that no process is spawned while it
+    imports (a quick run's saving of an interpreter apiece)."""
     config = MCPServerConfig(command="python", args=ARGS, env=ENV)
     server = stdio_tool_server({"reasoning": config}, background_spare=spare, stderr_path=log)
+    if forked:
+        server.fork_server_ready(60)
     server.warm_up()  # as the app does at start-up
     time.sleep(turn_seconds)
     overheads = []
@@ -86,10 +92,10 @@ def main() -> None:
     # a quick run: one turn of each mode (the naive cycle spawns a server, ~1 s CPU, a turn)
     options = parse_arguments(parser, {"turns": 1, "turn_seconds": 0.05})
     log = Path("/tmp/zork_mcp_bench_stderr.log")
+    turns, seconds, forked = options.turns, options.turn_seconds, options.quick
     rows = [
-        ("fresh process, background spare", adapter_turns(options.turns, options.turn_seconds,
-                                                          True, log)),
-        ("fresh process, no spare", adapter_turns(options.turns, options.turn_seconds, False, log)),
+        ("fresh process, background spare", adapter_turns(turns, seconds, True, log, forked)),
+        ("fresh process, no spare", adapter_turns(turns, seconds, False, log, forked)),
         ("naive SDK cycle (spawn..exit)", naive_cycles(options.turns)),
     ]  # fmt: skip
     print(f"{options.turns} turns, {options.turn_seconds:g}s of simulated LLM+game work per turn")
