@@ -40,7 +40,7 @@ from jericho.game_info import zork1
 from rich.console import Console
 
 from benchmarks.baseline import judge, memory, ratio
-from benchmarks.support import parse_arguments, print_table
+from benchmarks.support import listed, parse_arguments, print_table
 from tests.support.eval_peers import WalkthroughPeer
 from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.game.jericho.emulator_process import EmulatorProcess
@@ -265,9 +265,7 @@ def main() -> None:
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows, peak_pss, efficiency = [], 0.0, 1.0
     pss_interval = 0.25 if args.quick else 2.0  # a quick run is over in seconds
-    eras = [era.strip() for era in args.eras.split(",")]
-    if unknown := set(eras) - set(ERAS):
-        parser.error(f"--eras: {', '.join(sorted(unknown))} is not one of {', '.join(ERAS)}")
+    eras = listed(parser, "--eras", args.eras, list(ERAS))
     runs = [(mode, era) for mode in args.modes for era in (eras if mode == "on" else [None])]
     for mode, era in runs:
         with (

@@ -29,7 +29,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from benchmarks.support import parse_arguments, print_table, timing_row
+from benchmarks.support import listed, parse_arguments, print_table, timing_row
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.storage.journal_file import FileJournal
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
@@ -141,7 +141,7 @@ def main() -> None:
     # a quick run: the default (stateless) era alone; each era starts two fork servers, ~3 s
     quick = {"calls": 2, "turns": 2, "gap": 0.0, "eras": "stateless"}
     arguments = parse_arguments(parser, quick)
-    eras = {era.strip(): ERAS[era.strip()] for era in arguments.eras.split(",")}
+    eras = {era: ERAS[era] for era in listed(parser, "--eras", arguments.eras, list(ERAS))}
     table: list[list[Any]] = []
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory) / "episode"

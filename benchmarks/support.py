@@ -29,6 +29,17 @@ def parse_arguments(
     return options
 
 
+def listed(
+    parser: argparse.ArgumentParser, option: str, value: str, allowed: Sequence[str]
+) -> list[str]:
+    """A comma-separated option's names, each one of `allowed`, or the usage error naming
+    the option, what was wrong and what it takes."""
+    names = [name.strip() for name in value.split(",")]
+    if unknown := [name for name in names if name not in allowed]:
+        parser.error(f"{option}: {', '.join(unknown)} is not one of {', '.join(allowed)}")
+    return names
+
+
 def cpu_ms(pid: int | str) -> float:
     """A live process's own CPU so far, every thread's, to the nanosecond (schedstat)."""
     tasks = Path(f"/proc/{pid}/task").iterdir()

@@ -29,7 +29,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from benchmarks.support import parse_arguments, print_table, timing_row
+from benchmarks.support import listed, parse_arguments, print_table, timing_row
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
@@ -145,8 +145,8 @@ def main() -> None:
     # every mode starts servers of its own, ~1 s of CPU each
     quick = {"turns": 1, "settle": 0.1, "starts": "fork", "eras": "stateless"}
     arguments = parse_arguments(parser, quick)
-    starts = [start.strip() for start in arguments.starts.split(",")]
-    eras = {era.strip(): ERAS[era.strip()] for era in arguments.eras.split(",")}
+    starts = listed(parser, "--starts", arguments.starts, ["spawn", "fork"])
+    eras = {era: ERAS[era] for era in listed(parser, "--eras", arguments.eras, list(ERAS))}
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         modes = [f"on, {s}, {start}" for s in ("spare", "no spare") for start in starts]
