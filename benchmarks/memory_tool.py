@@ -1,16 +1,15 @@
 """What a memory-server tool call costs beside a plain one, over forked stdio servers.
 
 A 400-turn journal (answers of 200 to `--answer-chars` characters, 4,000 by default: ~870
-KB) is written in an episode folder; the memory server is given that folder as its root
-and the reasoning server serves the plain call. "call": one tool call in an open session,
-the two servers' calls interleaved, after one unmeasured call each: a stdio memory server
-asks for its roots once (a request mid-call in the handshake era, a second `tools/call`
-in the stateless era), so the calls measured read the journal and draw the map. "turn": a
-fresh session each time, as the agent opens one a turn (spare ready, `--gap` seconds
-between turns), one call, close: a fresh process, whose memory call also asks for the
-roots. Both MCP eras: the
-handshake (pinned to 2025-11-25) and the stateless era the client speaks by default
-(2026-07-28).
+KB) is written in an episode folder; the memory server is given that journal
+(`--journal ${ZORK_MCP_JOURNAL}`, as the app's configuration gives it) and the reasoning
+server serves the plain call. "call": one tool call in an open session, the two servers'
+calls interleaved, after one unmeasured call each, so the calls measured find the journal
+read and the map drawn. "turn": a fresh session each time, as the agent opens one a turn
+(spare ready, `--gap` seconds between turns), one call, close: a fresh process, whose
+memory call reads the journal's snapshot and draws only the turns since. Both MCP eras:
+the handshake (pinned to 2025-11-25) and the stateless era the client speaks by default
+(2026-07-28); `--quick` measures the stateless era alone.
 
     python -m benchmarks.memory_tool [--calls 50] [--turns 30] [--gap 0.2] [--answer-chars 4000]
         [--eras handshake,stateless] [--quick]
