@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.eval_peers import WALKTHROUGH, WalkthroughPeer
 from tests.support.llm_peers import HttpFault, peer_for
-from tests.support.processes import processes_with_environment
+from tests.support.processes import as_from_a_terminal, processes_with_environment
 from tests.support.sweeps import peer, stored, sweep_args, untimed, wait_for_rows
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
@@ -140,12 +140,6 @@ def test_a_finished_sweep_run_again_with_more_turns_carries_its_episodes_on_repl
     assert {k: v for k, v in vars(carried).items() if k not in different} == {
         k: v for k, v in vars(fresh).items() if k not in different
     }
-
-
-def as_from_a_terminal() -> None:
-    """Ctrl-C as a terminal delivers it: a test run started in the background (`cmd &`, as
-    CI may) has SIGINT ignored, the sweep would inherit that, and rightly not stop."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tmp_path, zork_game):

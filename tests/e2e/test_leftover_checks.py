@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import ROOT
-from tests.support.processes import processes_with_environment
+from tests.support.processes import as_from_a_terminal, processes_with_environment
 
 pytestmark = pytest.mark.slow
 
@@ -157,7 +157,7 @@ def test_an_interrupted_parallel_run_leaves_no_process_nor_folder(tmp_path):
     env = {**os.environ, "READY_FOLDER": str(ready), "LEFTOVER_MARK": mark}
     run = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True, text=True,
+        start_new_session=True, text=True, preexec_fn=as_from_a_terminal,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterable
 from pathlib import Path
+
+
+def as_from_a_terminal() -> None:
+    """A child's Ctrl-C as a terminal delivers it (Popen's `preexec_fn`): a test run started in
+    the background (`cmd &` in a script, as CI may) has SIGINT ignored, a child inherits that
+    across exec, Python then installs no KeyboardInterrupt, and the child rightly does not
+    stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def processes_in_groups(group_ids: Iterable[int]) -> list[tuple[int, str, str]]:
