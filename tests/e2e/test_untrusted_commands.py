@@ -260,7 +260,13 @@ def test_a_killed_episode_keeps_every_completed_turn_in_both_logs(tmp_path, zork
     logged = (tmp_path / "e" / "episode.log").read_text(encoding="utf-8").splitlines()
     actions = [line for line in logged if "Agent action: look" in line]
     assert turns == list(range(1, len(turns) + 1))
-    assert len(actions) == len(turns) >= answered - 1, "more than the turn in progress was lost"
+    assert len(turns) >= answered - 1, "more than the turn in progress was lost"
+    assert actions == [
+        f"[INFO] Turn {turn}: Agent action: look" for turn in range(1, len(actions) + 1)
+    ]
+    # An event is written to events.jsonl, then to episode.log: the kill may land between the
+    # two writes of the turn in progress, and the human log lacks that one turn.
+    assert len(turns) - 1 <= len(actions) <= len(turns), "the human log lost a completed turn"
     wait_until_gone(game_process)
     assert [p.name for p in tmp_path.iterdir()] == ["e"], "the game folder outlived the app"
 
