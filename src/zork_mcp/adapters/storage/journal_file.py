@@ -300,26 +300,27 @@ def _snapshot(path: Path | None, fd: int, identity: int) -> Iterator[_Kept]:
 def _header(snapshot: BinaryIO, fd: int, identity: int) -> _Kept:
     """The snapshot's header, read first and alone; its lines are read when asked for."""
     try:
-        size = os.fstat(snapshot.fileno()).st_size
+        file_size = os.fstat(snapshot.fileno()).st_size
         head = snapshot.read(HEAD)
         try:
             header = marshal.loads(head)  # the first object; the lines after it are left
         except EOFError:  # a header longer than HEAD
             header = marshal.loads(head + snapshot.read())
-        version, kept_identity, end, check, survey, lines = header
+        version, kept_identity, end, check, survey, lines_size = header
         ours = (version, kept_identity) == (SNAPSHOT_VERSION, identity)
-        if ours and _fits(end, check, lines, size) and _ends_with(fd, end, check):
-            return _Kept(end, survey, partial(os.pread, snapshot.fileno(), lines, size - lines))
+        if ours and _fits(end, check, lines_size, file_size) and _ends_with(fd, end, check):
+            at = file_size - lines_size  # the lines are the snapshot's last bytes
+            return _Kept(end, survey, partial(os.pread, snapshot.fileno(), lines_size, at))
     except (OSError, ValueError, EOFError, TypeError):
         pass
     return _Kept()
 
 
-def _fits(end: object, check: object, size: object, length: int) -> bool:
+def _fits(end: object, check: object, lines_size: object, file_size: int) -> bool:
     """The header's numbers are a writer's: `check`, the last bytes before `end`, and the
-    kept lines, the snapshot's last `size` bytes."""
+    kept lines, the snapshot's last `lines_size` bytes."""
     ended = type(end) is int and type(check) is bytes and len(check) == min(CHECKED, end)
-    return ended and type(size) is int and 0 <= size <= length
+    return ended and type(lines_size) is int and 0 <= lines_size <= file_size
 
 
 def _ends_with(fd: int, end: int, check: bytes) -> bool:
