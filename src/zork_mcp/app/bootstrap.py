@@ -11,9 +11,9 @@ from zork_mcp.builders.llm import llm_session, llm_settings, spend_guard
 from zork_mcp.builders.mcp import (
     agent_tool_server,
     notes_folder,
-    patient_start_plan,
     run_start_plan,
     run_tool_settings,
+    shared_start_plan,
 )
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import (
@@ -46,11 +46,11 @@ __all__ = [
     "mcp_config",
     "notes_folder",
     "offer_limits",
-    "patient_start_plan",
     "project_settings",
     "results_store",
     "run_start_plan",
     "run_tool_settings",
+    "shared_start_plan",
     "spend_guard",
     "sweep_backend",
     "telemetry",

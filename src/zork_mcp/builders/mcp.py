@@ -53,15 +53,12 @@ def start_plan(
     server_start: ServerStart,
     *,
     shared: bool = False,
-    patient: bool = False,
 ) -> StartPlan:
     """`shared`: fork from the fork server every run of this process shares (MCP-Ghost's
-    calls, a sweep worker's episodes), not one of the tool server's own; `patient`: for a
-    process that starts many runs at once (a sweep worker), starts wait for that fork
-    server, once, rather than all spawn."""
+    calls, a sweep worker's episodes), not one of the tool server's own."""
     stdio, _ = by_transport(servers)
     plan = plan_starts(stdio, os.environ, server_start)
-    return replace(plan, shared=shared, patient=patient)
+    return replace(plan, shared=shared)
 
 
 def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
@@ -71,13 +68,13 @@ def run_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan
     return start_plan(chosen_servers(config, settings), settings.server_start)
 
 
-def patient_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
+def shared_start_plan(settings: MCPSettings, config: MCPConfig | None) -> StartPlan | None:
     """The run's start plan in a process that plays many episodes at once (a sweep worker):
-    the process's fork server, waited for once by all."""
+    the process's fork server, shared by all."""
     if config is None:
         return None
     servers = chosen_servers(config, settings)
-    return start_plan(servers, settings.server_start, shared=True, patient=True)
+    return start_plan(servers, settings.server_start, shared=True)
 
 
 def run_tool_settings(

@@ -255,7 +255,7 @@ def test_a_sweep_worker_and_ghost_fork_from_the_process_fork_server_the_cli_from
     ghost = tool_settings(
         MCPConfig.model_validate(config), startup_timeout=5, server_start="auto"
     ).plan
-    assert (cli.shared, sweep.shared, sweep.patient, ghost.shared) == (False, True, True, True)
+    assert (cli.shared, sweep.shared, ghost.shared) == (False, True, True)
     assert ForkServerOwner.for_plan(sweep, None) is process_fork_server()
     assert ForkServerOwner.for_plan(ghost, None) is process_fork_server()
     own = ForkServerOwner.for_plan(cli, None)

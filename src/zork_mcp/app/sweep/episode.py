@@ -122,7 +122,7 @@ def episode_setup(container: Container) -> str | None:
 def _share_the_workers_fork_server(container: Container) -> None:
     """The process's fork server instead of one per episode, waited for once by all."""
     container.start_plan.override(
-        providers.Singleton(bootstrap.patient_start_plan, container.settings, container.mcp_config)
+        providers.Singleton(bootstrap.shared_start_plan, container.settings, container.mcp_config)
     )
 
 

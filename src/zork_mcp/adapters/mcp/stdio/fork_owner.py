@@ -30,11 +30,10 @@ class ForkServerOwner:
     """The one owner of a fork server: what gives a stdio tool server the fork server to fork
     from (`serve`), and what ends it (`close`, or `release` for a tool server's own).
 
-    A tool server's own fork server is made at the first plan that forks, and started then
-    with "fork" (every start waits for it) or else by the tool server once its spares are
-    started; a lost one is restarted by `Forking`. The process's is started by the
-    first run that forks (which spawns its own servers meanwhile), later runs fork from it,
-    and one found dead is replaced. Every method is thread-safe: a sweep worker starts many
+    A tool server's own fork server is made at the first plan that forks and launched by
+    its first start (`Forking`); a lost one is restarted by `Forking`. The process's is
+    started by the first run that forks, later runs fork from it, and one found dead is
+    replaced. Every method is thread-safe: a sweep worker starts many
     episodes at once.
     """
 
@@ -73,8 +72,6 @@ class ForkServerOwner:
             if self._server is None:
                 log = stderr if self.ends_with_tool_server else StderrLog(None)
                 self._server = ForkServer(zygote_environment(self._env), log)
-            if plan.server_start == "fork":
-                self._server.start_once()  # every start waits for it
             return self._server
 
     def _running(self) -> ForkServer:

@@ -209,21 +209,19 @@ class ForkServer:
         env: Mapping[str, str],
         stderr: int,
         *,
-        wait: bool,
         handover: Handover | None = None,
     ) -> ForkedProcess | None:
         """A new server process running `target`, with stdin and stdout piped to us and its
         stderr to the file descriptor `stderr` (or DEVNULL), confined as `handover` says (its
-        descriptors sent along) before its code runs.
-
-        None if the fork server is still importing and `wait` is false.
+        descriptors sent along) before its code runs; once the fork server has finished its
+        imports (None if it has not within READY_TIMEOUT_SECONDS: spawn it).
         """
         with self._lock:
             control = self._running_control()
             if control is None:
                 raise ForkServerUnavailableError("the fork server is not running", self.state)
             try:
-                if not self._await_ready(control, READY_TIMEOUT_SECONDS if wait else 0):
+                if not self._await_ready(control, READY_TIMEOUT_SECONDS):
                     return None
                 return self._request(control, target, env, stderr, handover)
             except (OSError, ValueError, KeyError) as e:
@@ -327,11 +325,17 @@ def _stderr_fd(handle: int) -> Iterator[int]:
 
 class Forking:
     """Starts through the fork server what it can start; a lost fork server is one warning,
-    a spawn for the start that found it gone, and a restart off the critical path."""
+    a spawn for the start that found it gone, and a restart off the critical path.
 
-    def __init__(self, server: ForkServer, warn: Callable[[str], None], *, wait: bool) -> None:
-        """`wait`: block until the fork server is ready, rather than spawn meanwhile."""
-        self._server, self._warn, self._wait = server, warn, wait
+    The fork server is launched by the first start it can serve, and every start waits for
+    its imports: a fresh fork server and a fork (~0.5 s of CPU) are never slower than
+    spawning the server (~1 s of CPU, its interpreter and the same imports), and a server
+    spawned meanwhile would compete with the fork server for the CPU. A tool server that
+    never starts a server costs no fork server.
+    """
+
+    def __init__(self, server: ForkServer, warn: Callable[[str], None]) -> None:
+        self._server, self._warn = server, warn
         self._restart: threading.Thread | None = None
 
     def start(
@@ -346,10 +350,11 @@ class Forking:
         if target is None:
             return None
         self._join_restart()  # first, so that whether it serves does not depend on timing
+        self._server.start_once()
         if not self._server.serves:
             return None
         try:
-            return self._server.fork(target, env, stderr, wait=self._wait, handover=handover)
+            return self._server.fork(target, env, stderr, handover=handover)
         except ForkServerUnavailableError as e:
             self._lost(e)
             return None
@@ -367,7 +372,10 @@ class Forking:
             self._restart.start()
 
     def ready(self, timeout: float) -> bool:
+        """Whether the fork server has finished its imports within `timeout` seconds; it is
+        launched now if it never was."""
         self._join_restart()
+        self._server.start_once()
         return self._server.wait_until_ready(timeout)
 
     def _join_restart(self) -> None:

@@ -19,15 +19,7 @@ class StartPlan:
 
     server_start: ServerStart
     forks: bool  # a fork server serves at least one of them
-    patient: bool = False  # wait for the fork server rather than spawn while it imports
     shared: bool = False  # fork from the process's fork server (every run in it), not one's own
-
-    @property
-    def waits(self) -> bool:
-        """Whether a start that the fork server can serve waits for it to be ready: with
-        "fork", or when patient (many starts at once: spawning each would cost ~0.5 s of
-        CPU against its ~1 s, once)."""
-        return self.server_start == "fork" or self.patient
 
 
 def plan_starts(

@@ -78,7 +78,7 @@ class McpStdioToolServer:
         fork_server = forks.serve(plan, self._stderr)
         forking = None
         if fork_server is not None:
-            forking = Forking(fork_server, warn or self._stderr.note, wait=plan.waits)
+            forking = Forking(fork_server, warn or self._stderr.note)
         self._eras = Eras({name: config.protocol for name, config in servers.items()})
         note = self._stderr.note  # not self: the finalizer below must not keep it alive
         self._proxy = HostProxy(on_event or (lambda event: note(event.message)))
@@ -116,15 +116,10 @@ class McpStdioToolServer:
         return tuple(supply.name for supply in self._supplies)
 
     def warm_up(self) -> None:
-        """Start each server's spare now, so even the first session only pays the handshake.
-
-        The fork server starts here too, after the spares (or once the first session has
-        connected): its imports never compete with a start that is on the clock, and a tool
-        server that is never used costs no fork server.
-        """
+        """Start each server's spare now, so even the first session only pays the handshake
+        (a forkable one's start launches the fork server and waits for its imports)."""
         for supply in self._supplies:
             supply.warm_up()
-        self._start_fork_server()
 
     def open_session(
         self, servers: Collection[str] | None = None
@@ -154,7 +149,6 @@ class McpStdioToolServer:
                     supply.refill(self._starter)
                 else:  # after this session, not within its attempt
                     stack.callback(supply.refill, self._starter)
-            self._start_fork_server()
         return connected
 
     async def _handshakes(
@@ -224,14 +218,9 @@ class McpStdioToolServer:
         servers = [pid for supply in self._supplies for pid in supply.pids]
         return servers + self.fork_server_pids
 
-    def _start_fork_server(self) -> None:
-        if self._fork_server is not None:
-            self._fork_server.start_once()
-
     def fork_server_ready(self, timeout: float) -> bool:
-        """Wait up to `timeout` for the fork server's imports; in "auto" mode, processes
-        started before it is ready are spawned."""
-        self._start_fork_server()
+        """Launch the fork server now and wait up to `timeout` for its imports (a test or a
+        benchmark that keeps them off its clock; a start would wait for them anyway)."""
         return self._forks is not None and self._forks.ready(timeout)
 
     @property
