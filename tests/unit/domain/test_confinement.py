@@ -137,7 +137,7 @@ def test_the_builder_names_servers_whose_entry_turns_it_off():
         "r": MCPServerConfig(command="python"),
         "n": MCPServerConfig.model_validate({"command": "npx", "sandbox": False}),
     }
-    settings = ToolServerSettings(servers, StartPlan("spawn", forks=False), startup_timeout=1)
+    settings = ToolServerSettings(servers, StartPlan(forks=False), startup_timeout=1)
     off, degraded = confinement_notices(settings, abi=3)
     assert off.type is EventType.MCP_SANDBOX_OFF and off.fields["servers"] == ["n"]
     assert degraded.type is EventType.MCP_SANDBOX_DEGRADED and degraded.fields["servers"] == ["r"]

@@ -17,7 +17,6 @@ from zork_mcp.domain.settings import ServerStart
 class StartPlan:
     """How a config's stdio servers start: decided once, then given to whoever starts them."""
 
-    server_start: ServerStart
     forks: bool  # a fork server serves at least one of them
     shared: bool = False  # fork from the process's fork server (every run in it), not one's own
 
@@ -27,7 +26,7 @@ def plan_starts(
 ) -> StartPlan:
     """Whether any server is started by fork; with "fork", every server must be forkable."""
     if server_start == "spawn" or not fork_supported():
-        return StartPlan(server_start, forks=False)
+        return StartPlan(forks=False)
     forkable = {name: is_forkable(config, env, name) for name, config in servers.items()}
     refused = [name for name, ok in forkable.items() if not ok]
     if server_start == "fork" and refused:
@@ -36,4 +35,4 @@ def plan_starts(
             f"`python -m module` or `python script.py` (this interpreter, no flags) can. "
             f'Use server_start = "auto" to spawn those and fork the rest.'
         )
-    return StartPlan(server_start, forks=any(forkable.values()))
+    return StartPlan(forks=any(forkable.values()))
