@@ -212,11 +212,16 @@ class McpStdioToolServer:
         return sum(supply.live for supply in self._supplies)
 
     @property
+    def server_pids(self) -> list[int]:
+        """Every server process this server ever started, in order (the fork server is not
+        one); each leads its own process group."""
+        return [pid for supply in self._supplies for pid in supply.pids]
+
+    @property
     def spawned_pids(self) -> list[int]:
         """Every process this server ever started, the fork server included; each leads its
         own process group."""
-        servers = [pid for supply in self._supplies for pid in supply.pids]
-        return servers + self.fork_server_pids
+        return self.server_pids + self.fork_server_pids
 
     def fork_server_ready(self, timeout: float) -> bool:
         """Launch the fork server now and wait up to `timeout` for its imports (a test or a

@@ -309,12 +309,12 @@ async def test_a_connect_attempt_starts_at_most_one_process(tmp_path):
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), "exit-at-start"))
     server = stdio_tool_server({"faults": config}, stderr_path=tmp_path / "stderr.log")
     server.warm_up()
-    started = [len(server_processes(server))]
+    started = [len(server.server_pids)]
     for _ in range(2):
         with pytest.raises(MCPServerStartupError):
             async with server.open_session():
                 pass
-        started.append(len(server_processes(server)))
+        started.append(len(server.server_pids))
     assert started[0] == 1, "the warm-up spare"
     assert all(b - a <= 1 for a, b in itertools.pairwise(started)), started
     deadline = time.monotonic() + 15
@@ -349,16 +349,12 @@ async def test_a_tool_server_that_starts_nothing_launches_no_fork_server(tmp_pat
     assert server.fork_server_pids == []
 
 
-def server_processes(server: McpStdioToolServer) -> set[int]:
-    return set(server.spawned_pids) - set(server.fork_server_pids)
-
-
 async def test_every_turn_starts_one_process_and_leaves_one_spare(tmp_path, probe):
     server = probe_server(probe, tmp_path, "fork")
     for turn in range(1, 4):
         await describe(server)
         server.spares_started()  # in the background, once the session was connected
-        assert len(server_processes(server)) == turn + 1
+        assert len(server.server_pids) == turn + 1
     assert_no_processes_left(server)
 
 

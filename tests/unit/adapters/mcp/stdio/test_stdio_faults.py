@@ -47,11 +47,6 @@ def start_mode(request) -> str:
     return request.param
 
 
-def server_processes(server: McpStdioToolServer) -> list[int]:
-    """The server processes started, in order; the fork server is not one."""
-    return [pid for pid in server.spawned_pids if pid not in server.fork_server_pids]
-
-
 async def start(server: McpStdioToolServer) -> None:
     async with server.open_session():
         pass
@@ -201,7 +196,7 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
             pids.append((await session.call_tool("env.pid", {}, 10)).content)
     assert len(set(pids)) == 4
     server.spares_started()
-    assert len(server_processes(server)) == 5, "four used processes and one spare"
+    assert len(server.server_pids) == 5, "four used processes and one spare"
     assert_no_processes_left(server)
 
 
@@ -316,10 +311,10 @@ def test_a_server_never_closed_is_cleaned_up_at_interpreter_exit(start_mode):
 async def test_warm_up_starts_the_spare_the_first_session_then_uses(tmp_path):
     server = fault_server(tmp_path)
     server.warm_up()
-    [spare] = server_processes(server)
+    [spare] = server.server_pids
     async with server.open_session() as session:
         await session.call_tool("faults.echo", {"text": "x"}, 10)
         server.spares_started()  # the next spare, started once this session connected
-        started = server_processes(server)
+        started = server.server_pids
         assert started[0] == spare and len(started) == 2
     assert_no_processes_left(server)
