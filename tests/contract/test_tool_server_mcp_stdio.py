@@ -17,8 +17,15 @@ pytestmark = pytest.mark.slow
 
 
 def stdio_server(name: str, command: str, *args: str, tmp_path, **options) -> McpStdioToolServer:
+    """Forked from the worker's fork server, as a sweep's episodes are (a fork server of a
+    tool server's own, and its end, are test_fork_server.py's)."""
     config = MCPServerConfig(command=command, args=args, env={"DISABLE_THOUGHT_LOGGING": "true"})
-    return stdio_tool_server({name: config}, stderr_path=tmp_path / "servers.stderr.log", **options)
+    return stdio_tool_server(
+        {name: config},
+        stderr_path=tmp_path / "servers.stderr.log",
+        shared_fork_server=True,
+        **options,
+    )
 
 
 class TestOurReasoningServer(ToolServerContract):

@@ -103,6 +103,7 @@ class Rig:
             startup_timeout_seconds=3,
             background_spare=False,
             stderr_path=self.tmp_path / "stderr.log",
+            shared_fork_server=True,  # the worker's: what is judged is the agent's handling
         )
         self.telemetry = FakeTelemetry()
         self.transport = TimeoutFirst(self.peer.mock_transport(), self.llm_timeouts)

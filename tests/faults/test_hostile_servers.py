@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,8 +20,7 @@ from tests.support.http_servers import http_server
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.session import McpSession
-from zork_mcp.adapters.mcp.stdio.start_plan import plan_starts
-from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
+from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.domain.errors import (
     MCPServerStartupError,
     MCPSessionBrokenError,
@@ -46,17 +43,16 @@ def hostile(case: str, tmp_path: Path, mode: str, **env: str) -> McpStdioToolSer
     the server's answers, and a fork server each would cost every case ~0.5 s of imports."""
     # confined as every server is; its pid file (stubborn_child) is in tmp_path
     sandbox = Sandbox(write=(str(tmp_path),))
-    servers = {
-        "h": MCPServerConfig(
-            command="python", args=tuple(command(case)[1:]), env=env, sandbox=sandbox
-        )
-    }
-    server = McpStdioToolServer(
-        servers,
-        replace(plan_starts(servers, os.environ, mode), shared=True),
+    config = MCPServerConfig(
+        command="python", args=tuple(command(case)[1:]), env=env, sandbox=sandbox
+    )
+    server = stdio_tool_server(
+        {"h": config},
         startup_timeout_seconds=STARTUP_SECONDS,
         stderr_path=tmp_path / "stderr.log",
         stderr_log_bytes=STDERR_CAP,
+        server_start=mode,
+        shared_fork_server=True,
         background_spare=False,
     )
     if mode == "fork":

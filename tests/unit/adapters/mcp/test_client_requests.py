@@ -28,7 +28,10 @@ async def answers(tmp_path, protocol: str, roots: tuple[str, ...], *tools: str) 
         command="python", args=(str(ASKING_SERVER),), protocol=protocol, roots=roots
     )
     server = stdio_tool_server(
-        {"ask": config}, background_spare=False, stderr_path=tmp_path / "stderr.log"
+        {"ask": config},
+        background_spare=False,
+        stderr_path=tmp_path / "stderr.log",
+        shared_fork_server=True,
     )
     results = []
     async with server.open_session() as session:

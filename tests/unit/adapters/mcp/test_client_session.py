@@ -24,7 +24,10 @@ SCHEMA_SERVER = ROOT / "tests" / "support" / "schema_server.py"
 def schema_server(schema: dict, tmp_path: Path) -> McpStdioToolServer:
     config = MCPServerConfig(command="python", args=(str(SCHEMA_SERVER), json.dumps(schema)))
     return stdio_tool_server(
-        {"s": config}, background_spare=False, stderr_path=tmp_path / "stderr.log"
+        {"s": config},
+        background_spare=False,
+        stderr_path=tmp_path / "stderr.log",
+        shared_fork_server=True,
     )
 
 
@@ -102,7 +105,10 @@ async def test_our_client_names_itself_and_our_servers_their_version(tmp_path):
 
     whoami = MCPServerConfig(command="python", args=(str(ROOT / "tests/support/whoami_server.py"),))
     server = stdio_tool_server(
-        {"who": whoami}, background_spare=False, stderr_path=tmp_path / "stderr.log"
+        {"who": whoami},
+        background_spare=False,
+        stderr_path=tmp_path / "stderr.log",
+        shared_fork_server=True,
     )
     try:
         async with server.open_session() as session:

@@ -13,6 +13,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -241,13 +242,15 @@ def stdio_tool_server(
     *,
     server_start: ServerStart = "auto",
     system_env: Mapping[str, str] | None = None,
+    shared_fork_server: bool = False,
     **options: Any,
 ) -> McpStdioToolServer:
     """A stdio tool server on its own (a test, a benchmark, a script): its start plan decided
-    here from `server_start`, and a fork server of its own that ends when it closes. The app
-    and MCP-Ghost build theirs in zork_mcp.builders.mcp."""
+    here from `server_start`, and a fork server of its own that ends when it closes, or
+    (`shared_fork_server`) the process's, as a sweep's episodes and MCP-Ghost's calls share
+    it. The app and MCP-Ghost build theirs in zork_mcp.builders.mcp."""
     env = os.environ if system_env is None else system_env
-    plan = plan_starts(servers, env, server_start)
+    plan = replace(plan_starts(servers, env, server_start), shared=shared_fork_server)
     return McpStdioToolServer(servers, plan, system_env=system_env, **options)
 
 
