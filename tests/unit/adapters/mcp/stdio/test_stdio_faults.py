@@ -34,8 +34,11 @@ ENV_PROBE = (
 
 
 def fault_server(tmp_path, mode: str = "serve", **options) -> McpStdioToolServer:
+    """Forked (if at all) from the worker's fork server unless a test asks for one of the
+    tool server's own (whose end is then part of what it checks)."""
     config = MCPServerConfig(command=sys.executable, args=(str(FAULT_SERVER), mode))
     options.setdefault("stderr_path", tmp_path / "stderr.log")
+    options.setdefault("shared_fork_server", True)
     server = stdio_tool_server({"faults": config}, **options)
     if options.get("server_start") == "fork":
         assert server.fork_server_ready(30), "the fork server's imports, before the clock starts"
@@ -212,7 +215,7 @@ async def test_every_session_talks_to_a_process_no_earlier_session_used(tmp_path
 
 
 async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path, start_mode):
-    server = fault_server(tmp_path, server_start=start_mode)
+    server = fault_server(tmp_path, server_start=start_mode, shared_fork_server=False)
 
     async def turn() -> None:
         async with server.open_session() as session:
@@ -227,7 +230,7 @@ async def test_cancelling_a_turn_mid_call_leaves_no_process(tmp_path, start_mode
 
 
 def test_keyboard_interrupt_in_asyncio_run_leaves_no_process(tmp_path, start_mode):
-    server = fault_server(tmp_path, server_start=start_mode)
+    server = fault_server(tmp_path, server_start=start_mode, shared_fork_server=False)
 
     async def turn() -> None:
         async with server.open_session() as session:
@@ -274,7 +277,7 @@ async def test_several_servers_route_by_canonical_name(tmp_path):
 
 
 def test_a_forgotten_server_is_still_cleaned_up_when_collected(tmp_path):
-    server = fault_server(tmp_path)
+    server = fault_server(tmp_path, shared_fork_server=False)
 
     async def turn(tools: McpStdioToolServer) -> None:
         async with tools.open_session() as session:
