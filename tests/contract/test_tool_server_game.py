@@ -20,7 +20,9 @@ def game_server(zork_game, tmp_path) -> McpStdioToolServer:
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(zork_game)},
     )
-    return stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
+    return stdio_tool_server(
+        {"game": config}, stderr_path=tmp_path / "stderr.log", shared_fork_server=True
+    )
 
 
 class TestGameServer(ToolServerContract):

@@ -79,7 +79,9 @@ def game_server(zork_game: Path, tmp_path: Path, **env: str) -> McpStdioToolServ
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(zork_game), **env},
     )
-    return stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
+    return stdio_tool_server(
+        {"game": config}, stderr_path=tmp_path / "stderr.log", shared_fork_server=True
+    )
 
 
 @pytest.mark.parametrize("first_death", [False, True])

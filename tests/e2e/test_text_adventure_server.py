@@ -21,7 +21,9 @@ async def test_the_game_named_by_GAME_is_played_and_inventory_works_over_mcp(zor
         args=("-m", "zork_mcp.servers.text_adventure"),
         env={"GAME": str(renamed), "ZORK_MCP_GAME": ""},
     )
-    server = stdio_tool_server({"game": config}, stderr_path=tmp_path / "stderr.log")
+    server = stdio_tool_server(
+        {"game": config}, stderr_path=tmp_path / "stderr.log", shared_fork_server=True
+    )
     async with server.open_session() as session:
 
         async def call(tool: str, **arguments: str) -> str:
