@@ -112,6 +112,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.basetemp = str(Path(folder) / "t")
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-randomly has shuffled them
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first, each class still in random order: a parallel run hands out
+    its tests in this order (after its groups), so a long one drawn last would leave the
+    other worker idle while it ends."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Every game process removes its private folder, whatever ended it: a folder left in
     this session's temp folder fails the run (issue 25: nothing left behind). The session's
