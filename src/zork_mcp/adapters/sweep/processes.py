@@ -18,13 +18,16 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import multiprocessing.context
 import os
 import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing import popen_spawn_posix
 from multiprocessing.connection import Connection
 from typing import Any
 
+from zork_mcp.adapters.posix.main_left_out import main_left_out
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -133,7 +136,9 @@ class _Worker:
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
-        process = context.Process(
+        # a player from an importable module needs nothing of the parent's main script
+        worker = context.Process if self._player.__module__ == "__main__" else _WorkerProcess
+        process = worker(
             target=worker_main,
             args=(theirs, self._per_worker, self._player),
             name="zork-mcp eval worker",
@@ -172,6 +177,21 @@ class _Worker:
         for future in futures:
             if not future.done():
                 future.set_exception(WorkerLostError(f"the worker process died (exit {code})"))
+
+
+class _WorkerPopen(popen_spawn_posix.Popen):
+    """A spawn start, less the child's import of this process's `__main__` (a benchmark's,
+    or a user's own driver script, run again in every worker)."""
+
+    def _launch(self, process_obj: Any) -> None:
+        with main_left_out():
+            super()._launch(process_obj)
+
+
+class _WorkerProcess(multiprocessing.context.SpawnProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> _WorkerPopen:
+        return _WorkerPopen(process_obj)
 
 
 def worker_main(conn: Connection, per_worker: int, player: EpisodePlayer) -> None:

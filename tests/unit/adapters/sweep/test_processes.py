@@ -3,11 +3,13 @@ worker process that imports no part of the app (the adapter reaches the app only
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.paths import ROOT
 from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
 from zork_mcp.domain.sweep.controls import EpisodeControls
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
@@ -36,3 +38,53 @@ def test_a_worker_plays_with_the_given_player_and_imports_no_app():
         backend.close()
     assert [r.score for r in records] == [20, 21, 22]
     assert {r.error for r in records} == {"shared []"}
+
+
+DRIVER = """
+import sys
+from pathlib import Path
+
+marks, choice, root = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+with marks.open("a") as file:  # each time this module's body runs, in any process
+    file.write(__name__ + "\\n")
+sys.path.insert(0, root)
+from tests.support.sweep_players import scored_by_seed, tasks
+from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+
+
+def own(task, controls):
+    return task.spec.record(status="done", score=-task.spec.seed)
+
+
+if __name__ == "__main__":
+    player = own if choice == "own" else scored_by_seed
+    backend = ProcessSweepBackend(1, per_worker=2, player=player)
+    try:
+        futures = [backend.submit(task) for task in tasks(2, marks.parent)]
+        print([future.result(timeout=60).score for future in futures])
+    finally:
+        backend.close()
+"""
+
+
+@pytest.mark.parametrize(
+    ("player", "scores", "runs"),
+    [
+        ("imported", [20, 21], ["__main__"]),  # its worker never runs the driver again
+        ("own", [-20, -21], ["__main__", "__mp_main__"]),  # its worker needs the driver's
+    ],
+)
+def test_a_worker_runs_its_drivers_main_script_only_for_a_player_defined_there(
+    tmp_path, player, scores, runs
+):
+    script, marks = tmp_path / "driver.py", tmp_path / "marks.txt"
+    script.write_text(DRIVER)
+    done = subprocess.run(
+        [sys.executable, str(script), str(marks), player, str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == str(scores)
+    assert marks.read_text().split() == runs

@@ -18,11 +18,12 @@ import sys
 import threading
 import time
 from importlib import import_module
-from multiprocessing import popen_forkserver, spawn
+from multiprocessing import popen_forkserver
 from pathlib import Path
 from typing import Any, Protocol
 
 from zork_mcp.adapters.game.jericho import wire
+from zork_mcp.adapters.posix.main_left_out import main_left_out
 from zork_mcp.adapters.posix.readiness import wait_readable
 
 MODULE = "zork_mcp.adapters.game.jericho.emulator_main"
@@ -217,19 +218,11 @@ class _ForkedGame:
 class _GamePopen(popen_forkserver.Popen):
     """The forkserver's start, less its import of this process's `__main__` in the child
     (multiprocessing re-runs a main script there): the game needs none of it, and a
-    console script's main costs each child ~1 s. Called with _ForkedGame's lock held."""
+    console script's main costs each child ~1 s."""
 
     def _launch(self, process_obj: Any) -> None:
-        whole = spawn.get_preparation_data
-
-        def without_main(name: str) -> dict[str, Any]:
-            return {k: v for k, v in whole(name).items() if not k.startswith("init_main")}
-
-        spawn.get_preparation_data = without_main
-        try:
+        with main_left_out():
             super()._launch(process_obj)
-        finally:
-            spawn.get_preparation_data = whole
 
 
 class _GameProcess(multiprocessing.context.ForkServerProcess):
