@@ -7,8 +7,12 @@ arguments the SDK resolves (`Resolve`, as the memory server's do) wraps each val
 use (~3 ms); pydantic keeps such models weakly, so this module keeps it. A small map drawn
 as the memory server draws one (its kept survey imported, drawn, rendered, routed) lets the
 interpreter specialise that code here, not in every child (~0.5 ms of a forked get_map).
+The bundled servers' modules are run once (their top level, not their main): a child that
+runs one then finds the import system's caches for their package filled, and writes
+~1.1 MB fewer of the pages it shares with this process (a spare 7.5 -> 6.4 MB of its own).
 """
 
+import runpy
 from typing import Annotated, Any
 
 from mcp.server.elicitation import AcceptedElicitation
@@ -19,6 +23,7 @@ from zork_mcp.domain.episode.episode_map import MapSurvey
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 
 RESOLVED = AcceptedElicitation[Any]
+BUNDLED = ("zork_mcp.servers.reasoning", "zork_mcp.servers.memory")
 
 
 class Answer(BaseModel):
@@ -42,6 +47,8 @@ def warm_up() -> None:
     MCPServer("warm-up").tool(description="warm-up")(probe)
     RESOLVED(data=None)
     _draw_a_map()
+    for server in BUNDLED:  # their top level only: no main, nothing served
+        runpy.run_module(server, run_name="warm-up")
 
 
 def _draw_a_map() -> None:
