@@ -48,6 +48,7 @@ from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.report import render, write_csv, write_plots
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.domain.sweep.records import EpisodeRecord
 
 try:  # issue 28: the back-end is an adapter; the scheduler and episodes are domain/sweep's
     from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
@@ -230,13 +231,15 @@ def back_to_back(tasks: list[EpisodeTask]) -> float:
     return time.perf_counter() - started
 
 
-def report_seconds(directory: Path) -> float:
-    records = SqliteResultStore(directory / "pool.sqlite").episodes()
-    started = time.perf_counter()
-    render(Console(file=io.StringIO()), records)
-    write_csv(records, directory / "out")
-    write_plots(records, directory / "out")
-    return time.perf_counter() - started
+def report_seconds(records: list[EpisodeRecord]) -> float:
+    """The report's time, made after every sweep of the run: a sweep's driver draws it at its
+    end, so what the report loads (matplotlib) is no part of any sweep's memory."""
+    with tempfile.TemporaryDirectory() as name:
+        started = time.perf_counter()
+        render(Console(file=io.StringIO()), records)
+        write_csv(records, Path(name))
+        write_plots(records, Path(name))
+        return time.perf_counter() - started
 
 
 def main() -> None:
@@ -264,6 +267,7 @@ def main() -> None:
     args.game = find_game_file(args.game)
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows, peak_pss, efficiency = [], 0.0, 1.0
+    played: list[list[EpisodeRecord]] = []  # each run's records, for its report at the end
     pss_interval = 0.25 if args.quick else 2.0  # a quick run is over in seconds
     eras = listed(parser, "--eras", args.eras, list(ERAS))
     runs = [(mode, era) for mode in args.modes for era in (eras if mode == "on" else [None])]
@@ -280,7 +284,7 @@ def main() -> None:
                 pool, cpu = pooled(tasks, args, directory)
             ideal = ideal_seconds(directory, args.llm_latency)
             cpu_per_turn = 1000 * cpu / max(1, turns_played(directory))
-            report = report_seconds(directory)
+            played.append(SqliteResultStore(directory / "pool.sqlite").episodes())
         n = len(tasks)
         peak_pss = max(peak_pss, sampler.peak_pss_mb)
         if args.llm_latency:
@@ -291,7 +295,9 @@ def main() -> None:
         label = f"{mode}, {era}" if era else mode
         rows.append([label, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
                      f"{cpu_per_turn:.1f}", str(sampler.peak_processes),
-                     f"{sampler.peak_pss_mb:.0f}", f"{report:.1f}"])  # fmt: skip
+                     f"{sampler.peak_pss_mb:.0f}"])  # fmt: skip
+    for row, records in zip(rows, played, strict=True):
+        row.append(f"{report_seconds(records):.1f}")
     llm = f"{args.llm_latency:g} s a call" if args.llm_latency else "instant"
     print(
         f"{args.episodes} episodes of {args.turns} turns, LLM {llm}, --parallel "
