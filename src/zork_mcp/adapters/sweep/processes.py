@@ -23,7 +23,6 @@ import os
 import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from multiprocessing import popen_spawn_posix
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -179,19 +178,14 @@ class _Worker:
                 future.set_exception(WorkerLostError(f"the worker process died (exit {code})"))
 
 
-class _WorkerPopen(popen_spawn_posix.Popen):
+class _WorkerProcess(multiprocessing.context.SpawnProcess):
     """A spawn start, less the child's import of this process's `__main__` (a benchmark's,
     or a user's own driver script, run again in every worker)."""
 
-    def _launch(self, process_obj: Any) -> None:
-        with main_left_out():
-            super()._launch(process_obj)
-
-
-class _WorkerProcess(multiprocessing.context.SpawnProcess):
     @staticmethod
-    def _Popen(process_obj: Any) -> _WorkerPopen:
-        return _WorkerPopen(process_obj)
+    def _Popen(process_obj: Any) -> Any:
+        with main_left_out():
+            return multiprocessing.context.SpawnProcess._Popen(process_obj)
 
 
 def worker_main(conn: Connection, per_worker: int, player: EpisodePlayer) -> None:

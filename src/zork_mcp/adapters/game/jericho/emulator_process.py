@@ -18,7 +18,6 @@ import sys
 import threading
 import time
 from importlib import import_module
-from multiprocessing import popen_forkserver
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -215,20 +214,15 @@ class _ForkedGame:
         return code if code is not None else -signal.SIGKILL
 
 
-class _GamePopen(popen_forkserver.Popen):
+class _GameProcess(multiprocessing.context.ForkServerProcess):
     """The forkserver's start, less its import of this process's `__main__` in the child
     (multiprocessing re-runs a main script there): the game needs none of it, and a
     console script's main costs each child ~1 s."""
 
-    def _launch(self, process_obj: Any) -> None:
-        with main_left_out():
-            super()._launch(process_obj)
-
-
-class _GameProcess(multiprocessing.context.ForkServerProcess):
     @staticmethod
-    def _Popen(process_obj: Any) -> _GamePopen:
-        return _GamePopen(process_obj)
+    def _Popen(process_obj: Any) -> Any:
+        with main_left_out():
+            return multiprocessing.context.ForkServerProcess._Popen(process_obj)
 
 
 def _run_forked(*args: Any) -> None:
