@@ -37,7 +37,7 @@ def test_the_ray_backend_stores_the_same_results_and_brings_every_log_home(
     with peer().serve() as url:
         assert main([*sweep_args(url, tmp_path, local, *spec),
                      "--log-dir", str(tmp_path / "local")]) == 0  # fmt: skip
-        assert main([*sweep_args(url, tmp_path, on_ray, *spec), "--backend", "ray",
+        assert main([*sweep_args(url, tmp_path, on_ray, *spec, workers=None), "--backend", "ray",
                      "--log-dir", str(tmp_path / "driver")]) == 0  # fmt: skip
     assert not ray.is_initialized()
     assert len(stored(on_ray)) == 4 and stored(on_ray) == stored(local)
@@ -73,7 +73,7 @@ def test_a_killed_ray_sweep_resumes_to_the_results_of_a_clean_run(tmp_path, zork
             sys.executable,
             "-m",
             "zork_mcp.app",
-            *sweep_args(url, tmp_path, killed, *spec),
+            *sweep_args(url, tmp_path, killed, *spec, workers=None),
             "--backend",
             "ray",
             *driver,
@@ -88,8 +88,8 @@ def test_a_killed_ray_sweep_resumes_to_the_results_of_a_clean_run(tmp_path, zork
         assert_no_folder_left(folders_before, seconds=30)  # Ray notices its driver is gone
         os.environ[LOG_DIR_VARIABLE] = str(node)
         try:
-            assert main([*sweep_args(url, tmp_path, killed, *spec), "--backend", "ray",
-                         *driver]) == 0  # fmt: skip
+            assert main([*sweep_args(url, tmp_path, killed, *spec, workers=None),
+                         "--backend", "ray", *driver]) == 0  # fmt: skip
         finally:
             del os.environ[LOG_DIR_VARIABLE]
         assert main([*sweep_args(url, tmp_path, clean, *spec), "--log-dir",

@@ -150,7 +150,8 @@ def test_ctrl_c_stops_the_sweep_keeps_finished_episodes_and_leaves_no_process(tm
     spec = ["--model", "local:p1-q1", "--mcp", "on", "--episodes", "12", "--max-turns", "6",
             "--game", str(zork_game)]  # fmt: skip
     with peer().serve() as url:
-        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec)]
+        command = [sys.executable, "-m", "zork_mcp.app",
+                   *sweep_args(url, tmp_path, results, *spec, workers=2)]  # fmt: skip
         sweep = subprocess.Popen(command, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                  preexec_fn=as_from_a_terminal)  # fmt: skip
@@ -204,7 +205,8 @@ def test_a_sigkilled_sweep_leaves_no_process_within_5s(tmp_path, zork_game):
             "--game", str(zork_game)]  # fmt: skip
     with WalkthroughPeer(canonical_tools=("raw.environ", "raw.pid"), tool="raw.pid",
                          tool_arguments={}, latency=0.05).serve() as url:  # fmt: skip
-        command = [sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, results, *spec),
+        command = [sys.executable, "-m", "zork_mcp.app",
+                   *sweep_args(url, tmp_path, results, *spec, workers=2),
                    "--parallel", "4"]  # fmt: skip
         sweep = subprocess.Popen(command, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

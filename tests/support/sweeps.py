@@ -25,10 +25,16 @@ def peer() -> WalkthroughPeer:
                            tool_arguments={})  # fmt: skip
 
 
-def sweep_args(url: str, tmp_path: Path, results: Path, *extra: str) -> list[str]:
+def sweep_args(
+    url: str, tmp_path: Path, results: Path, *extra: str, workers: int | None = 1
+) -> list[str]:
+    """One worker process unless a test asks for more (or, None, for the default: the
+    cores, or a Ray back-end's actors): a worker's start is ~1.3 s of CPU for its imports,
+    and most sweeps here test what is stored, not how the episodes are spread."""
     return [
         "eval", "--base-url", f"{url}/v1", "--config", str(project(tmp_path)),
-        "--results", str(results), "--parallel", "2", "--plain", *extra,
+        "--results", str(results), "--parallel", "2", "--plain",
+        *(["--workers", str(workers)] if workers else []), *extra,
     ]  # fmt: skip
 
 
