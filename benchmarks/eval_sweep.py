@@ -2,12 +2,13 @@
 
 The LLM is a local HTTP server speaking the OpenAI protocol that plays the walkthrough
 (tests/support/eval_peers.py, model `p1-q1`; with tools it calls the reasoning server's tool
-every 4th step); MCP on runs our reasoning server, a fresh process every turn; real Jericho.
+every 4th step), in a process of its own that is left out of what is measured, as a real
+model is remote; MCP on runs our reasoning server, a fresh process every turn; real Jericho.
 
 With an instant LLM (the default) the same episodes are also played back to back in one
 process, which gives the runner's overhead. With `--llm-latency S` every answer takes S
 seconds, and the sweep's wall time is set against the ideal: the LLM time of its longest
-episode. Either way the whole process tree is sampled: its peak process count and peak
+episode. Either way the sweep's process tree is sampled: its peak process count and peak
 PSS (the sum of `Pss` in /proc/<pid>/smaps_rollup). MCP on runs in both MCP eras, one after
 the other: the handshake (the config pins 2025-11-25) and the stateless era the client
 speaks by default (2026-07-28); "CPU ms/turn" is the whole tree's CPU (this process, the
@@ -26,14 +27,17 @@ runs at the sizes it records (the quick mode's among them), or recorded with `--
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
+import multiprocessing
 import os
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from jericho.game_info import zork1
@@ -143,8 +147,11 @@ class TreeSampler:
     process count every 0.25 s.
     """
 
-    def __init__(self, interval: float = 0.25, pss_interval: float = 2.0) -> None:
+    def __init__(
+        self, interval: float = 0.25, pss_interval: float = 2.0, outside: int | None = None
+    ) -> None:
         self.peak_processes, self.peak_pss_mb = 0, 0.0
+        self._outside = outside  # a child whose tree is not the sweep's (the scripted LLM)
         self._interval, self._stop = interval, threading.Event()
         self._pss_every = max(1, round(pss_interval / interval))
 
@@ -161,14 +168,14 @@ class TreeSampler:
     def _run(self) -> None:
         samples = 0
         while not self._stop.wait(self._interval):
-            pids = tree(os.getpid())
+            pids = tree(os.getpid(), self._outside)
             self.peak_processes = max(self.peak_processes, len(pids))
             if samples % self._pss_every == 0:
                 self.peak_pss_mb = max(self.peak_pss_mb, sum(map(pss_kb, pids)) / 1024)
             samples += 1
 
 
-def tree(root: int) -> list[int]:
+def tree(root: int, outside: int | None = None) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -183,7 +190,7 @@ def tree(root: int) -> list[int]:
     while todo:
         pid = todo.pop()
         found.append(pid)
-        todo.extend(children.get(pid, []))
+        todo.extend(child for child in children.get(pid, []) if child != outside)
     return found
 
 
@@ -231,6 +238,30 @@ def back_to_back(tasks: list[EpisodeTask]) -> float:
     return time.perf_counter() - started
 
 
+@contextmanager
+def remote_llm(latency: float) -> Iterator[tuple[str, int]]:
+    """The scripted LLM in a process of its own, its URL and pid: a sweep's LLM is remote,
+    so its threads, memory and CPU are left out of what is measured (in this process, its
+    64 connections' threads also held the driver's GIL)."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=_serve_llm, args=(latency, theirs), daemon=True)
+    process.start()
+    theirs.close()
+    try:
+        yield ours.recv(), process.pid or 0
+    finally:
+        ours.close()  # its end reads EOF: it stops serving and exits
+        process.join(10)
+
+
+def _serve_llm(latency: float, conn: Connection) -> None:
+    with WalkthroughPeer(latency=latency).serve() as url:
+        conn.send(url)
+        with contextlib.suppress(EOFError):
+            conn.recv()
+
+
 def report_seconds(records: list[EpisodeRecord]) -> float:
     """The report's time, made after every sweep of the run: a sweep's driver draws it at its
     end, so what the report loads (matplotlib) is no part of any sweep's memory."""
@@ -274,13 +305,13 @@ def main() -> None:
     for mode, era in runs:
         with (
             tempfile.TemporaryDirectory() as name,
-            WalkthroughPeer(latency=args.llm_latency).serve() as url,
+            remote_llm(args.llm_latency) as (url, llm_pid),
         ):
             directory = Path(name)
             tasks = episodes(url, args, directory, mode, ERAS.get(era or ""))
             # a quick run skips playing its episodes twice: its speed-up means nothing
             serial = 0.0 if args.llm_latency or args.quick else back_to_back(tasks)
-            with TreeSampler(pss_interval=pss_interval).sampling() as sampler:
+            with TreeSampler(pss_interval=pss_interval, outside=llm_pid).sampling() as sampler:
                 pool, cpu = pooled(tasks, args, directory)
             ideal = ideal_seconds(directory, args.llm_latency)
             cpu_per_turn = 1000 * cpu / max(1, turns_played(directory))
