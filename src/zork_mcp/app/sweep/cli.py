@@ -24,7 +24,6 @@ from zork_mcp.app.cli import positive
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
-from zork_mcp.app.sweep.report import render, write_csv, write_plots
 from zork_mcp.app.sweep.sweep import (
     Sweep,
     model_spec,
@@ -335,11 +334,15 @@ def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -
         console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
     records = store.episodes(name)
     if records:
+        from zork_mcp.app.sweep.report import render  # numpy, scipy: once the sweep is done
+
         render(console, records, title=name)
         _export(console, records, out / name, plots=True)
 
 
 def report(args: argparse.Namespace) -> int:
+    from zork_mcp.app.sweep.report import render
+
     store = results_store(args.results, existing=True)
     names = [args.sweep] if args.sweep else store.sweeps()
     console = _report_console()
@@ -358,6 +361,8 @@ def report(args: argparse.Namespace) -> int:
 
 
 def _export(console: Console, records: list, directory: Path, plots: bool) -> None:
+    from zork_mcp.app.sweep.report import write_csv, write_plots
+
     files = write_csv(records, directory) + (write_plots(records, directory) if plots else [])
     console.print("wrote " + ", ".join(str(f) for f in files), highlight=False)
 
