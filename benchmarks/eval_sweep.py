@@ -40,17 +40,13 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from jericho.game_info import zork1
 from rich.console import Console
 
 from benchmarks.baseline import judge, memory, ratio
 from benchmarks.support import listed, parse_arguments, print_table
-from tests.support.eval_peers import WalkthroughPeer
 from zork_mcp.adapters.game.jericho import find_game_file
-from zork_mcp.adapters.game.jericho.emulator_process import EmulatorProcess
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.episode import play_episode
-from zork_mcp.app.sweep.report import render, write_csv, write_plots
 from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
@@ -205,6 +201,10 @@ def pss_kb(pid: int) -> int:
 def game_pss_mb(game: Path, count: int, steps: int) -> float:
     """The mean PSS of `count` game processes forked from one forkserver, as a sweep
     worker's are, each reset and played `steps` steps of the walkthrough."""
+    from jericho.game_info import zork1  # after the sweeps: a sweep's driver has no game
+
+    from zork_mcp.adapters.game.jericho.emulator_process import EmulatorProcess
+
     games = [EmulatorProcess(game, 0, forked=True) for _ in range(count)]
     try:
         states = [process.ask({"op": "reset"}).state for process in games]
@@ -256,6 +256,8 @@ def remote_llm(latency: float) -> Iterator[tuple[str, int]]:
 
 
 def _serve_llm(latency: float, conn: Connection) -> None:
+    from tests.support.eval_peers import WalkthroughPeer  # Jericho's walkthrough: its numpy
+
     with WalkthroughPeer(latency=latency).serve() as url:
         conn.send(url)
         with contextlib.suppress(EOFError):
@@ -265,6 +267,8 @@ def _serve_llm(latency: float, conn: Connection) -> None:
 def report_seconds(records: list[EpisodeRecord]) -> float:
     """The report's time, made after every sweep of the run: a sweep's driver draws it at its
     end, so what the report loads (matplotlib) is no part of any sweep's memory."""
+    from zork_mcp.app.sweep.report import render, write_csv, write_plots  # as the CLI does
+
     with tempfile.TemporaryDirectory() as name:
         started = time.perf_counter()
         render(Console(file=io.StringIO()), records)
