@@ -110,10 +110,6 @@ def tree_cpu() -> float:
     return times.user + times.system + times.children_user + times.children_system
 
 
-def turns_played(directory: Path) -> int:
-    return sum(r.turns or 0 for r in SqliteResultStore(directory / "pool.sqlite").episodes())
-
-
 def backend(args: argparse.Namespace) -> ProcessSweepBackend:
     workers = min(args.workers, args.parallel)
     per_worker = -(-args.parallel // workers)
@@ -127,9 +123,8 @@ def backend(args: argparse.Namespace) -> ProcessSweepBackend:
         return ProcessSweepBackend(args.parallel)  # type: ignore[call-arg]
 
 
-def ideal_seconds(directory: Path, latency: float) -> float:
+def ideal_seconds(records: list[EpisodeRecord], latency: float) -> float:
     """The LLM time of the longest episode: a turn asks once, and once more after a tool."""
-    records = SqliteResultStore(directory / "pool.sqlite").episodes()
     return latency * max((r.turns or 0) + (r.tool_calls or 0) for r in records)
 
 
@@ -317,9 +312,10 @@ def main() -> None:
             serial = 0.0 if args.llm_latency or args.quick else back_to_back(tasks)
             with TreeSampler(pss_interval=pss_interval, outside=llm_pid).sampling() as sampler:
                 pool, cpu = pooled(tasks, args, directory)
-            ideal = ideal_seconds(directory, args.llm_latency)
-            cpu_per_turn = 1000 * cpu / max(1, turns_played(directory))
-            played.append(SqliteResultStore(directory / "pool.sqlite").episodes())
+            records = SqliteResultStore(directory / "pool.sqlite").episodes()
+            ideal = ideal_seconds(records, args.llm_latency)
+            cpu_per_turn = 1000 * cpu / max(1, sum(r.turns or 0 for r in records))
+            played.append(records)
         n = len(tasks)
         peak_pss = max(peak_pss, sampler.peak_pss_mb)
         if args.llm_latency:
