@@ -39,8 +39,9 @@ Check = Callable[[McpSession], Awaitable[None]]
 
 
 def hostile(case: str, tmp_path: Path, mode: str, **env: str) -> McpStdioToolServer:
-    """Forked from this process's fork server, as a sweep's episodes are: what is judged is
-    the server's answers, and a fork server each would cost every case ~0.5 s of imports."""
+    """In fork mode, forked from this process's fork server, as a sweep's episodes are: what
+    is judged is the server's answers, and a fork server each would cost every case ~0.5 s
+    of imports."""
     # confined as every server is; its pid file (stubborn_child) is in tmp_path
     sandbox = Sandbox(write=(str(tmp_path),))
     config = MCPServerConfig(
