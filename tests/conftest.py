@@ -94,6 +94,7 @@ GAME_FOLDERS = "zork_mcp_game_*"
 SESSION_TEMP = pytest.StashKey[Path]()
 OUTER_TEMP = pytest.StashKey[tuple[str | None, str | None]]()
 WORKERS_LEFT = pytest.StashKey[list[str]]()
+UNGROUPED = pytest.StashKey[set[str]]()
 GAME_FOLDERS_LEFT = "game_folders_left"  # a worker's report to the main process
 
 
@@ -118,6 +119,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     its tests in this order (after its groups), so a long one drawn last would leave the
     other worker idle while it ends."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A parallel worker with `--dist loadgroup` notes the grouped tests whose node id lacks
+    its group: pytest-xdist then hands them to any worker, so tests that share a port, Ray
+    or a module's fixture would run side by side (pytest-xdist#1386). Each then fails."""
+    if not session.config.getoption("loadgroup", False):
+        return
+    session.config.stash[UNGROUPED] = {
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid
+    }
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.nodeid in item.config.stash.get(UNGROUPED, set()):
+        pytest.fail(
+            "pytest-xdist lost this test's xdist_group, so --dist loadgroup would run it "
+            "beside tests it must not share with: this pytest and pytest-xdist do not work "
+            "together (pytest-xdist#1386); install the versions pyproject.toml's dev extra pins",
+            pytrace=False,
+        )
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
