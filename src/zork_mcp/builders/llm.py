@@ -3,8 +3,10 @@ all get their LLM from `llm_session`, with the run's retry policy and the proces
 
 from __future__ import annotations
 
+import functools
 import os
 import ssl
+import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -32,6 +34,9 @@ from zork_mcp.ports.llm import LLM
 
 HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
+
+
+_TLS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,7 @@ def llm_session(
     """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
     that lives inside the session's event loop (the agent opens one per turn).
 
-    The TLS context is built once; building it per client costs ~27 ms a turn. The retry
+    The TLS context is the process's (`tls_context`). The retry
     policy is the run's: its counts, the process's rate gate for the provider, and whom to
     tell before a retry's wait (`on_retry`: the CLI's display). With a `guard`, no call
     starts that the run's budget cannot cover.
@@ -75,7 +80,7 @@ def llm_session(
     provider = PROVIDERS[settings.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
     retry = RetryPolicy(gate=gate, stats=stats, notify=on_retry)
-    tls = ssl.create_default_context(cafile=certifi.where()) if client is None else None
+    tls = tls_context() if client is None else None
 
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:
@@ -86,6 +91,21 @@ def llm_session(
             yield _llm(settings, own, retry, guard)
 
     return session
+
+
+def tls_context() -> ssl.SSLContext:
+    """One for every client in the process: building one costs ~20 ms of CPU (certifi's
+    bundle parsed), once an episode when each session built its own; a sweep worker plays
+    many episodes, each on a thread of its own, hence the lock (functools.cache would let
+    the first ones each build theirs). An SSLContext is shared across threads safely: it
+    only makes each connection's SSL object."""
+    with _TLS_LOCK:
+        return _tls_context()
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 def _llm(
