@@ -129,19 +129,19 @@ def ideal_seconds(records: list[EpisodeRecord], latency: float) -> float:
 
 
 class TreeSampler:
-    """Peak process count and peak PSS of this process and all its descendants.
+    """Peak process count and peak PSS of this process and all its descendants, and the CPU
+    seconds the sampling itself took from the sweep it measures (`cpu_seconds`).
 
-    Reading smaps_rollup makes the kernel walk each process's page tables: ~0.5 ms of CPU a
-    process, so ~0.1 s for a 64-wide sweep's ~200 processes. Sampled every 0.25 s that
-    took a sixth of this machine's two cores from the sweep it measures, so PSS is
-    sampled every 2 s (a wide sweep's memory is flat once its episodes are running), the
-    process count every 0.25 s.
+    Reading smaps_rollup makes the kernel walk each process's page tables: ~0.13 s of CPU
+    for a 64-wide sweep's ~200 processes, and listing the tree ~6 ms. PSS is sampled every
+    2 s (every 5 s missed ~130 MB of a 64-wide sweep's peak), the process count every
+    0.5 s: ~4 s of CPU in a 60 s sweep, 3% of this machine's two cores, shown in its table.
     """
 
     def __init__(
-        self, interval: float = 0.25, pss_interval: float = 2.0, outside: int | None = None
+        self, interval: float = 0.5, pss_interval: float = 2.0, outside: int | None = None
     ) -> None:
-        self.peak_processes, self.peak_pss_mb = 0, 0.0
+        self.peak_processes, self.peak_pss_mb, self.cpu_seconds = 0, 0.0, 0.0
         self._outside = outside  # a child whose tree is not the sweep's (the scripted LLM)
         self._interval, self._stop = interval, threading.Event()
         self._pss_every = max(1, round(pss_interval / interval))
@@ -164,6 +164,7 @@ class TreeSampler:
             if samples % self._pss_every == 0:
                 self.peak_pss_mb = max(self.peak_pss_mb, sum(map(pss_kb, pids)) / 1024)
             samples += 1
+        self.cpu_seconds = time.thread_time()
 
 
 def tree(root: int, outside: int | None = None) -> list[int]:
@@ -298,7 +299,7 @@ def main() -> None:
     args.modes = [mode.strip() for mode in args.modes.split(",")]
     rows, peak_pss, efficiency = [], 0.0, 1.0
     played: list[list[EpisodeRecord]] = []  # each run's records, for its report at the end
-    pss_interval = 0.25 if args.quick else 2.0  # a quick run is over in seconds
+    intervals = {"interval": 0.25, "pss_interval": 0.25} if args.quick else {}  # over in seconds
     eras = listed(parser, "--eras", args.eras, list(ERAS))
     runs = [(mode, era) for mode in args.modes for era in (eras if mode == "on" else [None])]
     for mode, era in runs:
@@ -310,7 +311,7 @@ def main() -> None:
             tasks = episodes(url, args, directory, mode, ERAS.get(era or ""))
             # a quick run skips playing its episodes twice: its speed-up means nothing
             serial = 0.0 if args.llm_latency or args.quick else back_to_back(tasks)
-            with TreeSampler(pss_interval=pss_interval, outside=llm_pid).sampling() as sampler:
+            with TreeSampler(**intervals, outside=llm_pid).sampling() as sampler:
                 pool, cpu = pooled(tasks, args, directory)
             records = SqliteResultStore(directory / "pool.sqlite").episodes()
             ideal = ideal_seconds(records, args.llm_latency)
@@ -326,7 +327,7 @@ def main() -> None:
         label = f"{mode}, {era}" if era else mode
         rows.append([label, str(n), f"{pool:.1f}", f"{60 * n / pool:.1f}", *versus,
                      f"{cpu_per_turn:.1f}", str(sampler.peak_processes),
-                     f"{sampler.peak_pss_mb:.0f}"])  # fmt: skip
+                     f"{sampler.peak_pss_mb:.0f}", f"{sampler.cpu_seconds:.1f}"])  # fmt: skip
     for row, records in zip(rows, played, strict=True):
         row.append(f"{report_seconds(records):.1f}")
     llm = f"{args.llm_latency:g} s a call" if args.llm_latency else "instant"
@@ -337,7 +338,7 @@ def main() -> None:
     against = ["ideal s", "wall/ideal"] if args.llm_latency else ["serial s", "speed-up"]
     print_table(
         ["MCP", "episodes", "wall s", "ep/min", *against, "CPU ms/turn", "peak procs",
-         "peak PSS MB", "report s"], rows,
+         "peak PSS MB", "sampler CPU s", "report s"], rows,
     )  # fmt: skip
     game = game_pss_mb(args.game, min(args.parallel, 16), args.turns)
     print(f"a game process forked as a worker forks it: {game:.2f} MB PSS")
