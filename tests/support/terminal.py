@@ -25,6 +25,7 @@ from tests.support.debian import install
 from tests.support.processes import processes_in_groups
 
 EXIT = re.compile(r"^EXIT=(\d+)$", re.MULTILINE)
+PROMPT = "$"  # the pane's PS1, "$ ", as capture-pane shows it (trailing blanks dropped)
 
 
 def ensure_tmux() -> str:
@@ -58,6 +59,16 @@ class Pane:
     def title(self) -> str:
         return self._tmux("display-message", "-p", "-t", self.target, "#{pane_title}").strip()
 
+    def wait_for_prompt(self, timeout: float) -> None:
+        """Until the shell shows its first prompt: keys typed before it are echoed by the
+        terminal, and the shell then prints its prompt and the output on the line after them,
+        where `EXIT=n` no longer starts a line (a busy machine showed it)."""
+        deadline = time.monotonic() + timeout
+        while (shown := self.screen()).strip() != PROMPT:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the shell showed no prompt in {timeout} s:\n{shown}")
+            time.sleep(0.05)
+
     def wait_for_exit(self, timeout: float) -> tuple[int, str]:
         """The last command's exit code and the screen once it has ended."""
         deadline = time.monotonic() + timeout
@@ -84,7 +95,7 @@ def tmux_pane(env: Mapping[str, str], width: int = 160, height: int = 120) -> It
     # The pane's size is its own: a COLUMNS or LINES the runner had (a pytest-xdist worker is
     # started with COLUMNS=80, set by the readline its main process loaded) would override it.
     size_free = {name: value for name, value in env.items() if name not in ("COLUMNS", "LINES")}
-    started = {**size_free, "LC_ALL": "C.UTF-8", "SHELL": "/bin/sh", "PS1": "$ "}
+    started = {**size_free, "LC_ALL": "C.UTF-8", "SHELL": "/bin/sh", "PS1": f"{PROMPT} "}
     size = ["-x", str(width), "-y", str(height)]
     try:
         subprocess.run(
@@ -93,7 +104,9 @@ def tmux_pane(env: Mapping[str, str], width: int = 160, height: int = 120) -> It
             check=True,
             timeout=30,
         )
-        yield Pane(tmux, "play")
+        pane = Pane(tmux, "play")
+        pane.wait_for_prompt(10)
+        yield pane
     finally:
         pids = _tmux_pids(tmux)
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
