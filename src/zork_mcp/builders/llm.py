@@ -36,9 +36,6 @@ HTTP_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
 
 
-_TLS_LOCK = threading.Lock()
-
-
 @dataclass(frozen=True)
 class LLMSettings:
     """Which provider and model a run talks to, where, and with which key: resolved once."""
@@ -72,10 +69,10 @@ def llm_session(
     """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
     that lives inside the session's event loop (the agent opens one per turn).
 
-    The TLS context is the process's (`tls_context`). The retry
-    policy is the run's: its counts, the process's rate gate for the provider, and whom to
-    tell before a retry's wait (`on_retry`: the CLI's display). With a `guard`, no call
-    starts that the run's budget cannot cover.
+    The TLS context is the process's (`tls_context`). The retry policy is the run's: its
+    counts, the process's rate gate for the provider, and whom to tell before a retry's wait
+    (`on_retry`: the CLI's display). With a `guard`, no call starts that the run's budget
+    cannot cover.
     """
     provider = PROVIDERS[settings.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
@@ -91,6 +88,9 @@ def llm_session(
             yield _llm(settings, own, retry, guard)
 
     return session
+
+
+_TLS_LOCK = threading.Lock()
 
 
 def tls_context() -> ssl.SSLContext:
