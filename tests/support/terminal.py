@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,22 +63,28 @@ class Pane:
         """Until the shell shows its first prompt: keys typed before it are echoed by the
         terminal, and the shell then prints its prompt and the output on the line after them,
         where `EXIT=n` no longer starts a line (a busy machine showed it)."""
-        deadline = time.monotonic() + timeout
-        while (shown := self.screen()).strip() != PROMPT:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the shell showed no prompt in {timeout} s:\n{shown}")
-            time.sleep(0.05)
+        self._screen_when(lambda shown: shown.strip() == PROMPT, timeout, 0.05,
+                          "the shell showed no prompt")  # fmt: skip
 
     def wait_for_exit(self, timeout: float) -> tuple[int, str]:
         """The last command's exit code and the screen once it has ended."""
+
+        def ended(shown: str) -> bool:
+            return len(EXIT.findall(shown)) >= self.runs
+
+        shown = self._screen_when(ended, timeout, 0.2, "the command did not end")
+        return int(EXIT.findall(shown)[-1]), shown
+
+    def _screen_when(
+        self, done: Callable[[str], bool], timeout: float, every: float, failure: str
+    ) -> str:
+        """The screen once `done` holds for it, looked at every `every` seconds."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            shown = self.screen()
-            codes = EXIT.findall(shown)
-            if len(codes) >= self.runs:
-                return int(codes[-1]), shown
-            time.sleep(0.2)
-        raise AssertionError(f"the command did not end in {timeout} s; the pane shows:\n{shown}")
+        while not done(shown := self.screen()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{failure} in {timeout} s; the pane shows:\n{shown}")
+            time.sleep(every)
+        return shown
 
     def _tmux(self, *args: str) -> str:
         done = subprocess.run([*self.tmux, *args], capture_output=True, text=True, timeout=30)
