@@ -34,7 +34,8 @@ from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.app.agent import ZorkAgent
-from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.app.prompts import system_prompt
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import LLMRequest, ToolResultMessage
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 from zork_mcp.domain.settings import MCPSettings
@@ -110,7 +111,7 @@ def measure(
         llm_session=llm_session,
         settings=MCPSettings(enabled=server is not None),
         telemetry=telemetry,
-        system_prompt=SYSTEM_PROMPT,
+        system_prompt=system_prompt(ZORK1),
         tool_server=server,
     )
     seconds = []

@@ -56,8 +56,16 @@ def sequential_thinking_js() -> Path:
 
 
 @pytest.fixture(scope="session")
+def lantern_game(tmp_path_factory) -> Path:
+    """Lantern Hill, a version 3 story file of the tests' own that no profile knows."""
+    from tests.support.lantern import compile_lantern
+
+    return compile_lantern(tmp_path_factory.mktemp("lantern"))
+
+
+@pytest.fixture(scope="session")
 def zork_game() -> Path:
-    """../shared/games/zork1.z3 (or $ZORK_MCP_GAME); the error says how to get it."""
+    """Zork I's story file, as a run finds it by default (the package's, or $ZORK_MCP_GAME)."""
     from zork_mcp.adapters.game.jericho import find_game_file
 
     return find_game_file(base=ROOT)

@@ -9,6 +9,7 @@ import pytest
 
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1
 
 WEST = Place("West of House", 180)
 FOREST_1, FOREST_2 = Place("Forest", 190), Place("Forest", 191)
@@ -67,7 +68,7 @@ class EpisodeJournalContract:
         journal.record(turn(2, WEST))
         drawn = journal.episode_map()
         assert [room.key for room in drawn.rooms] == [WEST.location, FOREST_1.location]
-        assert drawn == EpisodeMap.of(WEST, [turn(1), turn(2, WEST)])
+        assert drawn == EpisodeMap.of(WEST, [turn(1), turn(2, WEST)], ZORK1)
 
     def test_notes_come_back_oldest_first(self, journal):
         journal.begin(WEST, "opening", 0)

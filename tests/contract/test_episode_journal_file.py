@@ -21,7 +21,8 @@ from tests.contract.episode_journal_contract import (
 from zork_mcp.adapters.storage.journal_file import JOURNAL_FILE, NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.own_files import ForeignFileError
 from zork_mcp.domain.episode.episode_map import EpisodeMap, MapSurvey
-from zork_mcp.domain.episode.episode_state import Note, Place
+from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1, ZORK3
 
 ELSEWHERE = Place("Elsewhere", 999)
 
@@ -45,7 +46,7 @@ def rewritten(path: Path, at: int, value: object) -> None:
 
 def full_map(journal: FileJournal) -> EpisodeMap:
     played = FileJournal(journal.journal_path, None).played()  # no snapshot: every line
-    return EpisodeMap.of(played.start, played.turns)
+    return EpisodeMap.of(played.start, played.turns, ZORK1)
 
 
 class TestFileJournal(EpisodeJournalContract):
@@ -163,7 +164,7 @@ class TestFileJournal(EpisodeJournalContract):
         """A survey planted in the snapshot shows through while turns only follow it; after
         a `begin` or a turn recorded again, the map is drawn afresh from every turn."""
         long_journal(journal)
-        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, ()).exported())
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, (), ZORK1).exported())
         journal.record(turn(41, FOREST_2))
         rooms = [room.key for room in journal.episode_map().rooms]
         assert rooms == [ELSEWHERE.location, FOREST_2.location]
@@ -177,7 +178,7 @@ class TestFileJournal(EpisodeJournalContract):
     def test_a_header_longer_than_a_readers_first_read_is_read_whole(self, journal):
         long_journal(journal)
         far = Place("Elsewhere, " + "far " * 20_000, ELSEWHERE.location)  # 80 KB of header
-        rewritten(journal.snapshot_path, 4, MapSurvey.of(far, ()).exported())
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(far, (), ZORK1).exported())
         journal.record(turn(41, FOREST_2))
         rooms = [room.key for room in journal.episode_map().rooms]
         assert rooms == [ELSEWHERE.location, FOREST_2.location]
@@ -185,7 +186,7 @@ class TestFileJournal(EpisodeJournalContract):
 
     def test_a_snapshot_swapped_for_a_link_is_neither_read_nor_written_through(self, journal):
         long_journal(journal)
-        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, ()).exported())
+        rewritten(journal.snapshot_path, 4, MapSurvey.of(ELSEWHERE, (), ZORK1).exported())
         outside = journal.snapshot_path.with_name("outside")
         journal.snapshot_path.rename(outside)
         journal.snapshot_path.symlink_to(outside)
@@ -194,3 +195,24 @@ class TestFileJournal(EpisodeJournalContract):
             journal.record(turn(number, answer_of=2_000))
         assert journal.episode_map() == full_map(journal)
         assert journal.snapshot_path.is_symlink() and outside.read_bytes() == planted
+
+
+def test_the_journal_names_its_game_and_a_reader_draws_the_map_with_that_games_words(tmp_path):
+    """Zork III walks `enter` as an exit of its own, where Zork I's `enter` walks in: the
+    memory server, given only the journal, reads the game from its first line."""
+    agent = FileJournal.episode(tmp_path / "episode", tmp_path / "memory", ZORK3)
+    agent.begin(Place("Flathead Ocean", 1), "opening", 0)
+    agent.record(PlayedTurn(1, "enter", "Aqueduct", Place("Aqueduct", 2)))
+    served = FileJournal.served(agent.journal_path, tmp_path / "memory")
+    assert served.game is ZORK3
+    [ocean, _] = served.episode_map().rooms
+    assert dict(ocean.exits) == {"enter": 2}
+    first = json.loads(agent.journal_path.read_text().splitlines()[0])
+    assert first["game"] == "zork3"
+
+
+def test_a_journal_from_before_games_had_names_is_zork_i(tmp_path):
+    agent = FileJournal.episode(tmp_path / "episode", tmp_path / "memory")
+    agent.begin(WEST, "opening", 0)
+    assert FileJournal.served(agent.journal_path, tmp_path / "memory").game is ZORK1
+    assert "game" not in json.loads(agent.journal_path.read_text())

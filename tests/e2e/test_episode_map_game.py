@@ -11,6 +11,7 @@ from zork_mcp.adapters.game.jericho import JerichoGameEnv
 from zork_mcp.domain.episode.episode_map import AmbiguousRoom, EpisodeMap, RouteFound
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.domain.game.game_text import died
+from zork_mcp.domain.game.trilogy import ZORK1
 
 # (room, direction, the room it led to), as the walkthrough's first 40 commands take them.
 WALKTHROUGH_EXITS = [
@@ -54,8 +55,10 @@ def episode(env: JerichoGameEnv, commands: list[str]) -> EpisodeMap:
     for n, command in enumerate(commands, 1):
         seen = env.step(command)
         place = Place(seen.room or "", seen.location)
-        turns.append(PlayedTurn(n, command, seen.text, place, seen.score, died=died(seen.text)))
-    return EpisodeMap.of(Place(opening.room or "", opening.location), turns)
+        turns.append(
+            PlayedTurn(n, command, seen.text, place, seen.score, died=died(seen.text, ZORK1))
+        )
+    return EpisodeMap.of(Place(opening.room or "", opening.location), turns, ZORK1)
 
 
 def led_to(walked: EpisodeMap, label: str, way: str) -> str:

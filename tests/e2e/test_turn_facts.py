@@ -11,12 +11,13 @@ import pytest
 from tests.support.llm_peers import peer_for
 from tests.support.projects import write_project
 from tests.support.walkthrough import TO_THE_GRUE
-from zork_mcp.adapters.game.jericho import JerichoGameEnv
+from zork_mcp.adapters.game.jericho import JerichoGameEnv, packaged_story
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
+from zork_mcp.domain.episode.episode_map import refused
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.game.game_text import died, unread
-from zork_mcp.domain.game.profile import ZORK1
+from zork_mcp.domain.game.trilogy import KNOWN_GAMES, ZORK1
 from zork_mcp.domain.sweep.records import play_metrics
 
 pytestmark = pytest.mark.slow
@@ -51,14 +52,14 @@ def test_every_refusal_is_drawn_from_the_game_by_one_command():
 def test_a_command_the_game_does_not_read_is_invalid(env, command, refusal):
     env.reset()
     observation = env.step(command)
-    assert observation.text.startswith(refusal) and unread(observation.text)
+    assert observation.text.startswith(refusal) and unread(observation.text, ZORK1)
     assert not observation.refused
 
 
 @pytest.mark.parametrize("command", READ)
 def test_a_command_the_game_reads_is_valid_whatever_it_answers(env, command):
     env.reset()
-    assert not unread(env.step(command).text)
+    assert not unread(env.step(command).text, ZORK1)
 
 
 def test_a_command_we_refuse_never_reaches_the_game_and_is_marked(env):
@@ -70,7 +71,7 @@ def test_a_command_we_refuse_never_reaches_the_game_and_is_marked(env):
 def test_the_death_is_read_from_the_game_and_nothing_else_is(env):
     env.reset()
     texts = [env.step(command).text for command in TO_THE_GRUE]
-    assert [died(text) for text in texts] == [False] * (len(TO_THE_GRUE) - 1) + [True]
+    assert [died(text, ZORK1) for text in texts] == [False] * (len(TO_THE_GRUE) - 1) + [True]
 
 
 def test_a_scripted_episode_stores_its_rooms_refusals_and_death(tmp_path: Path, zork_game):
@@ -94,3 +95,36 @@ def test_a_scripted_episode_stores_its_rooms_refusals_and_death(tmp_path: Path, 
     metrics = play_metrics(turns)
     assert (metrics.deaths, metrics.invalid_commands, metrics.best_score) == (1, 2, 40)
     assert metrics.rooms_visited == len({turn.room for turn in turns}) >= 6
+
+
+# Zork II's and III's words, each drawn from the real game at its opening (seed 12).
+LATER_ZORKS = {
+    "zork2": {
+        "unread": ["blorb", "take unicorn", "the", "oops", "g"],
+        "read": ["take lamp", "s", "jump", "wait"],
+        "refused_exit": "out",  # Inside the Barrow: its door shut behind you
+    },
+    "zork3": {
+        "unread": ["blorb", "take unicorn", "the", "oops", "g"],
+        "read": ["take lamp", "jump", "wait", "n"],
+        "refused_exit": "n",  # the Endless Stair: "The stairs are endless."
+    },
+}
+
+
+@pytest.mark.parametrize("key", list(LATER_ZORKS))
+def test_each_later_zorks_words_are_read_from_its_game(key):
+    game, words = KNOWN_GAMES[key], LATER_ZORKS[key]
+    env = JerichoGameEnv(packaged_story(key), seed=12)
+    try:
+        for command in words["unread"]:
+            env.reset()
+            assert unread(env.step(command).text, game), command
+        for command in words["read"]:
+            env.reset()
+            assert not unread(env.step(command).text, game), command
+        env.reset()
+        answer = env.step(words["refused_exit"]).text
+        assert refused(answer, game), answer
+    finally:
+        env.close()

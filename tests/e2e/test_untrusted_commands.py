@@ -32,6 +32,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import GameEmulatorLostError, GameHaltedError, LLMError
 from zork_mcp.domain.facts.events import EventType, Level
+from zork_mcp.domain.game.trilogy import ZORK1
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -134,6 +135,7 @@ class HaltingGame(FakeGameEnv):
 def orchestrate(game, llm) -> tuple[Orchestrator, FakeTelemetry]:
     telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
+        profile=ZORK1,
         game=game,
         agent=agent_for(llm, telemetry=telemetry),
         telemetry=telemetry,

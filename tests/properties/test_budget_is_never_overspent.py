@@ -24,6 +24,7 @@ from zork_mcp.adapters.storage.fake_checkpoints import FakeCheckpoints
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.episode.episode import EndReason
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.budget import Budget, Spend, SpendGuard, request_tokens
 from zork_mcp.domain.llm.messages import LLMRequest, LLMResponse, Usage
 
@@ -81,7 +82,7 @@ def test_no_call_starts_that_the_budget_cannot_cover(budget, plan, turns):
     tools = FakeToolServer("notes", {"think": lambda thought: len(thought)})
     telemetry = FakeTelemetry()
     checkpoints = FakeCheckpoints()
-    summary = Orchestrator(
+    summary = Orchestrator(profile=ZORK1,
         game=FakeGameEnv(), agent=agent_for(llm, tool_server=tools, telemetry=telemetry),
         telemetry=telemetry, episode_id="e", max_turns=turns, checkpoints=checkpoints,
         guard=guard,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.domain.episode.episode_map import AlreadyThere, EpisodeMap, NoKnownRoute, RouteFound
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1
 
 NAMES = ("Forest", "Clearing", "Maze")
 SPELLINGS = {
@@ -91,7 +92,7 @@ def test_a_route_replays_on_the_true_world_over_taken_exits_and_is_shortest(worl
     ends at the goal, uses only exits the walk took, and is no longer than a BFS over them;
     where no route is found, none exists over the exits taken."""
     turns, taken = played(world)
-    walked = EpisodeMap.of(world.place(1), turns)
+    walked = EpisodeMap.of(world.place(1), turns, ZORK1)
     for start in walked.rooms:
         for goal in walked.rooms:
             route = walked.find_path(start.label, goal.label)
@@ -119,7 +120,7 @@ def test_rooms_that_share_a_name_stay_distinct_with_unique_labels(world):
     labels are unique, each room's is its plain name only when no other room shares it, and
     each label finds its room."""
     turns, _ = played(world)
-    walked = EpisodeMap.of(world.place(1), turns)
+    walked = EpisodeMap.of(world.place(1), turns, ZORK1)
     visited = {1} | {turn.place.location for turn in turns}
     assert {room.key for room in walked.rooms} == visited
     labels = [room.label for room in walked.rooms]

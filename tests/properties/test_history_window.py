@@ -19,6 +19,7 @@ from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy, estimated_tokens
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import AssistantText, LLMRequest, SystemMessage, UserMessage
 from zork_mcp.domain.settings import MCPSettings
 
@@ -39,6 +40,7 @@ policies = st.builds(
 def play(texts: list[str], policy: HistoryPolicy) -> list[LLMRequest]:
     llm = FunctionLLM(lambda request: action_reply(f"go {len(llm.requests)}"))
     Orchestrator(
+        profile=ZORK1,
         game=ScriptedGameEnv(texts, opening="The opening."),
         agent=agent_for(llm, settings=MCPSettings()),
         telemetry=FakeTelemetry(),

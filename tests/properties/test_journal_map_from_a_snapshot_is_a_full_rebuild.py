@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from zork_mcp.adapters.storage.journal_file import JOURNAL_FILE, FileJournal
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1
 
 PLACES = (
     Place("West of House", 64), Place("Forest", 87), Place("Forest", 32), Place("Attic", 0),
@@ -84,7 +85,7 @@ def _agree(served: FileJournal, agent: FileJournal, what: str) -> None:
     if what == "played":
         assert served.played() == expected
     else:
-        assert served.episode_map() == EpisodeMap.of(expected.start, expected.turns)
+        assert served.episode_map() == EpisodeMap.of(expected.start, expected.turns, ZORK1)
 
 
 def _harmed(harm: str, journal: Path, snapshot: Path) -> None:

@@ -1,4 +1,5 @@
-"""`python -m zork_mcp.app`: Play one episode of Zork I with an LLM agent and MCP tools."""
+"""`python -m zork_mcp.app`: Play one episode of a text adventure with an LLM agent and MCP
+tools."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.text.inert import inert
 
@@ -31,14 +34,23 @@ EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReaso
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp",
-        description=__doc__.split("\n")[0].split(": ")[1],
+        description=" ".join(__doc__.split()).split(": ")[1],
         epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
         "turn: `zork-mcp show EPISODE_DIR`.",
     )
     p.add_argument(
         "--game",
-        help="Zork I story file (else $ZORK_MCP_GAME, [tool.zorkgpt] "
-        "game, ../shared/games/zork1.z3)",
+        metavar="NAME|PATH",
+        help="the game: zork1, zork2 or zork3 (shipped in the package), or a story file's path "
+        "(default: $ZORK_MCP_GAME, else [tool.zorkgpt] game, else zork1)",
+    )
+    p.add_argument(
+        "--max-score",
+        type=positive(int),
+        default=None,
+        metavar="N",
+        help="an unknown story file's most points, for its normalised score (default: "
+        "[tool.zorkgpt] max_score; the trilogy's are known)",
     )
     p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
     p.add_argument("--provider", type=_provider, choices=PROVIDERS, default=DEFAULT_PROVIDER)
@@ -72,7 +84,13 @@ def parser() -> argparse.ArgumentParser:
         help="use only these servers of the MCP config (default: the config's `servers`, else all)",
     )
     p.add_argument("--log-dir", type=Path, default=Path("logs"))
-    p.add_argument("--seed", type=int, default=12)
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=12,
+        help="the game's random seed, at least 1: the same seed and commands, the same game "
+        "(default 12, for which the walkthroughs are made)",
+    )
     p.add_argument("--episode-id", default=None, help="default: a timestamp")
     p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
     p.add_argument(
@@ -153,6 +171,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         base_url=args.base_url,
         openai_api=args.openai_api,
         game=args.game,
+        max_score=args.max_score,
         max_turns=args.max_turns,
         config=args.config,
         mcp_config=args.mcp_config,
@@ -193,8 +212,11 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
-        container.llm_settings()  # no key, or a budget the model cannot be priced for:
-        container.spend_guard()  # refused before the episode writes anything
+        container.llm_settings()  # no key, or a budget the model cannot be priced for,
+        container.spend_guard()  # or a story file that is not one the emulator can play:
+        game = container.game_settings().profile  # refused before the episode writes anything
+        if not game.known:
+            console.print(Text(_unknown_game(game)), soft_wrap=True, highlight=False)
         if options.resume and (finished := _finished(container, options)) is not None:
             console.print(Text(finished), soft_wrap=True)
             return 0
@@ -213,12 +235,30 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     return EXIT_CODES.get(summary.end_reason, 0)
 
 
+def _seed(text: str) -> int:
+    try:
+        return checked_seeds([int(text)], "--seed")[0]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, e.g. 12") from None
+    except ConfigurationError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _provider(name: str) -> str:
     """The registry's check, so a wrong name reads the same here, in eval and in MCP-Ghost."""
     try:
         return provider_named(name).name
     except ConfigurationError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _unknown_game(game: GameProfile) -> str:
+    """What a run of a game the project has no words for says first."""
+    return (
+        f"Playing {game.name}, a game zork-mcp has no profile for: it cannot tell "
+        + "; ".join(game.unknowns())
+        + ". Score and moves come from the game's status line (docs/games.md)."
+    )
 
 
 def _finished(container: Container, options: RunOptions) -> str | None:

@@ -8,7 +8,7 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import RetryNotices, progress
-from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.app.prompts import system_prompt
 from zork_mcp.domain.llm.messages import RetryStats
 
 
@@ -31,7 +31,7 @@ class Container(containers.DeclarativeContainer):
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
     game_settings = providers.Singleton(bootstrap.game_settings, options, project)
-    # The episode's log is open before its story file is looked for (and found missing).
+    profile = providers.Callable(lambda settings: settings.profile, game_settings)
     game = providers.Resource(bootstrap.episode_game, telemetry, game_settings)
     mcp_config = providers.Singleton(bootstrap.mcp_config, options, settings)
     start_plan = providers.Singleton(bootstrap.run_start_plan, settings, mcp_config)
@@ -47,6 +47,7 @@ class Container(containers.DeclarativeContainer):
         bootstrap.episode_journal,
         options.provided.episode_dir,
         providers.Callable(bootstrap.notes_folder, tool_settings),
+        profile,
     )
 
     offer = providers.Singleton(bootstrap.offer_limits, options, settings)
@@ -55,7 +56,7 @@ class Container(containers.DeclarativeContainer):
         llm_session=llm_session,
         settings=settings,
         telemetry=telemetry,
-        system_prompt=SYSTEM_PROMPT,
+        system_prompt=providers.Callable(system_prompt, profile),
         tool_server=tool_server,
         offer=offer,
     )
@@ -65,6 +66,7 @@ class Container(containers.DeclarativeContainer):
     orchestrator = providers.Singleton(
         Orchestrator,
         game=game,
+        profile=profile,
         agent=agent,
         telemetry=telemetry,
         episode_id=options.provided.episode_id,

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from zork_mcp.app.container import Container
-from zork_mcp.app.prompts import SYSTEM_PROMPT
+from zork_mcp.app.prompts import system_prompt
 from zork_mcp.builders.llm import EstimatedCost, priced_estimate
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
@@ -54,8 +54,9 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
         container.options.override(replace(options, log_dir=Path(folder), resume=False))
         try:
             tools = offered_tools(container)
-            episode = estimate_episode(SYSTEM_PROMPT, tools, container.history(),
-                                       options.max_turns)  # fmt: skip
+            game = container.profile()
+            episode = estimate_episode(system_prompt(game), tools, container.history(),
+                                       options.max_turns, game.typical_answer_chars)  # fmt: skip
         finally:
             container.shutdown_resources()
     model = options.model_name

@@ -36,6 +36,7 @@ from zork_mcp.domain.facts.episode_facts import (
 from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
+from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.llm.budget import BudgetSpent, SpendGuard
 from zork_mcp.domain.llm.messages import Message, Usage
 from zork_mcp.domain.loop.loop_records import LoopOutcome, ToolCallRecord
@@ -74,6 +75,7 @@ class Orchestrator:
         self,
         *,
         game: GameEnv,
+        profile: GameProfile,
         agent: ZorkAgent,
         telemetry: Telemetry,
         episode_id: str,
@@ -86,9 +88,11 @@ class Orchestrator:
         journal: EpisodeJournal | None = None,
         guard: SpendGuard | None = None,
     ) -> None:
-        """`guard`: the run's budget (None: no limit), which the agent's LLM asks before
-        each call; the episode ends at the turn boundary before a call it refuses."""
-        self._game, self._agent, self._telemetry = game, agent, telemetry
+        """`profile`: the game played, whose words tell a death, a command it did not read
+        and the map's exits. `guard`: the run's budget (None: no limit), which the agent's
+        LLM asks before each call; the episode ends at the turn boundary before a call it
+        refuses."""
+        self._game, self._profile, self._agent, self._telemetry = game, profile, agent, telemetry
         self._guard = guard
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
@@ -159,7 +163,7 @@ class Orchestrator:
         action = decision.action or "look"
         state.objective = decision.new_objective or state.objective
         after = self._game.step(action)
-        played = played_turn(state, action, after)
+        played = played_turn(state, action, after, self._profile)
         report = self._record(played, decision, after)
         state.played(played)
         if self._journal is not None:
@@ -207,7 +211,7 @@ class Orchestrator:
         view = TurnView(
             latest=state.answer_before(len(state.turns)),
             inventory=self._inventory(),
-            memories=relevant_memories(state),
+            memories=relevant_memories(state, self._profile),
         )
         return turn_messages(self._agent.system_prompt, state, view, self._history)
 
@@ -246,7 +250,8 @@ class Orchestrator:
         outcome = decision.outcome
         summary = self.summary
         summary.turns += 1
-        facts = turn_facts(played, after, outcome, repeated=unchanged_repeat(self.state, played))
+        repeated = unchanged_repeat(self.state, played)
+        facts = turn_facts(played, after, outcome, self._profile, repeated=repeated)
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
         summary.usage = summary.usage + outcome.usage
@@ -273,7 +278,9 @@ class Orchestrator:
         self._telemetry.emit(Event.of(payload, message, level))
 
 
-def played_turn(state: EpisodeState, command: str, after: GameObservation) -> PlayedTurn:
+def played_turn(
+    state: EpisodeState, command: str, after: GameObservation, game: GameProfile
+) -> PlayedTurn:
     """The turn about to be recorded: its command, the game's whole answer, where it left."""
     return PlayedTurn(
         turn=state.next_turn,
@@ -282,12 +289,17 @@ def played_turn(state: EpisodeState, command: str, after: GameObservation) -> Pl
         place=Place(after.room or "", after.location),
         score=after.score,
         score_change=after.score - state.summary.score,
-        died=died(after.text),
+        died=died(after.text, game),
     )
 
 
 def turn_facts(
-    played: PlayedTurn, after: GameObservation, outcome: LoopOutcome, *, repeated: bool = False
+    played: PlayedTurn,
+    after: GameObservation,
+    outcome: LoopOutcome,
+    game: GameProfile,
+    *,
+    repeated: bool = False,
 ) -> TurnFacts:
     """The turn's facts from what the game answered and how the agent decided."""
     chain, usage = outcome.tool_chain, outcome.usage
@@ -298,7 +310,7 @@ def turn_facts(
         tool_calls=len(chain),
         room=played.place.room,
         location=played.place.location,
-        valid=not (after.refused or unread(after.text)),
+        valid=not (after.refused or unread(after.text, game)),
         died=played.died,
         prompt_tokens=usage.prompt_tokens,
         completion_tokens=usage.completion_tokens,

@@ -9,37 +9,64 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zork_mcp.adapters.game.jericho import JerichoGameEnv, find_game_file
+from zork_mcp.adapters.game.jericho import JerichoGameEnv, Story, find_game_file, find_story
 from zork_mcp.domain.facts.events import Event
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.ports.telemetry import Telemetry
 
 if TYPE_CHECKING:
     from zork_mcp.builders.settings import RunOptions
     from zork_mcp.domain.settings import ProjectSettings
 
-__all__ = ["GameSettings", "episode_game", "find_game_file", "game_env", "game_settings"]
+__all__ = [
+    "GameSettings",
+    "Story",
+    "episode_game",
+    "find_game_file",
+    "find_story",
+    "game_env",
+    "game_settings",
+]
 
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Which story file, which seed, and the rules a game is played by."""
+    """Which story file and game, which seed, and the rules a game is played by."""
 
-    story_file: Path
+    story: Story
     seed: int | None = 12
     allow_quit_restart: bool = False
     end_at_first_death: bool = False
     forked: bool = False  # fork game processes from a preloaded parent (a sweep worker)
 
+    def __post_init__(self) -> None:
+        if self.seed is not None:
+            checked_seeds([self.seed], "the game's seed")
+
+    @property
+    def story_file(self) -> Path:
+        return self.story.path
+
+    @property
+    def profile(self) -> GameProfile:
+        return self.story.profile
+
 
 def game_settings(options: RunOptions, project: ProjectSettings | None = None) -> GameSettings:
-    """The CLI's (and a sweep episode's): --game, else $ZORK_MCP_GAME, else the pyproject's."""
+    """The CLI's (and a sweep episode's): --game, else $ZORK_MCP_GAME, else the pyproject's,
+    else Zork I; an unknown game's maximum from --max-score, else the pyproject's."""
     # Imported here: the text adventure server builds its game in this module too, and a
     # server start must not pay for the LLM registry the run's options bring (~0.3 s).
     from zork_mcp.builders.settings import end_at_first_death, project_settings
 
     project = project or project_settings(options)
     return GameSettings(
-        find_game_file(options.game, configured=project.game),
+        find_story(
+            options.game,
+            configured=project.game,
+            max_score=options.max_score or project.max_score,
+        ),
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
         end_at_first_death=end_at_first_death(options, project),
@@ -68,4 +95,5 @@ def game_env(
         end_at_first_death=settings.end_at_first_death,
         on_event=on_event,
         forked=settings.forked,
+        final_words=settings.profile.final_words,
     )

@@ -26,7 +26,8 @@ class RunOptions:
     model: str | None = None
     base_url: str | None = None
     openai_api: OpenAIApi | None = None  # None: the registry's choice for the model
-    game: str | None = None
+    game: str | None = None  # a known game's name or a story file's path (None: the config's)
+    max_score: int | None = None  # an unknown game's most points (None: the config's)
     max_turns: int = 100
     config: Path = Path("pyproject.toml")
     mcp_config: Path | None = None

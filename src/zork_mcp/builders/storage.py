@@ -9,6 +9,7 @@ from zork_mcp.adapters.storage.journal_file import NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
 from zork_mcp.domain.facts.events import LoggedEvent
+from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
@@ -22,10 +23,13 @@ def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
     return FileCheckpoints(directory, trust_pickle=trust_pickle)
 
 
-def episode_journal(directory: Path, notes_folder: Path | None = None) -> EpisodeJournal:
+def episode_journal(
+    directory: Path, notes_folder: Path | None = None, game: GameProfile | None = None
+) -> EpisodeJournal:
     """The journal of the episode whose log folder this is, which its memory server reads,
-    and the notes that server keeps in its own folder (`notes_folder`; None: no notes)."""
-    return FileJournal.episode(directory, notes_folder)
+    and the notes that server keeps in its own folder (`notes_folder`; None: no notes).
+    `game`: the game played, which the journal names for its readers."""
+    return FileJournal.episode(directory, notes_folder, game)
 
 
 def journal_file(journal: Path, folder: Path) -> FileJournal:

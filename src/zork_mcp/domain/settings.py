@@ -76,7 +76,8 @@ class ProjectSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     mcp: MCPSettings = Field(default_factory=MCPSettings)
-    game: str | None = Field(default=None, min_length=1)
+    game: str | None = Field(default=None, min_length=1)  # a known game's name, or a path
+    max_score: int | None = Field(default=None, ge=1)  # an unknown game's most points
     end_at_first_death: StrictBool = False  # Jericho's rule; by default play on (Zork reincarnates)
     history: HistoryMode = HistoryMode.WINDOW
     history_turns: int = Field(default=HistoryPolicy.turns, ge=1)
@@ -98,6 +99,8 @@ HINTS = {
     "budget_usd": "budget_usd is a number of dollars above 0 (e.g. 2.5)",
     "budget_tokens": "budget_tokens is a whole number of tokens, at least 1",
     "end_at_first_death": "end_at_first_death is true or false",
+    "game": 'game is a known game\'s name ("zork1", "zork2", "zork3") or a story file\'s path',
+    "max_score": "max_score is a whole number of points, at least 1 (an unknown game's maximum)",
 }
 
 

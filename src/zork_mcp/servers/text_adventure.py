@@ -1,9 +1,10 @@
 """A text-adventure MCP server over Jericho (spec document 003).
 
-Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game is the story
-file named by the GAME environment variable (else $ZORK_MCP_GAME, else
-../shared/games/zork1.z3). Run: `GAME=/path/to/zork1.z3 python -m zork_mcp.servers.text_adventure`
-(add `--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
+Tools: `play_action(action)`, `memory()`, `get_map()`, `inventory()`. The game is the one
+the GAME environment variable names: zork1, zork2 or zork3 (shipped in the package) or a story
+file's path (else $ZORK_MCP_GAME, else zork1); GAME_MAX_SCORE gives an unknown game's most
+points. Run: `GAME=zork2 python -m zork_mcp.servers.text_adventure` (add
+`--transport http --port N` to serve Streamable HTTP on 127.0.0.1).
 Actions are judged as the agent's own commands are (`domain.game_command`); `quit` and
 `restart` reach the game only with GAME_ALLOW_QUIT_RESTART=1. Once `play_action` has said
 GAME OVER (at the game's own end, or with GAME_END_AT_FIRST_DEATH=1 at the first death) it
@@ -23,7 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from zork_mcp import __version__
-from zork_mcp.builders.game import GameSettings, find_game_file, game_env
+from zork_mcp.builders.game import GameSettings, find_story, game_env
 from zork_mcp.domain.errors import GameHaltedError
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.ports.game_env import GameEnv
@@ -58,7 +59,7 @@ class GameSession:
     """One game, its recent history, and the map of exits seen so far."""
 
     env: GameEnv
-    game: str = "zork1"
+    game: str  # the game's name, as its profile says it
     history: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
     explored: dict[str, set[str]] = field(default_factory=dict)
 
@@ -205,13 +206,14 @@ def build_server(game: Callable[[], GameSession]) -> MCPServer:
 def main(argv: Sequence[str] | None = None) -> None:
     """Over HTTP one game is shared by every session: the game goes on across turns."""
     options = parse_transport(argv, "python -m zork_mcp.servers.text_adventure")
+    max_score = os.environ.get("GAME_MAX_SCORE", "")
     settings = GameSettings(
-        find_game_file(os.environ.get("GAME")),
+        find_story(os.environ.get("GAME"), max_score=int(max_score) if max_score else None),
         seed=int(os.environ.get("GAME_SEED", "12")),
         allow_quit_restart=os.environ.get("GAME_ALLOW_QUIT_RESTART", "") == "1",
         end_at_first_death=os.environ.get("GAME_END_AT_FIRST_DEATH", "") == "1",
     )
-    game = LazyGame(lambda: GameSession(game_env(settings), settings.story_file.stem))
+    game = LazyGame(lambda: GameSession(game_env(settings), settings.profile.name))
     try:  # on SIGTERM or SIGKILL the game process sees its pipe close and ends by itself
         serve(build_server(game), options)
     finally:

@@ -20,6 +20,7 @@ from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.errors import NestedEventLoopError
+from zork_mcp.domain.game.trilogy import ZORK1
 
 
 def test_each_action_runs_exactly_one_event_loop(monkeypatch):
@@ -54,6 +55,7 @@ def test_the_episode_ends_on_game_over_with_tools_and_events():
     )
     telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
+        profile=ZORK1,
         game=FakeGameEnv(),
         agent=agent_for(llm, telemetry=telemetry, tool_server=server),
         telemetry=telemetry,
@@ -74,6 +76,7 @@ def test_ctrl_c_ends_the_episode_cleanly():
 
     telemetry = FakeTelemetry()
     orchestrator = Orchestrator(
+        profile=ZORK1,
         game=FakeGameEnv(),
         agent=agent_for(FunctionLLM(interrupt), telemetry=telemetry),
         telemetry=telemetry,
@@ -101,7 +104,12 @@ def test_another_thread_stops_an_episode_mid_call_as_ctrl_c_would():
     telemetry = FakeTelemetry()
     agent = agent_for(FunctionLLM(slow), telemetry=telemetry)
     orchestrator = Orchestrator(
-        game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id="t", max_turns=5
+        profile=ZORK1,
+        game=FakeGameEnv(),
+        agent=agent,
+        telemetry=telemetry,
+        episode_id="t",
+        max_turns=5,
     )
     episode = concurrent.futures.ThreadPoolExecutor(1).submit(orchestrator.run)
     assert asked.wait(10)

@@ -17,6 +17,7 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.domain.episode.episode_state import Place
 from zork_mcp.domain.errors import ConfigurationError, LLMError
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.settings import MCPSettings
 
 
@@ -28,7 +29,8 @@ def orchestrator(llm, directory, *, resume=False, max_turns=10) -> Orchestrator:
     telemetry = FakeTelemetry()
     agent = ZorkAgent(llm_session=session, settings=MCPSettings(), telemetry=telemetry,
                       system_prompt="sys")  # fmt: skip
-    return Orchestrator(game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id="e",
+    return Orchestrator(profile=ZORK1, game=FakeGameEnv(), agent=agent, telemetry=telemetry,
+                        episode_id="e",
                         max_turns=max_turns, checkpoints=FileCheckpoints(directory),
                         resume=resume)  # fmt: skip
 
@@ -74,7 +76,8 @@ def test_a_resumed_episode_numbers_its_next_turn_on_from_the_checkpoint_everywhe
                        action_reply("take egg")])  # fmt: skip
     telemetry = FakeTelemetry()
     tools = FakeToolServer("box", {"think": lambda thought: thought})
-    resumed = Orchestrator(game=FakeGameEnv(), episode_id="e", max_turns=3, telemetry=telemetry,
+    resumed = Orchestrator(profile=ZORK1, game=FakeGameEnv(), episode_id="e", max_turns=3,
+                           telemetry=telemetry,
                            agent=agent_for(llm, telemetry=telemetry, tool_server=tools),
                            checkpoints=FileCheckpoints(tmp_path), resume=True)  # fmt: skip
     summary = resumed.run()
@@ -94,7 +97,8 @@ def test_a_resumed_episode_counts_the_time_of_the_run_it_resumed(tmp_path):
         return float(next(ticks))
 
     def run(llm, *, resume: bool, max_turns: int) -> Orchestrator:
-        return Orchestrator(game=FakeGameEnv(), agent=agent_for(llm), telemetry=FakeTelemetry(),
+        return Orchestrator(profile=ZORK1, game=FakeGameEnv(), agent=agent_for(llm),
+                            telemetry=FakeTelemetry(),
                             episode_id="e", max_turns=max_turns, clock=clock, resume=resume,
                             checkpoints=FileCheckpoints(tmp_path))  # fmt: skip
 

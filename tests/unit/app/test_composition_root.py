@@ -7,6 +7,7 @@ overrides providers (never patches modules) only where a test needs a fake.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
 from contextlib import asynccontextmanager
@@ -17,13 +18,14 @@ from dependency_injector import providers
 
 from tests.support.projects import write_project
 from zork_mcp.adapters.game.fake import FakeGameEnv
-from zork_mcp.adapters.game.jericho import find_game_file
+from zork_mcp.adapters.game.jericho import find_game_file, packaged_story
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import ToolResultMessage
 
 SERVER = {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"]}
@@ -203,12 +205,11 @@ def test_r10_3_each_turn_of_orchestrator_run_has_one_event_loop_of_its_own(proje
     assert len(loops) == 3 * 3, "per turn: a tool-calling LLM call, the tool, the answer"
 
 
-def test_r14_4_a_missing_game_file_says_where_it_looked_and_how_to_get_it(tmp_path):
-    with pytest.raises(ConfigurationError) as raised:
-        find_game_file(None, environ={}, base=tmp_path)
-    message = str(raised.value)
-    assert "No Zork I story file was found" in message and "--game" in message
-    assert "historicalsource/zork1" in message
+def test_r14_4_with_no_game_named_zork1_comes_from_the_package_in_any_folder(tmp_path):
+    """No ../shared beside it, no config, no variable: the package's own Zork I."""
+    found = find_game_file(None, environ={}, base=tmp_path)
+    assert found == packaged_story("zork1") and found.is_file()
+    assert hashlib.sha256(found.read_bytes()).hexdigest() == ZORK1.sha256
 
 
 def test_r14_4_the_cli_names_the_game_file_that_does_not_exist(
@@ -217,8 +218,12 @@ def test_r14_4_the_cli_names_the_game_file_that_does_not_exist(
     monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-0123456789")  # a key is checked first
     missing = tmp_path / "nowhere" / "zork1.z3"
     arguments = project(enabled=False)
-    assert main([*arguments, "--game", str(missing), "--max-turns", "1"]) == 2
-    assert f"does not exist: {missing}" in " ".join(capsys.readouterr().err.split())
+    logs = tmp_path / "logs"
+    command = [*arguments, "--game", str(missing), "--max-turns", "1", "--log-dir", str(logs)]
+    assert main(command) == 2
+    printed = " ".join(capsys.readouterr().err.split())
+    assert f"does not exist: {missing}" in printed and "zork1, zork2, zork3" in printed
+    assert not logs.exists(), "a run refused for its game wrote nothing"
 
 
 def test_r14_4_langfuse_keys_without_its_sdk_say_what_to_install(

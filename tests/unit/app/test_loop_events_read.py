@@ -29,6 +29,7 @@ from zork_mcp.domain.facts.tool_facts import (
     ToolSkipped,
     ToolTimedOut,
 )
+from zork_mcp.domain.game.trilogy import ZORK1
 
 PLACE = EventPlace(iteration=2, turn=7)
 CALL = ToolCallRequested("box.think", {"thought": "egg"})
@@ -168,7 +169,7 @@ def test_a_resume_renamed_in_the_log_is_not_where_show_reads_it_went_on(tmp_path
 def play(folder: Path, llm: ScriptedLLM, *, resume: bool = False) -> None:
     telemetry = JsonlTelemetry(folder, "e")
     try:
-        Orchestrator(game=FakeGameEnv(), agent=agent_for(llm, telemetry=telemetry),
+        Orchestrator(profile=ZORK1, game=FakeGameEnv(), agent=agent_for(llm, telemetry=telemetry),
                      telemetry=telemetry, episode_id="e", max_turns=5, resume=resume,
                      checkpoints=FileCheckpoints(folder)).run()  # fmt: skip
     finally:

@@ -24,6 +24,7 @@ from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import LLMError
 from zork_mcp.domain.facts.episode_facts import EpisodeStarted, TurnCompleted
 from zork_mcp.domain.facts.events import Event, EventType
+from zork_mcp.domain.game.trilogy import ZORK1
 
 DEATH = "You jump.\n\n    ****  You have died  ****\n"
 
@@ -44,7 +45,7 @@ class DeadlyGame(FakeGameEnv):
 def play(folder: Path, llm: ScriptedLLM, *, max_turns: int, resume: bool = False, **agent):
     telemetry = JsonlTelemetry(folder, "e")
     try:
-        return Orchestrator(
+        return Orchestrator(profile=ZORK1,
             game=DeadlyGame(), agent=agent_for(llm, telemetry=telemetry, **agent),
             telemetry=telemetry, episode_id="e", max_turns=max_turns, resume=resume,
             checkpoints=FileCheckpoints(folder),

@@ -24,6 +24,7 @@ from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.telemetry import episode_telemetry
 from zork_mcp.builders.telemetry import telemetry as telemetry_of
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import LLMResponse, Usage
 from zork_mcp.domain.settings import MCPSettings
 
@@ -81,7 +82,12 @@ def play_two_turns(tmp_path, llm) -> None:
             tool_server=server,
         )
         Orchestrator(
-            game=FakeGameEnv(), agent=agent, telemetry=telemetry, episode_id=EPISODE, max_turns=2
+            profile=ZORK1,
+            game=FakeGameEnv(),
+            agent=agent,
+            telemetry=telemetry,
+            episode_id=EPISODE,
+            max_turns=2,
         ).run()
 
 

@@ -31,6 +31,7 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import TYPE_OF, Event
+from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import CostParts, Usage
 
 
@@ -139,7 +140,8 @@ def play(folder: Path, progress: Reports) -> EpisodeSummary:
     llm = ScriptedLLM(
         [action_reply("north", "a path"), action_reply("east"), action_reply("take egg")]
     )
-    summary = Orchestrator(game=FakeGameEnv(), agent=agent_for(llm), telemetry=telemetry,
+    summary = Orchestrator(profile=ZORK1, game=FakeGameEnv(), agent=agent_for(llm),
+                           telemetry=telemetry,
                            episode_id="e", max_turns=10, progress=progress).run()  # fmt: skip
     telemetry.close()
     return summary

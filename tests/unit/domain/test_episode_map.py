@@ -20,7 +20,8 @@ from zork_mcp.domain.episode.episode_map import (
     room_key,
 )
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
-from zork_mcp.domain.game.profile import ZORK1
+from zork_mcp.domain.game.profile import generic_profile
+from zork_mcp.domain.game.trilogy import KNOWN_GAMES, ZORK1, ZORK2, ZORK3
 
 WEST_OF_HOUSE = Place("West of House", 64)
 CANT = "You can't go that way."
@@ -35,7 +36,7 @@ def played(*steps: tuple[str, Place] | tuple[str, Place, str]) -> list[PlayedTur
 
 
 def drawn(*steps: tuple[str, Place] | tuple[str, Place, str]) -> EpisodeMap:
-    return EpisodeMap.of(WEST_OF_HOUSE, played(*steps))
+    return EpisodeMap.of(WEST_OF_HOUSE, played(*steps), ZORK1)
 
 
 NORTH_OF_HOUSE = Place("North of House", 137)
@@ -67,7 +68,7 @@ FORESTS = drawn(
     ],
 )  # fmt: skip
 def test_a_move_is_read_as_the_parser_reads_it(command, direction):
-    assert direction_of(command) == direction
+    assert direction_of(command, ZORK1) == direction
 
 
 @pytest.mark.parametrize(
@@ -76,23 +77,44 @@ def test_a_move_is_read_as_the_parser_reads_it(command, direction):
      "north east", "take north", "go to kitchen", "climb up tree", "northern lights"],
 )  # fmt: skip
 def test_a_command_that_is_not_a_bare_move_has_no_direction(command):
-    assert direction_of(command) is None
+    assert direction_of(command, ZORK1) is None
 
 
-@pytest.mark.parametrize("text", ZORK1.exit_refusals)
-def test_every_exit_refusal_of_the_game_is_read_as_blocked_even_wrapped(text):
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [(game, text) for game in KNOWN_GAMES.values() for text in game.exit_refusals],
+)
+def test_every_exit_refusal_of_each_game_is_read_as_blocked_even_wrapped(game, text):
     wrapped = text.replace(" ", "\n", 1)
-    assert refused(text) and refused(f"{wrapped}\nYou hear in the distance a song bird.")
+    bird = f"{wrapped}\nYou hear in the distance a song bird."
+    assert refused(text, game) and refused(bird, game)
+
+
+@pytest.mark.parametrize(
+    ("game", "command", "direction"),
+    [(ZORK2, "cross", "cross"), (ZORK2, "ford", "cross"), (ZORK2, "enter", "in"),
+     (ZORK3, "enter", "enter"), (ZORK3, "go enter", "enter"), (ZORK3, "land", None),
+     (ZORK1, "cross", None), (ZORK1, "land", "land")],
+)  # fmt: skip
+def test_each_game_walks_by_its_own_parsers_words(game, command, direction):
+    assert direction_of(command, game) == direction
+
+
+def test_a_game_whose_words_are_unknown_marks_no_exit_blocked_but_still_walks():
+    game = generic_profile("mygame")
+    assert not any(refused(text, game) for text in ZORK1.exit_refusals)
+    assert not refused("The grating is closed.", game)
+    assert direction_of("go north", game) == "north" and direction_of("land", game) is None
 
 
 @pytest.mark.parametrize("text", ["The kitchen window is closed.", "The trap door is closed."])
 def test_a_closed_door_is_read_as_blocked(text):
-    assert refused(text)
+    assert refused(text, ZORK1)
 
 
 @pytest.mark.parametrize("text", ["Taken.", "The door is open.", "Forest", "You can't see it."])
 def test_an_ordinary_answer_is_not_a_refusal(text):
-    assert not refused(text)
+    assert not refused(text, ZORK1)
 
 
 def test_a_room_is_keyed_by_its_object_else_by_its_name():
@@ -121,7 +143,7 @@ def test_a_move_by_another_command_is_an_exit_under_that_command():
 def test_a_death_is_no_exit_but_its_room_is_entered():
     turns = played(("n", NORTH_OF_HOUSE))
     turns.append(PlayedTurn(2, "jump", "****  You have died  ****", FOREST_1, died=True))
-    walked = EpisodeMap.of(WEST_OF_HOUSE, turns)
+    walked = EpisodeMap.of(WEST_OF_HOUSE, turns, ZORK1)
     assert walked.room(NORTH_OF_HOUSE).exits == {}
     assert walked.current == walked.room(FOREST_1) and walked.room(FOREST_1).first_turn == 2
 
@@ -168,13 +190,13 @@ def test_names_that_differ_only_in_case_or_spacing_are_numbered_too():
 def test_without_objects_rooms_are_keyed_by_name():
     start = Place("West of House")
     turns = played(("n", Place("North of House")), ("w", Place("West of House")))
-    walked = EpisodeMap.of(start, turns)
+    walked = EpisodeMap.of(start, turns, ZORK1)
     assert [room.key for room in walked.rooms] == ["West of House", "North of House"]
     assert walked.visits() == {"West of House": 2, "North of House": 1}
 
 
 def test_an_unknown_start_is_no_room_and_the_first_move_enters_one():
-    walked = EpisodeMap.of(Place(""), played(("n", NORTH_OF_HOUSE)))
+    walked = EpisodeMap.of(Place(""), played(("n", NORTH_OF_HOUSE)), ZORK1)
     assert [room.label for room in walked.rooms] == ["North of House"]
     assert walked.room(NORTH_OF_HOUSE).exits == {} and walked.room(NORTH_OF_HOUSE).first_turn == 1
 
@@ -199,8 +221,8 @@ def test_the_rendering_lists_rooms_in_first_visit_order_with_exits_and_the_curre
 
 
 def test_an_empty_map_says_so():
-    assert EpisodeMap.of(Place(""), []).render() == "Map: no rooms yet."
-    assert EpisodeMap.of(WEST_OF_HOUSE, []).render().splitlines() == [
+    assert EpisodeMap.of(Place(""), [], ZORK1).render() == "Map: no rooms yet."
+    assert EpisodeMap.of(WEST_OF_HOUSE, [], ZORK1).render().splitlines() == [
         "Map: 1 room, in the order first entered.",
         "* West of House [here]",
     ]
@@ -259,7 +281,7 @@ def test_an_unknown_name_from_a_model_is_repeated_cut_short():
 
 
 def test_without_a_current_room_here_is_unknown():
-    empty = EpisodeMap.of(Place(""), [])
+    empty = EpisodeMap.of(Place(""), [], ZORK1)
     assert empty.find_path("here", "Kitchen").text() == (
         "The map does not know the current room: it has no rooms yet."
     )
@@ -306,20 +328,20 @@ FOREST_WALK = [
 @pytest.mark.parametrize("kept", range(len(FOREST_WALK) + 1))
 def test_a_survey_exported_and_imported_draws_on_as_if_never_kept(kept):
     turns = played(*FOREST_WALK)
-    survey = MapSurvey.of(WEST_OF_HOUSE, turns[:kept])
+    survey = MapSurvey.of(WEST_OF_HOUSE, turns[:kept], ZORK1)
     state = survey.exported()
-    again = MapSurvey.imported(state)
+    again = MapSurvey.imported(state, ZORK1)
     assert again == survey
     for turn in turns[kept:]:
         again.record(turn)
-    assert again.drawn() == EpisodeMap.of(WEST_OF_HOUSE, turns)
+    assert again.drawn() == EpisodeMap.of(WEST_OF_HOUSE, turns, ZORK1)
 
 
 def _with(state: tuple, index: int, value: object) -> tuple:
     return (*state[:index], value, *state[index + 1 :])
 
 
-KEPT = MapSurvey.of(WEST_OF_HOUSE, played(*FOREST_WALK)).exported()
+KEPT = MapSurvey.of(WEST_OF_HOUSE, played(*FOREST_WALK), ZORK1).exported()
 FIRST = KEPT[4][0]
 
 
@@ -338,4 +360,4 @@ FIRST = KEPT[4][0]
     ],
 )  # fmt: skip
 def test_a_kept_state_that_is_not_a_surveys_is_refused(state):
-    assert MapSurvey.imported(state) is None
+    assert MapSurvey.imported(state, ZORK1) is None

@@ -6,10 +6,14 @@ from __future__ import annotations
 from zork_mcp.adapters.storage.journal_file import Played
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.trilogy import profile_named
 
 
 class FakeJournal:
-    def __init__(self) -> None:
+    def __init__(self, game: GameProfile | None = None) -> None:
+        """`game`: as the file journal's writer names it (None: as an unnamed journal's)."""
+        self.game = game or profile_named(None)
         self._start, self._opening = Place(""), ""
         self._begun = False
         self._turns: list[PlayedTurn] = []
@@ -31,7 +35,7 @@ class FakeJournal:
         return Played(self._start, self._opening, tuple(self._turns))
 
     def episode_map(self) -> EpisodeMap:
-        return EpisodeMap.of(self._start, self._turns)
+        return EpisodeMap.of(self._start, self._turns, self.game)
 
     def add_note(self, text: str, turn: int) -> Note:
         note = Note(turn, text)

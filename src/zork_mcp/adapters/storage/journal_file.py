@@ -38,6 +38,8 @@ from zork_mcp.adapters.storage import own_files
 from zork_mcp.adapters.storage.own_files import ForeignFileError
 from zork_mcp.domain.episode.episode_map import EpisodeMap, MapSurvey
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.trilogy import profile_named
 
 JOURNAL_FILE = "journal.jsonl"
 NOTES_FILE = "notes.jsonl"
@@ -46,6 +48,7 @@ SNAPSHOT_VERSION = 2  # 2: the map's survey, then the lines
 SNAPSHOT_AFTER = 32 * 1024  # bytes parsed past the snapshot before a reader writes a new one
 CHECKED = 64  # bytes before the snapshot's end that must still be there
 HEAD = 64 * 1024  # what a reader reads of a snapshot first: its header is a few KB
+FIRST_LINE_BYTES = 256 * 1024  # the most of a `begin` line read for its game
 NOTE_CHARS = 1_000  # the longest note the memory server keeps; a longer line is cut as read
 Line = tuple[int, dict[str, Any]]  # a parsed line and the offset where it ends
 
@@ -66,15 +69,25 @@ class FileJournal:
     folder)."""
 
     def __init__(
-        self, journal_path: Path, notes_folder: Path | None, *, cache: bool = False
+        self,
+        journal_path: Path,
+        notes_folder: Path | None,
+        *,
+        cache: bool = False,
+        game: GameProfile | None = None,
     ) -> None:
+        """`game`: the game the writer plays, named in each `begin`; a reader without one
+        takes the game the journal's first line names (Zork I where it names none)."""
         self.journal_path = journal_path
+        self._game = game
         self.notes_path = notes_folder / NOTES_FILE if notes_folder else None
         self.snapshot_path = notes_folder / SNAPSHOT_FILE if notes_folder and cache else None
 
     @classmethod
-    def episode(cls, directory: Path, notes_folder: Path | None = None) -> FileJournal:
-        return cls(directory / JOURNAL_FILE, notes_folder)
+    def episode(
+        cls, directory: Path, notes_folder: Path | None = None, game: GameProfile | None = None
+    ) -> FileJournal:
+        return cls(directory / JOURNAL_FILE, notes_folder, game=game)
 
     @classmethod
     def served(cls, journal_path: Path, folder: Path) -> FileJournal:
@@ -82,7 +95,7 @@ class FileJournal:
 
     def begin(self, start: Place, opening: str, turn: int) -> None:
         line = {"begin": turn, "room": start.room, "location": start.location, "opening": opening}
-        _append(self.journal_path, line)
+        _append(self.journal_path, line | ({"game": self._game.key} if self._game else {}))
 
     def record(self, turn: PlayedTurn) -> None:
         _append(self.journal_path, _turn_line(turn))
@@ -100,6 +113,13 @@ class FileJournal:
         """The map of the episode as recorded so far."""
         with self._reading() as reading:
             return reading.survey.drawn()
+
+    @property
+    def game(self) -> GameProfile:
+        """The game the episode plays: the writer's, else the one the first `begin` names."""
+        if self._game is None:
+            self._game = profile_named(_first_game(self.journal_path))
+        return self._game
 
     def add_note(self, text: str, turn: int) -> Note:
         """Keep a note written in `turn`."""
@@ -134,13 +154,14 @@ class FileJournal:
         try:
             fd = own_files.open_reading(self.journal_path)
         except FileNotFoundError:
-            yield _Reading(-1, _Kept(), [])  # nothing kept, so the journal is never read
+            yield _Reading(-1, _Kept(), [], lambda: self.game)  # nothing kept: never read
             return
         with os.fdopen(fd, "rb") as journal, contextlib.ExitStack() as stack:
             identity = os.fstat(fd).st_ino
             kept = stack.enter_context(_snapshot(self.snapshot_path, fd, identity))
             journal.seek(kept.end)
-            reading = _Reading(fd, kept, _parsed_lines(journal.read(), kept.end))
+            appended = _parsed_lines(journal.read(), kept.end)
+            reading = _Reading(fd, kept, appended, lambda: self.game)
             yield reading
             if self.snapshot_path and reading.parsed() >= SNAPSHOT_AFTER:
                 _keep_snapshot(self.snapshot_path, fd, identity, reading)
@@ -170,8 +191,10 @@ class _Reading:
     """One read of the journal: what a reader kept, then the lines appended since. The kept
     lines are loaded, and the map drawn, only when asked for."""
 
-    def __init__(self, fd: int, kept: _Kept, appended: list[Line]) -> None:
-        self.fd, self.kept, self.appended = fd, kept, appended
+    def __init__(
+        self, fd: int, kept: _Kept, appended: list[Line], game: Callable[[], GameProfile]
+    ) -> None:
+        self.fd, self.kept, self.appended, self.game = fd, kept, appended, game
 
     def parsed(self) -> int:
         """How many bytes of the journal this read parsed."""
@@ -186,13 +209,29 @@ class _Reading:
         """The kept survey with the turns appended since drawn on it; drawn afresh from every
         turn when none is kept, or when the journal went back (a `begin`, a turn recorded
         again)."""
-        survey = MapSurvey.imported(self.kept.survey) if self.kept.end else None
+        game = self.game()
+        survey = MapSurvey.imported(self.kept.survey, game) if self.kept.end else None
         if survey is None or not _onward(survey.turn, self.appended):
             played = _played(self.lines)
-            return MapSurvey.of(played.start, played.turns)
+            return MapSurvey.of(played.start, played.turns, game)
         for _, line in self.appended:
             survey.record(_turn(line))
         return survey
+
+
+def _first_game(path: Path) -> str | None:
+    """The game the journal's first line names (None: none, or no journal yet)."""
+    try:
+        fd = own_files.open_reading(path)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as journal:
+        first = journal.readline(FIRST_LINE_BYTES)
+    with contextlib.suppress(ValueError):
+        line = json.loads(first)
+        if isinstance(line, dict) and isinstance(line.get("game"), str):
+            return line["game"]
+    return None
 
 
 def _onward(turn: int, lines: Sequence[Line]) -> bool:

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
-from zork_mcp.domain.game.profile import ZORK1
+from zork_mcp.domain.game.profile import GameProfile
 
 RoomKey = int | str  # the room's Z-machine object; its name when the object is unknown (0)
 
 RESOLUTION = 6  # letters of a word a version 3 dictionary keeps: "northward" is "northw"
-DIRECTIONS = ZORK1.directions
 WALK_VERBS = ("walk", "go", "run", "procee", "step")  # <SYNONYM WALK GO RUN PROCEED STEP>
 CLIMB_VERBS = ("climb", "sit")  # <SYNONYM CLIMB SIT>; V-CLIMB-UP walks up or down
 LONE_VERBS = {"enter": "in", "exit": "out"}  # V-ENTER and V-EXIT walk in and out
@@ -30,15 +29,16 @@ LISTED = 20  # the most rooms a route's answer names
 SHOWN = 60  # the most letters of an unknown name an answer repeats (a model's input)
 
 
-def direction_of(command: str) -> str | None:
-    """The direction `command` walks in, read as Zork I's parser reads it, or None."""
+def direction_of(command: str, game: GameProfile) -> str | None:
+    """The direction `command` walks in, read as the game's parser reads it, or None."""
     words = [word[:RESOLUTION] for word in command.lower().rstrip(". ").split()]
+    directions = game.directions
     if len(words) == 1:
-        return LONE_VERBS.get(words[0]) or DIRECTIONS.get(words[0])
+        return directions.get(words[0]) or LONE_VERBS.get(words[0])  # Zork III's own ENTER
     if len(words) == 2 and words[0] in WALK_VERBS:
-        return DIRECTIONS.get(words[1])
+        return directions.get(words[1])
     if len(words) == 2 and words[0] in CLIMB_VERBS:
-        return _up_or_down(DIRECTIONS.get(words[1]))
+        return _up_or_down(directions.get(words[1]))
     return None
 
 
@@ -46,12 +46,11 @@ def _up_or_down(direction: str | None) -> str | None:
     return direction if direction in ("up", "down") else None
 
 
-def refused(answer: str) -> bool:
-    """The game's answer says the way is blocked."""
+def refused(answer: str, game: GameProfile) -> bool:
+    """The game's answer says the way is blocked (never, in a game whose words are unknown)."""
     flat = " ".join(answer.split())
-    return (
-        any(text in flat for text in ZORK1.exit_refusals)
-        or ZORK1.closed_door.search(flat) is not None
+    return any(text in flat for text in game.exit_refusals) or (
+        game.closed_door is not None and game.closed_door.search(flat) is not None
     )
 
 
@@ -106,13 +105,14 @@ class MapSurvey:
     `imported`), so a reader can keep it and later draw only the turns played since."""
 
     here: Place  # where the last turn drawn left the player
+    game: GameProfile  # whose words tell a direction and a refused exit
     drafts: dict[RoomKey, _Draft] = field(default_factory=dict)
     turn: int = 0  # the number of the last turn drawn
     previous: str = ""  # the command an "again" repeats
 
     @classmethod
-    def of(cls, start: Place, turns: Iterable[PlayedTurn]) -> MapSurvey:
-        survey = cls(start)
+    def of(cls, start: Place, turns: Iterable[PlayedTurn], game: GameProfile) -> MapSurvey:
+        survey = cls(start, game)
         survey.enter(start, 0)
         for turn in turns:
             survey.record(turn)
@@ -138,13 +138,13 @@ class MapSurvey:
             self.enter(turn.place, turn.turn)
         if origin is None or target is None or turn.died:
             return
-        way = direction_of(command)
+        way = direction_of(command, self.game)
         draft = self.drafts[origin]
         if target != origin:
             taken = way or _typed(command)
             draft.exits[taken] = target
             draft.blocked.discard(taken)
-        elif way and refused(turn.answer):
+        elif way and refused(turn.answer, self.game):
             draft.blocked.add(way)
 
     def _repeated(self, command: str) -> str:
@@ -169,7 +169,7 @@ class MapSurvey:
         return (self.here.room, self.here.location, self.turn, self.previous, drafts)
 
     @classmethod
-    def imported(cls, state: object) -> MapSurvey | None:
+    def imported(cls, state: object, game: GameProfile) -> MapSurvey | None:
         """The survey `exported` gave, or None for anything else: a kept state is read from
         a folder another process can write, so its shape and its links are checked."""
         try:
@@ -184,7 +184,7 @@ class MapSurvey:
         linked = all(to in drafts for draft in drafts.values() for to in draft.exits.values())
         if len(drafts) != len(rooms) or not linked or room_key(here) not in (None, *drafts):
             return None
-        return cls(here, drafts, turn, previous)
+        return cls(here, game, drafts, turn, previous)
 
 
 def _labels(rooms: Sequence[tuple[RoomKey, str]]) -> dict[RoomKey, str]:
@@ -277,8 +277,8 @@ class EpisodeMap:
     here: RoomKey | None
 
     @classmethod
-    def of(cls, start: Place, turns: Iterable[PlayedTurn]) -> EpisodeMap:
-        return MapSurvey.of(start, turns).drawn()
+    def of(cls, start: Place, turns: Iterable[PlayedTurn], game: GameProfile) -> EpisodeMap:
+        return MapSurvey.of(start, turns, game).drawn()
 
     def room(self, where: Place | RoomKey | None) -> MapRoom | None:
         key = room_key(where) if isinstance(where, Place) else where

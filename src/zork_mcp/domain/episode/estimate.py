@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messages
-from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS
 from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
 from zork_mcp.domain.llm.tokens import tokens_in
@@ -65,7 +64,7 @@ def estimate_episode(
     tools: Sequence[ToolDefinition],
     policy: HistoryPolicy,
     turns: int,
-    answer_chars: int = ZORK1.typical_answer_chars,
+    answer_chars: int,
 ) -> EpisodeEstimate:
     """The prompts of an episode of `turns` turns under `policy`, offering `tools`."""
     state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))

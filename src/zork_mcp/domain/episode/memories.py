@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.game.profile import GameProfile
 
 NOTES_SHOWN = 10  # the latest; the memory server's read_notes gives them all
 NOTE_CHARS = 300
 
 
-def relevant_memories(state: EpisodeState) -> str | None:
+def relevant_memories(state: EpisodeState, game: GameProfile) -> str | None:
     """A short block for this turn's message, or None before there is anything to recall."""
     lines = notes_lines(state)
     if state.turns:
-        lines.append("Map: " + EpisodeMap.of(state.start, state.turns).describe(state.place))
+        episode_map = EpisodeMap.of(state.start, state.turns, game)
+        lines.append("Map: " + episode_map.describe(state.place))
     return "\n".join(["Relevant memories:", *lines]) if lines else None
 
 

@@ -13,7 +13,12 @@ _STATUS = re.compile(
     r"^>\s*(?P<room>.*?)\s{2,}Score:\s*(?P<score>-?\d+)\s+Moves:\s*(?P<moves>\d+)\s*$",
     re.MULTILINE,
 )
-GAME_OVER_PROMPT = "(Type RESTART, RESTORE, or QUIT)"
+# What a game asks once it is over: Infocom's games (the trilogy's V-FINISH), and Inform's
+# library (its end-of-game question, with or without "give the FULL score ...").
+GAME_OVER_PROMPTS = (
+    "(Type RESTART, RESTORE, or QUIT)",
+    "Would you like to RESTART, RESTORE a saved game",
+)
 
 
 @dataclass(frozen=True)
@@ -35,5 +40,6 @@ def strip_status_line(observation: str) -> str:
     return _STATUS.sub("", observation).strip()
 
 
-def is_game_over(text: str) -> bool:
-    return GAME_OVER_PROMPT in text
+def is_game_over(text: str, final_words: tuple[str, ...] = ()) -> bool:
+    """The game asks for a restart, or says a game's own `final_words` (its profile's)."""
+    return any(prompt in text for prompt in (*GAME_OVER_PROMPTS, *final_words))

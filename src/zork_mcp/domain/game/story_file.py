@@ -15,14 +15,69 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.game.profile import ZORK1
 
-DEFAULT_GAME = ZORK1.default_path  # from a project's folder
 HEADER_SIZE = 64
+# The versions Jericho's Frotz runs and whose dictionary this reads (version 6 draws
+# pictures, which Frotz's text-only build does not; 1 and 2 have no such dictionary).
+PLAYABLE_VERSIONS = (3, 4, 5, 7, 8)
+MAX_STORY_BYTES = 512 * 1024  # the largest story of any version (S 1.1.4: version 8)
+_MAX_BY_VERSION = {1: 128, 2: 128, 3: 128, 4: 256, 5: 256, 6: 512, 7: 512, 8: 512}
+_LENGTH_UNIT = {1: 2, 2: 2, 3: 2, 4: 4, 5: 4, 6: 8, 7: 8, 8: 8}  # the header's file length
 FALLBACK_INPUT_LIMIT = 60  # when no read instruction can be decoded: a cautious buffer
 INTERPRETER_LINE_LIMIT = 198  # Jericho's input buffer (200 - newline - NUL)
 _A2 = "0123456789.,!?_#'\"/\\-:()"  # Z-characters 8..31 of alphabet A2 (S 3.5.3)
 _SREAD = 0xE4  # VAR:0x04, `sread` (V1-4) / `aread` (V5+)
+
+
+@dataclass(frozen=True)
+class StoryHeader:
+    """What a story file's header says of it (Z-Machine Standard 1.1, section 11)."""
+
+    version: int
+    release: int
+    serial: str
+    time_game: bool  # version 3: its status line shows the time, not the score and moves
+
+    @property
+    def scored(self) -> bool:
+        """Whether its status line shows a score: a version 3 game that is not timed."""
+        return self.version == 3 and not self.time_game
+
+
+def read_header(story: bytes, source: str) -> StoryHeader:
+    """The header of a story file the emulator can play; ConfigurationError, naming
+    `source` and saying what is wrong, for anything else: a file that is not a story, a
+    truncated or corrupt one, or a version Jericho does not run."""
+    fix = "Pass a story file (.z3, .z5, .z8) or a game's name (zork1, zork2, zork3) to --game."
+    if len(story) < HEADER_SIZE or not 1 <= story[0] <= 8:
+        short = len(story) < HEADER_SIZE
+        what = f"{len(story)} bytes" if short else f"its first byte is {story[0]}"
+        raise ConfigurationError(f"{source} is not a Z-machine story file ({what}). {fix}")
+    version = story[0]
+    if version not in PLAYABLE_VERSIONS:
+        raise ConfigurationError(
+            f"{source} is a version {version} story file; Jericho plays versions "
+            f"{', '.join(map(str, PLAYABLE_VERSIONS))} only. {fix}"
+        )
+    if len(story) > _MAX_BY_VERSION[version] * 1024:
+        raise ConfigurationError(
+            f"{source} is {len(story):,} bytes, more than a version {version} story file can "
+            f"be ({_MAX_BY_VERSION[version]} KB): it is not a story file. {fix}"
+        )
+    length = _word(story, 0x1A) * _LENGTH_UNIT[version]
+    if length > len(story):
+        raise ConfigurationError(
+            f"{source} is truncated: its header says {length:,} bytes, the file has "
+            f"{len(story):,}. Download or copy it again."
+        )
+    checksum = _word(story, 0x1C)
+    if length and checksum and sum(story[HEADER_SIZE:length]) % 0x10000 != checksum:
+        raise ConfigurationError(
+            f"{source} is corrupt: its bytes do not add up to the checksum its header "
+            "holds. Download or copy it again."
+        )
+    serial = story[0x12:0x18].decode("ascii", "replace")
+    return StoryHeader(version, _word(story, 0x02), serial, bool(story[1] & 0x02))
 
 
 @dataclass(frozen=True)

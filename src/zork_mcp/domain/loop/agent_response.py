@@ -80,7 +80,7 @@ def final_answer_format() -> ResponseFormat:
             "type": "object",
             "properties": {
                 "thinking": {"type": "string", "description": "why this action"},
-                "action": {"type": "string", "description": "one Zork command"},
+                "action": {"type": "string", "description": "one game command"},
                 "new_objective": {"type": ["string", "null"], "description": "optional plan"},
             },
             "required": ["thinking", "action", "new_objective"],

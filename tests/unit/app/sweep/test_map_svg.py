@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from zork_mcp.app.sweep.map_svg import LABEL_CHARS, Step, layout, map_svg, steps_of
 from zork_mcp.domain.episode.episode_map import EpisodeMap
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1
 
 SVG = "{http://www.w3.org/2000/svg}"
 WEST, NORTH = Place("West of House", 64), Place("North of House", 137)
@@ -29,7 +30,7 @@ def played(*moves: tuple[str, Place] | tuple[str, Place, bool]) -> list[PlayedTu
 
 
 def drawn(start: Place, turns: list[PlayedTurn], **options) -> ET.Element:
-    svg = map_svg(EpisodeMap.of(start, turns), steps_of(start, turns), **options)
+    svg = map_svg(EpisodeMap.of(start, turns, ZORK1), steps_of(start, turns), **options)
     return ET.fromstring(svg)
 
 
@@ -39,7 +40,7 @@ def texts(svg: ET.Element, kind: str) -> list[str]:
 
 
 def cells_of(start: Place, turns: list[PlayedTurn]) -> dict[str, tuple[int, int]]:
-    episode_map = EpisodeMap.of(start, turns)
+    episode_map = EpisodeMap.of(start, turns, ZORK1)
     cells = layout(episode_map, steps_of(start, turns))
     return {room.label: cells[room.key] for room in episode_map.rooms}
 
@@ -108,11 +109,11 @@ def test_every_room_gets_a_cell_of_its_own_and_the_same_turns_the_same_layout(mo
         PlayedTurn(n, command, "", Place(f"Room {room % 7}", room), died=died and n % 5 == 0)
         for n, (command, room, died) in enumerate(moves, 1)
     ]
-    episode_map = EpisodeMap.of(WEST, turns)
+    episode_map = EpisodeMap.of(WEST, turns, ZORK1)
     cells = layout(episode_map, steps_of(WEST, turns))
     assert set(cells) == {room.key for room in episode_map.rooms}
     assert len(set(cells.values())) == len(cells)
-    assert cells == layout(EpisodeMap.of(WEST, turns), steps_of(WEST, turns))
+    assert cells == layout(EpisodeMap.of(WEST, turns, ZORK1), steps_of(WEST, turns))
     svg = ET.fromstring(map_svg(episode_map, steps_of(WEST, turns)))
     assert texts(svg, "map-label") == [room.label for room in episode_map.rooms]
 
@@ -161,7 +162,7 @@ def test_stored_turns_draw_rooms_and_the_path_without_the_exits_ways():
     svg = drawn(Place(""), turns, ways_known=False)
     assert texts(svg, "map-label") == ["North of House", "Forest Path", "Up a Tree"]
     assert texts(svg, "map-way") == [] and texts(svg, "map-turns")[0] == "turn 1"
-    cells = layout(EpisodeMap.of(Place(""), turns), steps_of(Place(""), turns))
+    cells = layout(EpisodeMap.of(Place(""), turns, ZORK1), steps_of(Place(""), turns))
     assert all(
         max(abs(a - b) for a, b in zip(cells[x.location], cells[y.location], strict=True)) == 1
         for x, y in [(NORTH, PATH), (PATH, TREE)]
@@ -169,7 +170,7 @@ def test_stored_turns_draw_rooms_and_the_path_without_the_exits_ways():
 
 
 def test_a_map_with_no_room_draws_nothing():
-    assert map_svg(EpisodeMap.of(Place(""), []), []) == ""
+    assert map_svg(EpisodeMap.of(Place(""), [], ZORK1), []) == ""
     assert Step(1, None, 5).moved is False
 
 
@@ -187,7 +188,7 @@ def test_every_name_and_command_reads_back_as_the_same_text(rooms, command):
     """Room names are the game's, commands the LLM's: neither can open an element."""
     turns = [PlayedTurn(n, command, "", Place(room)) for n, room in enumerate(rooms, 1)]
     start = Place("Start <here>")
-    episode_map = EpisodeMap.of(start, turns)
+    episode_map = EpisodeMap.of(start, turns, ZORK1)
     svg = ET.fromstring(map_svg(episode_map, steps_of(start, turns)))
     described = ["".join(g.find(f"{SVG}title").itertext()) for g in svg.iter(f"{SVG}g")]
     assert described == [episode_map.describe(room.key) for room in episode_map.rooms]

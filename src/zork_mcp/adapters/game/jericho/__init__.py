@@ -12,15 +12,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from zork_mcp.adapters.game.jericho.game_env import GameSnapshot, JerichoGameEnv
     from zork_mcp.adapters.game.jericho.story import (
-        DEFAULT_GAME,
         GAME_ENV_VAR,
+        Story,
         find_game_file,
+        find_story,
         load_lexicon,
+        packaged_story,
+        story_at,
     )
 
 _HOMES = {
-    "DEFAULT_GAME": "story",
     "GAME_ENV_VAR": "story",
+    "Story": "story",
+    "find_story": "story",
+    "packaged_story": "story",
+    "story_at": "story",
     "GameSnapshot": "game_env",
     "JerichoGameEnv": "game_env",
     "find_game_file": "story",
@@ -28,12 +34,15 @@ _HOMES = {
 }
 
 __all__ = [
-    "DEFAULT_GAME",
     "GAME_ENV_VAR",
     "GameSnapshot",
     "JerichoGameEnv",
+    "Story",
     "find_game_file",
+    "find_story",
     "load_lexicon",
+    "packaged_story",
+    "story_at",
 ]
 
 

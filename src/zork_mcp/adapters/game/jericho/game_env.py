@@ -117,14 +117,16 @@ class JerichoGameEnv:
         on_event: Callable[[Event], None] | None = None,
         forked: bool = False,
         landlock_abi: Callable[[], int] = abi_version,
+        final_words: tuple[str, ...] = (),
     ) -> None:
         """`forked`: game processes are forked from a preloaded parent (for a process that
         plays many games, a sweep worker) rather than started as new interpreters.
         `end_at_first_death`: the game is over at Jericho's `done`, which a death sets though
         Zork I reincarnates the player; by default it is over when the game itself ends, at
         its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive).
-        `landlock_abi`: what the kernel offers to confine the game process with; what it
-        cannot confine is said once, as an event."""
+        `final_words`: what the game says when it ends itself without its end prompt (its
+        profile's), which ends the game here too. `landlock_abi`: what the kernel offers to
+        confine the game process with; what it cannot confine is said once, as an event."""
         self._story, self._seed = Path(game_file), seed
         self._rules = CommandRules.for_game(
             load_lexicon(self._story), allow_quit_restart=allow_quit_restart
@@ -132,6 +134,7 @@ class JerichoGameEnv:
         self._on_event = on_event or _log_event
         self._forked = forked
         self._end_at_first_death = end_at_first_death
+        self._final_words = final_words
         self._process: EmulatorProcess | None = None
         notice = game_notice(landlock_abi())
         if notice is not None:
@@ -265,7 +268,9 @@ class JerichoGameEnv:
         status = self._status(reply) or (last.status if last else StatusLine("", 0, 0))
         self._snapshot = GameSnapshot(frame.state, status)
         text = strip_status_line(str(reply["text"]))
-        over = is_game_over(text) or (self._end_at_first_death and bool(reply["done"]))
+        over = is_game_over(text, self._final_words) or (
+            self._end_at_first_death and bool(reply["done"])
+        )
         return self._snapshot.observed(text, over)
 
     def _answered(self, frame: Frame, last: GameSnapshot) -> GameObservation:

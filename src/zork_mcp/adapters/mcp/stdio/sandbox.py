@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from zork_mcp.adapters.game.jericho.story import packaged_story
 from zork_mcp.adapters.posix.landlock import build_ruleset
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
-from zork_mcp.domain.game.story_file import DEFAULT_GAME
+from zork_mcp.domain.game.trilogy import KNOWN_GAMES
 from zork_mcp.domain.servers.confinement import (
     Confinement,
     Network,
@@ -225,9 +226,8 @@ def _own_folders(
 def _given_files(env: Mapping[str, str], cwd: str) -> tuple[str, ...]:
     """The files its environment names (the text-adventure server's GAME, say): given to it,
     so readable, each file alone (credential-like variables never reach a server's env); and
-    the project's default story file (../shared/games/zork1.z3), which our text-adventure
-    server plays when nothing names one."""
-    files = [str(Path(cwd, DEFAULT_GAME).resolve())] if Path(cwd, DEFAULT_GAME).is_file() else []
+    the story files the package ships, which our text-adventure server plays by name."""
+    files = [os.path.realpath(packaged_story(key)) for key in KNOWN_GAMES]
     for value in env.values():
         if "/" in value and _is_file(Path(cwd, value)):
             files.append(os.path.realpath(Path(cwd, value)))

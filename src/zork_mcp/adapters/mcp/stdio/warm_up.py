@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from zork_mcp.domain.episode.episode_map import MapSurvey
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
+from zork_mcp.domain.game.trilogy import ZORK1
 
 RESOLVED = AcceptedElicitation[Any]
 BUNDLED = ("zork_mcp.servers.reasoning", "zork_mcp.servers.memory")
@@ -52,7 +53,8 @@ def warm_up() -> None:
 
 
 def _draw_a_map() -> None:
-    survey = MapSurvey.imported(MapSurvey.of(HALL, WALK[:2]).exported()) or MapSurvey(HALL)
+    survey = MapSurvey.of(HALL, WALK[:2], ZORK1)
+    survey = MapSurvey.imported(survey.exported(), ZORK1) or MapSurvey(HALL, ZORK1)
     for turn in WALK[2:]:
         survey.record(turn)
     drawn = survey.drawn()
