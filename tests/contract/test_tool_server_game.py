@@ -1,4 +1,5 @@
-"""Our text-adventure server on zork1.z3, through the real stdio adapter."""
+"""Our text-adventure server on zork1.z3, and on Zork II and III by name, through the real
+stdio adapter."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from jericho.game_info import zork1
 from tests.contract.tool_server_contract import ToolServerContract, ToolServerSubject
 from tests.support.probes import look_probe
 from tests.support.processes import assert_no_processes_left
+from tests.support.walkthrough import walkthrough
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
+from zork_mcp.domain.game.trilogy import KNOWN_GAMES
 from zork_mcp.domain.servers.server_config import MCPServerConfig
 
 pytestmark = pytest.mark.slow
@@ -58,3 +61,19 @@ async def test_the_walkthrough_through_mcp_wins_the_game(zork_game, tmp_path):
     assert empty.is_error and "game command" in empty.error_message
     assert after.is_error and "GAME OVER" in after.error_message  # the game won is over
     assert "restart the server" in after.error_message
+
+
+@pytest.mark.parametrize(
+    ("key", "ending"), [("zork2", "400 | Moves: 301"), ("zork3", "7 | Moves: 773")]
+)
+async def test_each_later_zork_is_won_through_the_server_by_name(key, ending, tmp_path):
+    server = game_server(key, tmp_path)
+    async with server.open_session() as session:
+        reports = [
+            (await session.call_tool("game.play_action", {"action": command}, 10)).content
+            for command in walkthrough(key)
+        ]
+        memory = (await session.call_tool("game.memory", {}, 10)).content
+    assert_no_processes_left(server)
+    assert f"[Score: {ending}]" in reports[-1] and reports[-1].endswith("GAME OVER")
+    assert f"- Game: {KNOWN_GAMES[key].name}" in memory

@@ -7,8 +7,19 @@ from pathlib import Path
 from jericho.game_info import zork1
 
 from tests.support.projects import write_project
+from zork_mcp.adapters.game.jericho import packaged_story
 
 WALKTHROUGH = zork1["walkthrough"].split("/")
+
+
+def walkthrough(key: str) -> list[str]:
+    """A game's walkthrough: Jericho's for Zork I, the package's own for Zork II and III (one
+    command a line, `#` comments), each reaching the game's maximum with seed 12."""
+    if key == "zork1":
+        return list(WALKTHROUGH)
+    text = packaged_story(key).with_name(f"{key}-walkthrough.txt").read_text()
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 TOOL = "reasoning.sequentialthinking"
