@@ -4,6 +4,8 @@ log, read back with Inspect's own reader, holds the turns, the tool calls and th
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("inspect_ai")
@@ -13,7 +15,12 @@ from inspect_ai.event import InfoEvent
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
-from tests.support.inspect_scripts import command_script, inspect_project, stalling_script
+from tests.support.inspect_scripts import (
+    command_script,
+    inspect_project,
+    stalling_script,
+    usage,
+)
 from tests.support.walkthrough import TOOL, WALKTHROUGH
 
 pytestmark = pytest.mark.slow  # real Jericho, and our reasoning server
@@ -100,3 +107,70 @@ def test_the_walkthrough_played_as_an_inspect_task_wins(tmp_path, zork_game):
     turns = turns_of(sample)
     assert len(turns) == len(WALKTHROUGH)
     assert sum(len(turn["tool_calls"]) for turn in turns) == len(range(0, len(WALKTHROUGH), 50))
+
+
+ZORK2_OPENING = ["take sword", "take lamp", "s", "s"]
+
+
+def by_game_script(commands: dict[str, list[str]]):
+    """The mock model's `custom_outputs` for a task over several games, no tools: each call
+    plays the next command of the game its system prompt names (`playing Zork II`)."""
+    from inspect_ai.model import ModelOutput
+
+    left = {name: iter(played) for name, played in commands.items()}
+
+    def respond(input, tools, tool_choice, config):
+        system = str(input[0].content)
+        name = max((n for n in left if f"playing {n}," in system), key=len)
+        body = {"thinking": "scripted", "action": next(left[name]), "new_objective": None}
+        output = ModelOutput.from_content("mockllm/model", json.dumps(body))
+        output.usage = usage()
+        return output
+
+    return respond
+
+
+def test_a_task_over_two_games_plays_a_sample_per_game_and_scores_each_over_its_maximum(
+    tmp_path,
+):
+    pyproject, _ = inspect_project(tmp_path)
+    script = by_game_script({"Zork I": WALKTHROUGH[:4], "Zork II": ZORK2_OPENING})
+    [log] = inspect_eval(
+        "zork_mcp/zork",
+        model=get_model("mockllm/model", custom_outputs=script),
+        task_args={"max_turns": 4, "mcp_config": "off", "games": "zork1,zork2",
+                   "seeds": [12], "config": str(pyproject)},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )  # fmt: skip
+    log = read_eval_log(log.location)
+    assert log.status == "success" and log.eval.dataset.name == "zork1+zork2"
+    samples = {sample.id: sample for sample in log.samples}
+    assert set(samples) == {"zork1-seed-12", "zork2-seed-12"}
+    zork1, zork2 = samples["zork1-seed-12"], samples["zork2-seed-12"]
+    assert [turn["command"] for turn in turns_of(zork1)] == WALKTHROUGH[:4]
+    assert [turn["command"] for turn in turns_of(zork2)] == ZORK2_OPENING
+    assert turns_of(zork2)[0]["room"] == "Inside the Barrow"
+    assert zork1.scores["game_score"].value == {"final": 5, "best": 5, "normalised": 5 / 350}
+    assert zork2.scores["game_score"].value == {"final": 0, "best": 0, "normalised": 0.0}
+    assert "of 400 in zork2" in zork2.scores["game_score"].explanation
+    assert zork2.input.startswith("Play Zork II from the start")
+    metrics = {score.name: score.metrics for score in log.results.scores}
+    assert metrics["normalised"]["mean"].value == 5 / 350 / 2  # pooled: both games' samples
+    assert metrics["normalised"]["grouped_zork1"].value == 5 / 350
+    assert metrics["normalised"]["grouped_zork2"].value == 0.0
+    assert (
+        metrics["final"]["grouped_zork1"].value == 5
+        and metrics["final"]["grouped_zork2"].value == 0
+    )
+
+
+def test_a_game_and_games_together_are_refused_with_what_to_write():
+    from zork_mcp.domain.errors import ConfigurationError
+    from zork_mcp.inspect.task import games_written
+
+    with pytest.raises(ConfigurationError, match="not both"):
+        games_written("zork1", "zork2")
+    assert games_written(None, "zork1, zork2,zork1") == ["zork1", "zork2"]
+    assert games_written(None, ["zork3"]) == ["zork3"]
+    assert games_written("zork2", None) == ["zork2"] and games_written(None, None) == [None]

@@ -31,15 +31,19 @@ class EpisodeParameters:
     mcp_servers: tuple[str, ...] | None = None
     history: str | None = None
     history_turns: int | None = None
-    game: str | None = None
+    max_score: int | None = None  # an unknown game's most points (None: the config's)
     config: str = "pyproject.toml"
 
-    def run_options(self, model: Model, *, seed: int, log_dir: Path, episode_id: str) -> RunOptions:
+    def run_options(
+        self, model: Model, *, game: str | None, seed: int, log_dir: Path, episode_id: str
+    ) -> RunOptions:
+        """The sample's episode: its game (None: the run's own) and seed, the task's rest."""
         mcp_on = self.mcp_config not in MCP_OFF
         return RunOptions(
             provider=registry_provider(model),
             model=str(model),
-            game=self.game,
+            game=game,
+            max_score=self.max_score,
             max_turns=self.max_turns,
             config=Path(self.config),
             mcp_config=Path(str(self.mcp_config)) if mcp_on else None,

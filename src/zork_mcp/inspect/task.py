@@ -1,28 +1,45 @@
-"""The Inspect task: `inspect eval zork_mcp/zork --model openai/gpt-4o`. One sample per seed
-(epochs replay it), each an episode of Zork I scored by the game."""
+"""The Inspect task: `inspect eval zork_mcp/zork --model openai/gpt-4o`. One sample per game
+and seed (epochs replay it), each an episode scored by its game, its normalised score over
+that game's own maximum."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import transcript
 from inspect_ai.model import get_model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
-from zork_mcp.domain.game.profile import ZORK1
+from zork_mcp.builders.game import game_settings
+from zork_mcp.builders.settings import RunOptions
+from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.inspect.episode import EpisodeParameters, episode_container, play
 from zork_mcp.inspect.record import EpisodeProgress, InspectEpisodeRecord
 
-INPUT = "Play Zork I from the start: one command a turn, MCP tools while you decide."
+INPUT = "Play {game} from the start: one command a turn, MCP tools while you decide."
+GAME_KEY = "game"  # the sample's metadata that names its game (what `grouped` groups by)
+
+
+@dataclass(frozen=True)
+class TaskGame:
+    """A game of the task, resolved once where the task is made: as written (what each of its
+    episodes is played with; None: the run's own) and its profile (what its score is over)."""
+
+    written: str | None
+    profile: GameProfile
 
 
 @task
@@ -33,13 +50,17 @@ def zork(
     history: str | None = None,
     history_turns: int | None = None,
     game: str | None = None,
+    games: str | list[str] | None = None,
+    max_score: int | None = None,
     seeds: int | list[int] = 12,
     config: str = "pyproject.toml",
     episode_logs: str | None = None,
 ) -> Task:
-    """Zork I played by our agent. `mcp_config`: the MCP servers' config file (default: no
-    MCP); `mcp_servers`: which of its servers (comma-separated); `history`: window, full or
-    state; `game`: the story file; `seeds`: one sample each; `config`: the pyproject with
+    """A Zork game played by our agent. `mcp_config`: the MCP servers' config file (default:
+    no MCP); `mcp_servers`: which of its servers (comma-separated); `history`: window, full or
+    state; `game`: zork1, zork2, zork3 or a story file's path; `games`: several of them
+    (comma-separated, or a list), a sample per game and seed; `max_score`: an unknown story
+    file's most points; `seeds`: one sample each; `config`: the pyproject with
     [tool.zorkgpt.mcp]; `episode_logs`: a folder to keep each episode's own logs in (default:
     a temporary one, removed after the sample)."""
     servers = mcp_servers.split(",") if isinstance(mcp_servers, str) else mcp_servers
@@ -49,21 +70,67 @@ def zork(
         mcp_servers=tuple(name.strip() for name in servers) if servers else None,
         history=history,
         history_turns=history_turns,
-        game=game,
+        max_score=max_score,
         config=config,
     )
-    seed_list = [seeds] if isinstance(seeds, int) else list(seeds)
-    samples = [Sample(id=f"seed-{s}", input=INPUT, metadata={"seed": s}) for s in seed_list]
+    chosen = [task_game(written, max_score, config) for written in games_written(game, games)]
+    seed_list = checked_seeds([seeds] if isinstance(seeds, int) else seeds, "-T seeds")
     return Task(
-        dataset=MemoryDataset(samples, name="zork1"),
+        dataset=MemoryDataset(
+            samples(chosen, seed_list), name="+".join(g.profile.key for g in chosen)
+        ),
         solver=play_episode(parameters, episode_logs),
         scorer=game_score(),
+        metrics=per_game_metrics() if len(chosen) > 1 else None,
     )
+
+
+def games_written(game: str | None, games: str | list[str] | None) -> list[str | None]:
+    """The task's games as written, each once: `game` (one) or `games` (several, a comma
+    list or a list), else the run's own (None)."""
+    if game is not None and games is not None:
+        raise ConfigurationError(
+            "Give the task's game with -T game=zork2 or its games with -T games=zork1,zork2, "
+            "not both."
+        )
+    listed = games.split(",") if isinstance(games, str) else games or []
+    written = [str(g).strip() for g in listed if str(g).strip()]
+    if games is not None and not written:
+        raise ConfigurationError("-T games needs at least one game, e.g. -T games=zork1,zork2.")
+    return list(dict.fromkeys(written)) or [game]
+
+
+def task_game(written: str | None, max_score: int | None, config: str) -> TaskGame:
+    """The game as `zork-mcp --game` resolves it (else $ZORK_MCP_GAME, the config's, Zork
+    I); an unknown one's maximum from `max_score`, else the config's."""
+    options = RunOptions(game=written, max_score=max_score, config=Path(config))
+    return TaskGame(written, game_settings(options).profile)
+
+
+def samples(games: Sequence[TaskGame], seeds: Sequence[int]) -> list[Sample]:
+    """A sample per game and seed; a one-game task's ids are its seeds' (`seed-12`), as they
+    were before tasks had games; several games' are `zork2-seed-12`."""
+    several = len(games) > 1
+    return [
+        Sample(
+            id=f"{game.profile.key}-seed-{seed}" if several else f"seed-{seed}",
+            input=INPUT.format(game=game.profile.name),
+            metadata={
+                "seed": seed,
+                GAME_KEY: game.profile.key,
+                "played": game.written,
+                "max_score": game.profile.max_score,
+            },
+        )
+        for game in games
+        for seed in seeds
+    ]
 
 
 @solver
 def play_episode(parameters: EpisodeParameters, episode_logs: str | None = None) -> Solver:
-    """One episode of the sample's seed, through our orchestrator; the model is the eval's."""
+    """One episode of the sample's game and seed, through our orchestrator; the model is the
+    eval's."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model, loop = get_model(), asyncio.get_running_loop()
@@ -72,7 +139,11 @@ def play_episode(parameters: EpisodeParameters, episode_logs: str | None = None)
         episode_id = f"{state.sample_id}-epoch{state.epoch}-{state.uuid[:8]}"
         with episode_folder(episode_logs) as folder:
             options = parameters.run_options(
-                model, seed=state.metadata["seed"], log_dir=folder, episode_id=episode_id
+                model,
+                game=state.metadata["played"],
+                seed=state.metadata["seed"],
+                log_dir=folder,
+                episode_id=episode_id,
             )
             try:
                 await play(episode_container(options, model, record, loop), record)
@@ -96,22 +167,35 @@ def episode_folder(keep_in: str | None) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def per_game_metrics() -> dict[str, list[Metric]]:
+    """A task over several games: each value's mean over every sample, and per game (by the
+    sample's game); only `normalised` pools games on one scale."""
+    return {
+        "final": [mean(), stderr(), grouped(mean(), GAME_KEY, all=False)],
+        "best": [mean(), grouped(mean(), GAME_KEY, all=False)],
+        "normalised": [mean(), grouped(mean(), GAME_KEY, all=False)],
+    }
+
+
 @scorer(metrics={"final": [mean(), stderr()], "best": [mean()], "normalised": [mean()]})
 def game_score() -> Scorer:
-    """The game's score at the end, the best it reached, and the end's share of Zork I's 350."""
+    """The game's score at the end, the best it reached, and the end's share of the sample's
+    game's most points (NaN where that maximum is not known)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         played = state.store_as(EpisodeProgress)
+        most = state.metadata["max_score"]
         return Score(
             value={
                 "final": played.score,
                 "best": played.best,
-                "normalised": played.score / ZORK1.max_score,
+                "normalised": played.score / most if most else math.nan,
             },
             answer=played.end_reason,
             explanation=(
-                f"score {played.score} of {ZORK1.max_score} (best {played.best}) after "
-                f"{played.turns} turns and {played.moves} moves; ended: {played.end_reason}"
+                f"score {played.score} of {most or 'an unknown maximum'} in "
+                f"{state.metadata[GAME_KEY]} (best {played.best}) after {played.turns} turns "
+                f"and {played.moves} moves; ended: {played.end_reason}"
             ),
             metadata={
                 "turns": played.turns,

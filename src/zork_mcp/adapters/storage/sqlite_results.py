@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     log_dir TEXT, finished_at TEXT DEFAULT CURRENT_TIMESTAMP,
     best_score INTEGER, deaths INTEGER, invalid_commands INTEGER, rooms_visited INTEGER,
     max_turns INTEGER, extended_from INTEGER,
-    history TEXT, setup TEXT, repeated_commands INTEGER,
+    history TEXT, setup TEXT, game TEXT DEFAULT '', max_score INTEGER,
+    repeated_commands INTEGER,
     cache_write_tokens INTEGER DEFAULT 0, cost_input_usd REAL, cost_cached_input_usd REAL,
     cost_cache_write_usd REAL, cost_output_usd REAL, unpriced TEXT,
     PRIMARY KEY (sweep, key)
@@ -56,6 +57,8 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "extended_from": "INTEGER",
         "history": "TEXT",  # NULL: the run's own history mode (every row stored before)
         "setup": "TEXT",
+        "game": "TEXT DEFAULT ''",  # '': Zork I's (every row stored before games had keys)
+        "max_score": "INTEGER",  # NULL: the known game's maximum
         "repeated_commands": "INTEGER",
         "cache_write_tokens": "INTEGER DEFAULT 0",
         "cost_input_usd": "REAL",
@@ -151,6 +154,7 @@ class SqliteResultStore:
         for row in rows:
             values = dict(zip(COLUMNS, row, strict=True))
             values["mcp_disabled"] = bool(values["mcp_disabled"])
+            values["game"] = values["game"] or ""  # a row from before: Zork I's
             trajectory = tuple(points.get((values["sweep"], values["key"]), []))
             records.append(EpisodeRecord(**values, trajectory=trajectory))
         return records

@@ -1,7 +1,8 @@
-"""`zork-mcp eval`: play a sweep of episodes (models x MCP modes x history modes x seeds) and
-report on it.
+"""`zork-mcp eval`: play a sweep of episodes (models x MCP modes x history modes x games x
+seeds) and report on it.
 
 zork-mcp eval --model openrouter:openai/gpt-4o-mini --mcp on,off --episodes 10
+zork-mcp eval --model local:m --game zork1,zork2,zork3 --episodes 10
 zork-mcp eval --model local:m --mcp off,configs/memory.json --history window,state
 zork-mcp eval --sweep sweep.toml
 zork-mcp eval report eval/results.sqlite [--out DIR]
@@ -27,12 +28,15 @@ from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.sweep import (
     Sweep,
     model_spec,
+    parse_games,
     parse_history_modes,
     parse_mcp_modes,
     sweep_from_toml,
 )
+from zork_mcp.builders.game import find_story
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Spend
 from zork_mcp.domain.settings import parse_settings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
@@ -86,7 +90,17 @@ def sweep_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-dir", type=Path, help="episode logs (default: beside --results)")
     p.add_argument("--out", type=Path, help="CSV and plots (default: beside --results)")
     p.add_argument("--config", type=Path, default=Path("pyproject.toml"))
-    p.add_argument("--game", help="Zork I story file (as for a single episode)")
+    p.add_argument(
+        "--game", action="append",
+        help="the game: zork1, zork2, zork3 or a story file's path; a comma list (or the flag "
+        "again) sweeps across games, a cell per game (default: the sweep file's games, else "
+        "the run's own, as for a single episode)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-score", type=positive(int), metavar="N",
+        help="an unknown story file's most points, for its normalised score (default: the "
+        "sweep file's max_score, else [tool.zorkgpt] max_score; the trilogy's are known)",
+    )  # fmt: skip
     p.add_argument("--plain", action="store_true", help="plain progress lines")
     p.add_argument(
         "--backend", choices=("local", "ray"), default="local",
@@ -154,6 +168,7 @@ def main(argv: Sequence[str]) -> int:
 
 def sweep(args: argparse.Namespace) -> int:
     spec, parallel = sweep_spec(args)
+    _check_games(spec)
     if args.dry_run or spec.budget.limits:
         estimates = cell_estimates(spec, args)
         if args.dry_run:
@@ -168,9 +183,10 @@ def sweep(args: argparse.Namespace) -> int:
             episode,
             log_root.resolve(),
             config,
-            args.game,
+            spec.game,
             args.resume,
             trust_pickle=args.trust_pickle_checkpoint,
+            max_score=spec.max_score,
         )
         for episode in spec.episodes_to_play()
     ]
@@ -190,12 +206,14 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def cell_estimates(spec: Sweep, args: argparse.Namespace) -> dict[Cell, RunEstimate]:
-    """Each cell's estimate for its episodes, its servers started once to list its tools."""
+    """Each cell's estimate for its episodes (a cell per game: each game's prompt and answers),
+    its servers started once to list its tools."""
     config = args.config.resolve() if args.config.is_file() else args.config
     estimates = {}
     for cell in spec.cells:
         first = EpisodeSpec(spec.name, cell, 0, spec.seed_of(0), spec.max_turns)
-        options = run_options(EpisodeTask(first, Path("."), config, args.game))
+        task = EpisodeTask(first, Path("."), config, spec.game, max_score=spec.max_score)
+        options = run_options(task)
         estimates[cell] = estimate_run(options, cell.label, spec.episodes)
     return estimates
 
@@ -295,13 +313,27 @@ def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.history:
         fields["history"] = parse_history_modes(m for flag in args.history for m in flag.split(","))
     if args.seeds:
-        fields["seeds"] = tuple(_integers(args.seeds, "--seeds"))
-    for key in ("episodes", "max_turns", "parallel", "budget_usd", "budget_tokens"):
+        fields["seeds"] = checked_seeds(_integers(args.seeds, "--seeds"), "--seeds")
+    if args.game:
+        fields["games"] = parse_games(g for flag in args.game for g in _games_in(flag))
+    for key in ("episodes", "max_turns", "parallel", "budget_usd", "budget_tokens", "max_score"):
         if getattr(args, key) is not None:
             fields[key] = getattr(args, key)
     if args.limit:
         fields["provider_limits"] = dict(_limit(text) for text in args.limit)
     return fields
+
+
+def _games_in(flag: str) -> list[str]:
+    """A comma list of games, or one story file whose path holds a comma."""
+    return [flag] if Path(flag).is_file() else flag.split(",")
+
+
+def _check_games(spec: Sweep) -> None:
+    """Each game of the sweep is one (a known name, or a story file that reads as one), said
+    before any episode is played rather than in every episode's error."""
+    for game in spec.games:
+        find_story(game, max_score=spec.max_score)
 
 
 def _with_base(model: ModelSpec, base_url: str) -> ModelSpec:

@@ -7,6 +7,7 @@ import signal
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from dependency_injector import providers
 
@@ -49,7 +50,8 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         provider=cell.model.provider,
         model=cell.model.model,
         base_url=cell.model.base_url,
-        game=task.game,
+        game=task.game_played,
+        max_score=task.max_score,
         max_turns=task.spec.max_turns,
         config=task.config,
         mcp_config=mcp_config,
@@ -102,7 +104,8 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     if summary is not None and summary.end_reason is EndReason.INTERRUPTED:
         raise EpisodeInterrupted(task.spec.key)
     setup = episode_setup(container)
-    return _record(task, options, summary, recorder, error, container.llm_stats(), setup)
+    record = _record(task, options, summary, recorder, error, container.llm_stats(), setup)
+    return replace(record, **episode_game(container, task))
 
 
 def episode_setup(container: Container) -> str | None:
@@ -117,6 +120,17 @@ def episode_setup(container: Container) -> str | None:
         return setup_words(container.history(), name, chosen_servers(config, settings))
     except ZorkMcpError:
         return None
+
+
+def episode_game(container: Container, task: EpisodeTask) -> dict[str, Any]:
+    """The game the episode was played in, as its container resolved it: its key and most
+    points; where its settings do not resolve (the episode's error says why), the game as
+    the sweep wrote it."""
+    try:
+        profile = container.profile()
+    except (ZorkMcpError, OSError):
+        return {"game": task.game_played or "", "max_score": task.max_score}
+    return {"game": profile.key, "max_score": profile.max_score}
 
 
 def _share_the_workers_fork_server(container: Container) -> None:

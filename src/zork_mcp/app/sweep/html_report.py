@@ -3,7 +3,8 @@ server. `index.html` holds the cells (each named with its set-up), the MCP diffe
 play and memory metrics (each explained on the page; a CI over too few episodes marked as
 such), the plots and a row per episode (filtered by cell, searched and sorted in the page);
 `episodes/<key>.html` holds one episode's map and its turns, from its log folder when it is
-there, else from its stored turns."""
+there, else from its stored turns. A sweep over several games has a section per game (its
+cells, its MCP differences, its play and memory), then MCP on minus off pooled over games."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import itertools
 import shutil
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -27,10 +29,16 @@ from zork_mcp.app.sweep.report import (
     MEMORY_PLAY,
     MIN_CI_EPISODES,
     PLAY,
+    POOLED_CAPTION,
+    CellStats,
+    DifferenceRow,
+    GameStats,
     cell_stats,
     ci_text,
     difference_rows,
     extensions,
+    game_stats,
+    pooled_rows,
     write_plots,
 )
 from zork_mcp.domain.episode.episode_map import EpisodeMap
@@ -49,7 +57,8 @@ PLOTS = {  # what each plot of `write_plots` shows
     "rooms_over_turns.png": "Per cell, the mean number of rooms visited so far after each "
     "turn, with its 95% CI band.",
     "final_scores.png": "Per cell, the final scores of its finished episodes: the box holds "
-    "the middle half, the line is the median, the triangle the mean.",
+    "the middle half, the line is the median, the triangle the mean (over several games, each "
+    "score over its game's maximum).",
     "tool_use.png": "Per cell, each tool's calls per episode; the hatched part failed.",
 }
 
@@ -79,6 +88,34 @@ def sweep_heading(name: str) -> str:
     return named[:1].upper() + named[1:]
 
 
+@dataclass(frozen=True)
+class GameSection:
+    """One game's part of the index: its cells, MCP differences and extensions. The one
+    section of a one-game sweep has no heading and the page's own ids, as before games."""
+
+    game: GameStats | None  # None: the sweep's only game
+    cells: list[CellStats]
+    differences: list[DifferenceRow]
+    extensions: list[str]
+
+    @property
+    def suffix(self) -> str:
+        """What its tables' ids end with: nothing for a sweep's only game, else its key."""
+        return "" if self.game is None else f"-{self.game.key}"
+
+
+def game_sections(records: Sequence[EpisodeRecord]) -> list[GameSection]:
+    cells, games = cell_stats(records), game_stats(records)
+    if len(games) == 1:
+        return [GameSection(None, cells, difference_rows(records), extensions(records))]
+    sections = []
+    for game in games:
+        played = [r for r in records if r.game_key == game.key]
+        mine = [c for c in cells if c.game == game.key]
+        sections.append(GameSection(game, mine, difference_rows(played), extensions(played)))
+    return sections
+
+
 def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) -> Path:
     """The report's pages (and its plots) in `directory`; returns its index page."""
     pages = directory / "episodes"
@@ -102,9 +139,11 @@ def write_html(records: Sequence[EpisodeRecord], directory: Path, title: str) ->
             title=title,
             heading=sweep_heading(title),
             cells=cell_stats(records),
+            sections=game_sections(records),
+            games=game_stats(records),
+            pooled=pooled_rows(records),
+            pooled_caption=POOLED_CAPTION,
             sizes=ci_sizes(records),
-            differences=difference_rows(records),
-            extensions=extensions(records),
             play=PLAY,
             memory=MEMORY_PLAY,
             digits=DIGITS,
@@ -187,11 +226,13 @@ def _read(record: EpisodeRecord) -> tuple[EpisodeView, str]:
         start = next(e.payload for e in events if isinstance(e.payload, EpisodeStarted))
         here = Place(start.room, start.location)  # the first start: a resumed one goes on
         played = [_played(turn) for turn in view.turns]
-        return view, map_svg(EpisodeMap.of(here, played), steps_of(here, played))
+        drawn = map_svg(EpisodeMap.of(here, played, record.profile), steps_of(here, played))
+        return view, drawn
     view = _stored_view(record)
     played = [_played(turn) for turn in view.turns]
     nowhere = Place("")  # stored turns keep no start, and no command: exits are unlabelled
-    drawn = map_svg(EpisodeMap.of(nowhere, played), steps_of(nowhere, played), ways_known=False)
+    episode_map = EpisodeMap.of(nowhere, played, record.profile)
+    drawn = map_svg(episode_map, steps_of(nowhere, played), ways_known=False)
     return view, drawn
 
 

@@ -1,5 +1,7 @@
 """The sweep report: per-cell statistics, MCP on minus off per model and history mode, CSV
-and PNG plots; each cell named with its set-up in words.
+and PNG plots; each cell named with its set-up in words. A sweep over several games reports
+each game's cells and differences apart, and MCP on minus off pooled over the games on the
+normalised score (each game's score over its own maximum).
 
 The metrics and how an episode's value of each is read are `domain/sweep/metrics.py`'s; this
 module lays them out for the terminal, the CSV files and the plots.
@@ -29,7 +31,9 @@ from zork_mcp.domain.sweep.metrics import (
     COMPARED,
     MEMORY,
     METRICS,
+    POOLED,
     Metric,
+    by_game,
     difference,
     estimates,
     rooms_curve,
@@ -47,6 +51,7 @@ class CellStats:
     model: str
     mcp: str
     history: str | None  # None: the run's own
+    game: str  # its game's key
     setup: str  # in words ("" where no episode of the cell knows it)
     episodes: int
     failures: int
@@ -82,6 +87,7 @@ class McpDifference:
     difference: Estimate
     metric: str = "final_score"
     history: str | None = None  # the cells' history mode (None: the run's own)
+    game: str | None = None  # the game both cells played (None: pooled over the sweep's games)
 
     @property
     def group(self) -> str:
@@ -111,6 +117,7 @@ def _one_cell(group: list[EpisodeRecord]) -> CellStats:
         model=group[0].model,
         mcp=group[0].mcp,
         history=group[0].history,
+        game=group[0].game_key,
         setup=next((r.setup for r in group if r.setup), ""),
         episodes=len(group),
         failures=len(group) - len(done),
@@ -142,9 +149,26 @@ def _mean_parts(parts: Sequence[CostParts | None]) -> CostParts | None:
 def mcp_differences(
     records: Sequence[EpisodeRecord], metrics: Sequence[str] = COMPARED
 ) -> list[McpDifference]:
-    """Per model and history mode, each MCP mode minus MCP off, for the final score, the
-    rooms visited and the memory metrics (each with a bootstrap CI); a metric no episode of
-    the pair has is left out."""
+    """Per game, model and history mode, each MCP mode minus MCP off, for the final score,
+    the rooms visited and the memory metrics (each with a bootstrap CI); a metric no episode
+    of the pair has is left out."""
+    return [
+        found
+        for game, played in by_game(records).items()
+        for found in _differences(played, metrics, game)
+    ]
+
+
+def pooled_differences(records: Sequence[EpisodeRecord]) -> list[McpDifference]:
+    """Per model and history mode, each MCP mode minus MCP off over every game's episodes
+    together, on the normalised score (the only one games share a scale of); none for a
+    sweep of one game, whose own table says it all."""
+    return _differences(records, POOLED, None) if len(by_game(records)) > 1 else []
+
+
+def _differences(
+    records: Sequence[EpisodeRecord], metrics: Sequence[str], game: str | None
+) -> list[McpDifference]:
     done = _done(records)
     groups = dict.fromkeys((r.model, r.history) for r in done)
     result = []
@@ -156,7 +180,7 @@ def mcp_differences(
             on = [r for r in mine if r.mcp == mode]
             estimate = difference(on, off, metric)
             if not math.isnan(estimate.value):
-                result.append(McpDifference(model, mode, estimate, metric, history))
+                result.append(McpDifference(model, mode, estimate, metric, history, game))
     return result
 
 
@@ -192,14 +216,61 @@ class DifferenceRow:
         return "-" if math.isnan(estimate.low) else str(not estimate.includes(0))
 
 
-def difference_rows(records: Sequence[EpisodeRecord]) -> list[DifferenceRow]:
+def difference_rows(
+    records: Sequence[EpisodeRecord], differences: Sequence[McpDifference] | None = None
+) -> list[DifferenceRow]:
+    """The rows of the MCP table: `differences` (by default each game's, `mcp_differences`)
+    with the episodes each side has."""
     done = [r for r in records if not r.failed]
 
     def n(d: McpDifference, mcp: str) -> int:
-        side = [r for r in done if (r.model, r.history, r.mcp) == (d.model, d.history, mcp)]
+        side = [
+            r
+            for r in done
+            if (r.model, r.history, r.mcp) == (d.model, d.history, mcp)
+            and d.game in (None, r.game_key)
+        ]
         return len(values(side, BY_NAME[d.metric]))
 
-    return [DifferenceRow(d, n(d, d.mcp), n(d, "off")) for d in mcp_differences(records)]
+    found = mcp_differences(records) if differences is None else differences
+    return [DifferenceRow(d, n(d, d.mcp), n(d, "off")) for d in found]
+
+
+def pooled_rows(records: Sequence[EpisodeRecord]) -> list[DifferenceRow]:
+    """The rows of the pooled MCP table (`pooled_differences`)."""
+    return difference_rows(records, pooled_differences(records))
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One game of a sweep: what its episodes are scored over, and their normalised score."""
+
+    key: str
+    name: str
+    max_score: int | None  # None: not known (its normalised score is then not either)
+    cells: int
+    episodes: int
+    failures: int
+    normalized: Estimate  # the mean final score over the game's maximum, with its CI
+
+
+def game_stats(records: Sequence[EpisodeRecord]) -> list[GameStats]:
+    """Per game, its cells, episodes and the mean normalised score of its finished ones."""
+    result = []
+    for key, played in by_game(records).items():
+        profile, done = played[0].profile, _done(played)
+        result.append(
+            GameStats(
+                key=key,
+                name=profile.name,
+                max_score=profile.max_score,
+                cells=len({r.cell for r in played}),
+                episodes=len(played),
+                failures=len(played) - len(done),
+                normalized=estimates(done)["normalized_score"],
+            )
+        )
+    return result
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -322,10 +393,48 @@ def _table_width(widths: list[int]) -> int:
 
 def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
     """The report's tables, each fitted to the console's width (`Grid.tables`); cells named by
-    key, the legend first."""
+    key, the legend first. Over several games: the games, then each game's tables, then MCP
+    on minus off pooled over the games."""
     cells = cell_stats(records)
     keys = cell_keys(cells)
     console.print(legend(cells, keys))
+    games = game_stats(records)
+    if len(games) == 1:
+        _render_cells(console, records, cells, keys, title, DIFFERENCE_TITLE)
+        return
+    _print(console, [games_grid(f"{title}: games", games)])
+    for game in games:
+        played = [r for r in records if r.game_key == game.key]
+        mine = [s for s in cells if s.game == game.key]
+        named = f"{title}, {game.name}"
+        _render_cells(console, played, mine, keys, named, f"{named}: {DIFFERENCE_TITLE}")
+    pooled = pooled_rows(records)
+    if pooled:
+        _print(console, [difference_grid(pooled, POOLED_TITLE, POOLED_CAPTION)])
+
+
+POOLED_TITLE = "MCP on minus off, pooled over the games (95% bootstrap CI)"
+POOLED_CAPTION = (
+    "every game's episodes together, each scored over its own game's maximum: the maxima "
+    "differ (Zork I 350, Zork II 400, Zork III 7), so only the normalised score pools"
+)
+
+
+def _print(console: Console, grids: Sequence[Grid]) -> None:
+    for grid in grids:
+        for table in grid.tables(console.width):
+            console.print(table)
+
+
+def _render_cells(
+    console: Console,
+    records: Sequence[EpisodeRecord],
+    cells: Sequence[CellStats],
+    keys: dict[str, str],
+    title: str,
+    difference_title: str,
+) -> None:
+    """One game's tables: its cells' scores and costs, its MCP differences, its play."""
     grids = [
         score_grid(
             f"{title}: score per cell (95% bootstrap CI over finished episodes)", cells, keys
@@ -334,19 +443,28 @@ def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Swe
     ]
     differences = difference_rows(records)
     if differences:
-        grids.append(difference_grid(differences))
-    for grid in grids:
-        for table in grid.tables(console.width):
-            console.print(table)
+        grids.append(difference_grid(differences, difference_title))
+    _print(console, grids)
     for line in extensions(records):
         console.print(line)
-    grids = [
+    _print(console, [
         metric_grid(f"{title}: play per cell", cells, keys, PLAY),
         metric_grid(f"{title}: memory per cell", cells, keys, MEMORY_PLAY, explained=True),
-    ]
-    for grid in grids:
-        for table in grid.tables(console.width):
-            console.print(table)
+    ])  # fmt: skip
+
+
+DIFFERENCE_TITLE = "MCP on minus off (95% bootstrap CI)"
+
+
+def games_grid(title: str, games: Sequence[GameStats]) -> Grid:
+    """Per game: its maximum, cells and episodes, and its mean normalised score."""
+    headers = ["game", "max score", "cells", "episodes", "failed", "final score / maximum"]
+    rows: list[list[str | Text]] = [
+        [Text(g.name), "-" if g.max_score is None else str(g.max_score), str(g.cells),
+         str(g.episodes), str(g.failures), ci_text(g.normalized, DIGITS["normalized_score"])]
+        for g in games
+    ]  # fmt: skip
+    return Grid(title, headers, rows)
 
 
 def score_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> Grid:
@@ -384,14 +502,17 @@ def cost_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> G
     return Grid(title, ["cell", "total", *COST_PARTS], rows, caption=COST_CAPTION)
 
 
-def difference_grid(differences: Sequence[DifferenceRow]) -> Grid:
+def difference_grid(
+    differences: Sequence[DifferenceRow], title: str = DIFFERENCE_TITLE, caption: str | None = None
+) -> Grid:
     headers = ["model", "mcp", "metric", "difference", "CI excludes 0"]
     rows: list[list[str | Text]] = []
     for row in differences:
         d = row.difference
         label = BY_NAME[d.metric].label
-        rows.append([Text(d.group), Text(d.mcp), label, ci_text(d.difference), row.verdict])
-    return Grid("MCP on minus off (95% bootstrap CI)", headers, rows, leading=2)
+        shown = ci_text(d.difference, DIGITS.get(d.metric, 1))
+        rows.append([Text(d.group), Text(d.mcp), label, shown, row.verdict])
+    return Grid(title, headers, rows, leading=2, caption=caption)
 
 
 def metric_grid(
@@ -449,8 +570,8 @@ def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
     return [episodes, cells]
 
 
-_COUNTS = ("cell", "model", "mcp", "history", "setup", "episodes", "failures", "median_score",
-           "max_score")  # fmt: skip
+_COUNTS = ("cell", "model", "mcp", "history", "game", "setup", "episodes", "failures",
+           "median_score", "max_score")  # fmt: skip
 _MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "unpriced")
 
 
@@ -489,12 +610,23 @@ def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]
         ),
     ]  # fmt: skip
     figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
-    axes.boxplot([[r.score for r in group] for group in by_cell.values()], showmeans=True)
+    axes.boxplot([_final_scores(group, done) for group in by_cell.values()], showmeans=True)
     axes.set_xticks(range(1, len(by_cell) + 1), list(by_cell), rotation=15, fontsize="small")
-    axes.set(ylabel="final score", title="Final score per cell")
+    several = len(by_game(done)) > 1
+    axes.set(
+        ylabel="final score / maximum" if several else "final score",
+        title="Final score per cell" + (" over its game's maximum" if several else ""),
+    )
     paths.append(_saved(plt, figure, directory / "final_scores.png"))
     paths.append(_tool_use_plot(plt, by_cell, directory / "tool_use.png"))
     return paths
+
+
+def _final_scores(group: Sequence[EpisodeRecord], done: Sequence[EpisodeRecord]) -> list[float]:
+    """A cell's final scores; over several games, each over its game's maximum (where known)."""
+    if len(by_game(done)) == 1:
+        return [r.score for r in group]
+    return values(group, BY_NAME["normalized_score"])
 
 
 def _curve_plot(

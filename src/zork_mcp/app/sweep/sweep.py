@@ -1,5 +1,5 @@
-"""A sweep: models x MCP modes x history modes, each cell played for N episodes; parsed from
-flags or TOML and checked against the provider registry. Its episodes are
+"""A sweep: models x MCP modes x history modes x games, each cell played for N episodes;
+parsed from flags or TOML and checked against the provider registry. Its episodes are
 domain/sweep/episodes.py."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import Any
 from zork_mcp.builders import providers
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.game.seeds import checked_seeds
+from zork_mcp.domain.game.trilogy import KNOWN_GAMES
 from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.sweep.episodes import (
     Cell,
@@ -26,7 +28,7 @@ DEFAULT_FIRST_SEED = 12
 RUN_HISTORY = "default"  # the history mode a run has without one: its pyproject's
 SWEEP_KEYS = frozenset(
     {"name", "models", "mcp", "history", "seeds", "episodes", "max_turns", "parallel",
-     "provider_limits", "budget_usd", "budget_tokens"}
+     "provider_limits", "budget_usd", "budget_tokens", "games", "max_score"}
 )  # fmt: skip
 
 
@@ -42,6 +44,8 @@ class Sweep:
     history: tuple[HistoryMode | None, ...] = (None,)  # None: the run's own
     budget_usd: float | None = None  # what the whole sweep may spend on LLM calls
     budget_tokens: int | None = None
+    games: tuple[str, ...] = ()  # () : the run's own game; several: a cell per game
+    max_score: int | None = None  # an unknown game's most points (None: the config's)
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -53,6 +57,8 @@ class Sweep:
             raise ConfigurationError("A sweep needs at least one model: --model provider:model.")
         if not self.history:
             raise ConfigurationError("A sweep needs at least one history mode (or leave it out).")
+        if self.max_score is not None and self.max_score < 1:
+            raise ConfigurationError("max_score must be at least 1.")
         if self.episodes < 1 or self.max_turns < 1:
             raise ConfigurationError("episodes and max_turns must be at least 1.")
         try:
@@ -69,9 +75,18 @@ class Sweep:
         return Budget(self.budget_usd, self.budget_tokens)
 
     @property
+    def game(self) -> str | None:
+        """The game of a one-game sweep (None: the run's own, or a cell's own per game)."""
+        return self.games[0] if len(self.games) == 1 else None
+
+    @property
     def cells(self) -> list[Cell]:
+        """Game by game, models x MCP modes x history modes; a one-game sweep's cells name no
+        game, so its labels and keys are those it had before sweeps had games."""
+        games: tuple[str | None, ...] = self.games if len(self.games) > 1 else (None,)
         return [
-            Cell(model, mode, history)
+            Cell(model, mode, history, game)
+            for game in games
             for model in self.models
             for mode in self.mcp
             for history in self.history
@@ -135,6 +150,20 @@ def parse_history_modes(modes: Iterable[str]) -> tuple[HistoryMode | None, ...]:
     return tuple(result)
 
 
+def parse_games(games: Iterable[str]) -> tuple[str, ...]:
+    """Each game once, in the order given: a known game's name (its key, in lower case) or a
+    story file's path, as written."""
+    result: dict[str, None] = {}
+    for text in (game.strip() for game in games):
+        if text:
+            result[text.lower() if text.lower() in KNOWN_GAMES else text] = None
+    if not result:
+        raise ConfigurationError(
+            f"--game needs at least one game: {', '.join(KNOWN_GAMES)} or a story file's path."
+        )
+    return tuple(result)
+
+
 def sweep_from_toml(text: str, source: str) -> dict[str, Any]:
     """The sweep file's fields, checked; the CLI lets flags override them."""
     try:
@@ -153,8 +182,11 @@ def sweep_from_toml(text: str, source: str) -> dict[str, Any]:
         fields["mcp"] = parse_mcp_modes(str(m) for m in _list(data, "mcp", source))
     if "history" in data:
         fields["history"] = parse_history_modes(str(m) for m in _list(data, "history", source))
+    if "games" in data:
+        fields["games"] = parse_games(str(g) for g in _list(data, "games", source))
     if "seeds" in data:
-        fields["seeds"] = tuple(int(s) for s in _list(data, "seeds", source))
+        seeds = (int(s) for s in _list(data, "seeds", source))
+        fields["seeds"] = checked_seeds(seeds, f"{source}: seeds")
     return fields
 
 

@@ -51,12 +51,14 @@ def cell_mcp(text: str) -> CellMcp:
 
 @dataclass(frozen=True)
 class Cell:
-    """One configuration: a model, its MCP (on, off, or another MCP config file) and a
-    history mode (None: the run's own, as its pyproject says)."""
+    """One configuration: a model, its MCP (on, off, or another MCP config file), a history
+    mode (None: the run's own, as its pyproject says) and a game (None: the sweep's one game,
+    which its task carries; a sweep over several games gives each cell its own)."""
 
     model: ModelSpec
     mcp: CellMcp
     history: HistoryMode | None = None
+    game: str | None = None  # a known game's key or a story file's path, as written
 
     def __post_init__(self) -> None:
         if isinstance(self.mcp, str):  # as written: "on", "off" or a file
@@ -64,10 +66,11 @@ class Cell:
 
     @property
     def label(self) -> str:
-        """Names the cell, and so keys its episodes: a cell of the run's own history mode
-        keeps the label (and the keys) it had before cells had a history mode."""
+        """Names the cell, and so keys its episodes: a cell of the run's own history mode, or
+        of a sweep's one game, keeps the label (and the keys) it had before cells had them."""
         history = f" history={self.history}" if self.history is not None else ""
-        return f"{self.model.label} mcp={self.mcp}{history}"
+        game = f" game={self.game}" if self.game is not None else ""
+        return f"{self.model.label} mcp={self.mcp}{history}{game}"
 
 
 @dataclass(frozen=True)
@@ -98,9 +101,9 @@ class EpisodeSpec:
     @property
     def key(self) -> str:
         """Stable identity: the same episode of the same sweep always has the same key (its
-        cell's label holds the model, the MCP mode and any history mode; a model's base URL
-        is left out, so a local server may come back on another port; so is the turn limit,
-        so a sweep run again with a higher one carries its episodes on)."""
+        cell's label holds the model, the MCP mode, any history mode and any game; a model's
+        base URL is left out, so a local server may come back on another port; so is the turn
+        limit, so a sweep run again with a higher one carries its episodes on)."""
         body = json.dumps(
             {"cell": self.cell.label, "i": self.index, "seed": self.seed}, sort_keys=True
         )
@@ -118,8 +121,14 @@ class EpisodeTask:
     spec: EpisodeSpec
     log_root: Path
     config: Path
-    game: str | None = None
+    game: str | None = None  # the sweep's one game (None: the run's own); a cell's wins
     resume: bool = False  # continue from the episode's checkpoint if it has one
     trust_pickle: bool = False  # an old checkpoint.pickle is its user's, to be loaded
     extends: int | None = None  # carries on a stored episode played to this turn limit
     budget: Budget | None = None  # what the episode may spend in all, its runs before included
+    max_score: int | None = None  # an unknown game's most points (None: the config's)
+
+    @property
+    def game_played(self) -> str | None:
+        """The game this episode plays: its cell's, else the sweep's, else the run's own."""
+        return self.spec.cell.game or self.game

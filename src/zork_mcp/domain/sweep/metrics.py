@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts, tool_uses
-from zork_mcp.domain.game.profile import ZORK1
 from zork_mcp.domain.sweep.records import EpisodeRecord, Place, place
 from zork_mcp.domain.sweep.statistics import Estimate, difference_ci, mean_ci
 
@@ -108,9 +107,9 @@ METRICS = (
     Metric("best_score", "best score", lambda r: r.best_score,
            "the highest score after any turn, from the episode's turns (TALES's highscore, "
            "which TALES reads at 100 steps)"),
-    Metric("normalized_score", f"final score / {ZORK1.max_score}", lambda r: r.normalized_score,
-           f"the final score over {ZORK1.name}'s {ZORK1.max_score} points (TALES's normalized "
-           "score)"),
+    Metric("normalized_score", "final score / maximum", lambda r: r.normalized_score,
+           "the final score over the game's most points (Zork I 350, Zork II 400, Zork III 7; "
+           "TALES's normalized score), which puts games side by side"),
     Metric("rooms", "rooms visited", lambda r: r.rooms_visited,
            "rooms the player stood in after a turn, from each turn's room, told apart by their "
            "Z-machine object (so Zork I's several Forests count apart)"),
@@ -143,9 +142,20 @@ METRICS = (
 )  # fmt: skip
 BY_NAME = {metric.name: metric for metric in METRICS}
 MEMORY = ("rooms_revisited", "return_turns", "repeated_rate")  # memory at work, read from turns
-COMPARED = (  # MCP on minus off
+COMPARED = (  # MCP on minus off, within a game
     "final_score", "rooms", "rooms_revisited", "return_turns", "repeated_rate",
 )  # fmt: skip
+# MCP on minus off over several games together: only a score over each game's own maximum
+# puts Zork I's 350 points, Zork II's 400 and Zork III's 7 on one scale.
+POOLED = ("normalized_score",)
+
+
+def by_game(records: Sequence[EpisodeRecord]) -> dict[str, list[EpisodeRecord]]:
+    """The episodes of each game, by its key, the games in the order their episodes come."""
+    games: dict[str, list[EpisodeRecord]] = {}
+    for record in records:
+        games.setdefault(record.game_key, []).append(record)
+    return games
 
 
 def values(records: Sequence[EpisodeRecord], metric: Metric) -> list[float]:

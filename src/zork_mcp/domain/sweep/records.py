@@ -4,16 +4,15 @@ and where a turn left the player, the one room identity its metrics read."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.episode.turn_facts import TurnFacts
-from zork_mcp.domain.game.profile import ZORK1
+from zork_mcp.domain.game.profile import GameProfile
+from zork_mcp.domain.game.trilogy import DEFAULT_GAME, profile_named
 from zork_mcp.domain.llm.messages import CostParts
-
-MAX_SCORE = ZORK1.max_score
 
 
 class EpisodeStatus(StrEnum):
@@ -58,6 +57,8 @@ class EpisodeRecord:
     extended_from: int | None = None  # carried on from a row played to this limit
     history: HistoryMode | None = None  # the cell's (None: the run's own, or stored before)
     setup: str | None = None  # the set-up it was played with, in words (None: not known)
+    game: str = ""  # the game's key (zork1, zork2, zork3, or a story file's stem; "": zork1)
+    max_score: int | None = None  # the game's most points (None: the known game's, or unknown)
     repeated_commands: int | None = None  # turns that changed nothing (None: stored before)
     # Its cost by part, as the price list splits it (None: unpriced, or stored before), and
     # why it has no cost when it has none.
@@ -85,8 +86,23 @@ class EpisodeRecord:
         return self.status is EpisodeStatus.FAILED
 
     @property
-    def normalized_score(self) -> float:
-        return self.score / MAX_SCORE
+    def game_key(self) -> str:
+        """The game it was played in; a row from before games had keys played Zork I."""
+        return self.game or DEFAULT_GAME
+
+    @property
+    def profile(self) -> GameProfile:
+        """Its game's profile, read from the row once: the known game's, else a generic one
+        with the maximum the row was played with."""
+        profile = profile_named(self.game or None)
+        if self.max_score is None or profile.max_score == self.max_score:
+            return profile
+        return replace(profile, max_score=self.max_score)
+
+    @property
+    def normalized_score(self) -> float | None:
+        """The final score over the game's maximum; None where the maximum is not known."""
+        return self.profile.normalized(self.score)
 
     @property
     def named_cell(self) -> str:

@@ -8,7 +8,16 @@ import math
 
 from rich.console import Console
 
-from zork_mcp.app.sweep.report import cell_stats, mcp_differences, render, write_csv, write_plots
+from zork_mcp.app.sweep.report import (
+    cell_stats,
+    difference_rows,
+    mcp_differences,
+    pooled_differences,
+    pooled_rows,
+    render,
+    write_csv,
+    write_plots,
+)
 from zork_mcp.domain.episode.turn_facts import ToolUse, TurnFacts
 from zork_mcp.domain.sweep.records import EpisodeRecord, play_metrics
 
@@ -218,3 +227,61 @@ def test_at_80_columns_every_table_fits_and_no_header_or_label_is_cut():
     labels = lines.index(legend[0]), next(i for i, s in enumerate(lines) if s.startswith("│ B "))
     assert labels[1] - labels[0] <= 4, "a cell's label and set-up in a few lines, not 10+"
     assert "│ 15.0 [5.0, 25.0] │" in text, "a CI is never wrapped"
+
+
+def in_game(game: str, most: int, mcp: str, index: int, score: int) -> EpisodeRecord:
+    cell = f"local:m mcp={mcp} game={game}"
+    return episode(mcp, index, score, key=f"{game}{mcp}{index}", cell=cell, game=game,
+                   max_score=most)  # fmt: skip
+
+
+# MCP adds 40 of Zork I's 350 points and 1 of Zork III's 7: on the final score the games
+# cannot be put together; over each game's maximum, MCP on adds 40/350 and 1/7.
+GAMES = [
+    *(in_game("zork1", 350, "on", i, s) for i, s in enumerate([40, 60, 80])),
+    *(in_game("zork1", 350, "off", i, s) for i, s in enumerate([0, 20, 40])),
+    *(in_game("zork3", 7, "on", i, s) for i, s in enumerate([1, 2, 3])),
+    *(in_game("zork3", 7, "off", i, s) for i, s in enumerate([0, 1, 2])),
+]
+
+
+def test_over_several_games_mcp_on_minus_off_is_per_game_and_pooled_on_the_normalised_score():
+    per_game = {(d.game, d.metric): d.difference.value for d in mcp_differences(GAMES)}
+    assert per_game[("zork1", "final_score")] == 40 and per_game[("zork3", "final_score")] == 1
+    [pooled] = pooled_differences(GAMES)
+    assert (pooled.game, pooled.metric, pooled.model, pooled.mcp) == (
+        None, "normalized_score", "local:m", "on",
+    )  # fmt: skip
+    assert math.isclose(pooled.difference.value, (40 / 350 + 1 / 7) / 2)
+    [row] = pooled_rows(GAMES)
+    assert (row.treated, row.control) == (6, 6)
+    assert [(r.difference.game, r.treated) for r in difference_rows(GAMES)][:1] == [("zork1", 3)]
+    assert pooled_differences([r for r in GAMES if r.game == "zork1"]) == []
+
+
+def test_the_report_of_several_games_has_each_games_tables_and_the_pooled_difference():
+    console = Console(record=True, width=200)
+    render(console, GAMES, "s")
+    text = console.export_text()
+    assert "s: games" in text and "Zork I" in text and "Zork III" in text
+    assert "s, Zork I: MCP on minus off" in text and "s, Zork III: MCP on minus off" in text
+    pooled = text.split("pooled over the games")[1]
+    assert "final score / maximum" in pooled and f"{(40 / 350 + 1 / 7) / 2:.3f}" in pooled
+    assert "only the normalised score pools" in text
+
+
+def test_the_report_of_one_game_has_no_games_table_and_no_pooled_difference():
+    console = Console(record=True, width=200)
+    render(console, RECORDS, "s")
+    text = console.export_text()
+    assert "s: games" not in text and "pooled" not in text
+    assert "MCP on minus off (95% bootstrap CI)" in text and "s: score per cell" in text
+
+
+def test_cells_csv_names_each_cells_game_and_episodes_csv_each_rows_maximum(tmp_path):
+    episodes, cells = write_csv(GAMES, tmp_path)
+    rows = list(csv.DictReader(cells.open()))
+    assert [row["game"] for row in rows] == ["zork1", "zork1", "zork3", "zork3"]
+    assert float(rows[2]["normalized_score"]) == 2 / 7
+    stored = list(csv.DictReader(episodes.open()))
+    assert {(row["game"], row["max_score"]) for row in stored} == {("zork1", "350"), ("zork3", "7")}
