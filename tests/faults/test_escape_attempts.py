@@ -83,6 +83,9 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
         ("ptrace", {"pid": agent}),
         *(("write", {"path": str(episode / name)}) for name in OURS),
         ("write", {"path": str(episode / "checkpoint.pickle")}),
+        # a device node in its own folder (issue 66): the kernel log, a disk
+        ("mknod", {"path": str(episode / "servers" / "x" / "kmsg")}),
+        ("mknod", {"path": str(episode / "servers" / "x" / "disk"), "block": True, "major": 8}),
         ("read", {"path": str(episode / "journal.jsonl")}),
         ("read", {"path": str(episode / "servers" / "other" / "notes.jsonl")}),
     ]
@@ -110,6 +113,7 @@ async def test_every_escape_is_denied_and_the_session_goes_on(mode, planted, tmp
     assert not (planted["work"] / "dropped.txt").exists()
     assert (episode / "servers" / "x" / "notes.jsonl").read_text() == "escaped"
     assert not (episode / "checkpoint.pickle").exists()
+    assert not (episode / "servers" / "x" / "kmsg").exists()
     for name in OURS:
         assert (episode / name).read_text() == "the agent's\n", name
     assert_no_processes_left(server)

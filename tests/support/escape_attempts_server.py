@@ -5,8 +5,9 @@ tool error "denied: <errno name>". Fast to start: no mcp import. It exits when s
 Tools: `read` (a file's first bytes; `/proc/<pid>/environ` too), `write` (a new file),
 `connect` (TCP to host:port, 127.0.0.1 by default), `udp` (a datagram to 127.0.0.1:port),
 `proxy` (a CONNECT to host:port through the proxy HTTPS_PROXY names, then what the far end
-says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach), and
-`parent` (its parent's pid, from /proc/self/status).
+says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach), `mknod`
+(a char or block device node at a path, then a read through it), and `parent` (its
+parent's pid, from /proc/self/status).
 """
 
 import ctypes
@@ -17,7 +18,7 @@ import socket
 from plain_stdio_server import serve
 
 PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "parent"]
+TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "mknod", "parent"]
 
 
 def _read(args: dict) -> str:
@@ -80,6 +81,17 @@ def _ptrace(args: dict) -> str:
     return f"ESCAPED: attached to {pid}"
 
 
+def _mknod(args: dict) -> str:
+    """A device node in a folder it may write: char 1:11 is the kernel log (/dev/kmsg)."""
+    kind = 0o060000 if args.get("block") else 0o020000
+    os.mknod(args["path"], 0o600 | kind, os.makedev(args.get("major", 1), args.get("minor", 11)))
+    fd = os.open(args["path"], os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return f"ESCAPED: {os.read(fd, 200)!r}"
+    finally:
+        os.close(fd)
+
+
 def _parent(args: dict) -> str:
     with open("/proc/self/status") as status:
         for line in status:
@@ -96,6 +108,7 @@ ACTIONS = {
     "proxy": _proxy,
     "signal": _signal,
     "ptrace": _ptrace,
+    "mknod": _mknod,
     "parent": _parent,
 }
 

@@ -12,6 +12,7 @@ from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import (
     Checkpoint,
     EpisodeState,
+    Note,
     Place,
     PlayedTurn,
     unchanged_repeat,
@@ -24,6 +25,7 @@ from zork_mcp.domain.errors import (
     GameHaltedError,
     LLMError,
     MCPServerStartupError,
+    ServerFileError,
 )
 from zork_mcp.domain.facts.episode_facts import (
     BudgetReached,
@@ -34,6 +36,7 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import Event, Level
+from zork_mcp.domain.facts.notice_facts import ServerFileSkipped
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
 from zork_mcp.domain.game.profile import GameProfile
@@ -97,6 +100,7 @@ class Orchestrator:
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
         self._history, self._journal = history, journal
+        self._skipped: set[str] = set()  # why a server's file was skipped, each said once
         self.state = EpisodeState(
             EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
         )
@@ -207,13 +211,26 @@ class Orchestrator:
         """What the agent is shown this turn: its history and where it stands now."""
         state = self.state
         if self._journal is not None:
-            state.notes = self._journal.notes()
+            state.notes = self._notes(state.notes)
         view = TurnView(
             latest=state.answer_before(len(state.turns)),
             inventory=self._inventory(),
             memories=relevant_memories(state, self._profile),
         )
         return turn_messages(self._agent.system_prompt, state, view, self._history)
+
+    def _notes(self, before: tuple[Note, ...]) -> tuple[Note, ...]:
+        """The notes as the journal reads them now; those of before, and a notice said once
+        per reason, when the memory server's notes file cannot be read as one."""
+        try:
+            return self._journal.notes()
+        except ServerFileError as e:
+            if e.reason not in self._skipped:
+                self._skipped.add(e.reason)
+                skipped = ServerFileSkipped(e.path, e.reason)
+                text = f"The memory server's notes were not read: {e.reason}"
+                self._telemetry.emit(Event.about(skipped, text, Level.WARNING))
+            return before
 
     def _time(self) -> None:
         """The episode's wall time: this run's so far, after the runs it resumed."""

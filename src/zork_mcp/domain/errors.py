@@ -17,6 +17,15 @@ class MCPConfigError(MCPError, ConfigurationError):
     """The MCP server configuration (mcp_config.json) cannot be used."""
 
 
+class ServerFileError(MCPError):
+    """A file an MCP server keeps in its own folder is not one the agent can read (a link,
+    a pipe, a socket, a device): that server's failure, never the episode's."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.path, self.reason = path, reason
+
+
 class MCPServerStartupError(MCPError):
     """MCP servers could not be started, initialized or listed (requirement 6.1).
 

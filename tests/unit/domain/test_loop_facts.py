@@ -46,6 +46,7 @@ from zork_mcp.domain.facts.notice_facts import (
     SandboxDegraded,
     SandboxOff,
     ServerDisabled,
+    ServerFileSkipped,
 )
 from zork_mcp.domain.facts.tool_facts import (
     TOOL_FACTS,
@@ -125,6 +126,7 @@ NOTICES = [
     GameSandboxDegraded(3, ["TCP connections"]),
     HostRefused("fetch", "example.com", 443),
     EmulatorRestarted("look", "killed", 1),
+    ServerFileSkipped("/logs/e/servers/memory/notes.jsonl", "a pipe"),
 ]
 EPISODE_OWN = [
     EpisodeStarted(True, 40, "West of House", 64, 3),

@@ -51,6 +51,17 @@ def test_two_servers_never_share_a_folder(first, second):
     assert folder_name(first) != folder_name(second)
 
 
+@given(NAMES)
+def test_no_name_takes_the_folder_another_names_hash_gave(name):
+    """A name spelt as another's hashed folder (issue 66: `a/b` beside `a_b-c14cddc033f6`,
+    the old form) still gets a folder of its own."""
+    folder = folder_name(name)
+    assume(folder != name)  # a plain name is its own folder
+    assert folder_name(folder) != folder
+    assert folder_name(folder.replace("+", "-")) != folder
+    assert folder_name("a/b") != folder_name("a_b-c14cddc033f6") != folder_name("a_b")
+
+
 @given(st.lists(words_with_placeholders(), max_size=4), words_with_placeholders())
 def test_placeholders_are_filled_wherever_they_stand_and_nothing_else_changes(args, value):
     entry = MCPServerConfig(command="srv", args=tuple(args), env={"STATE": value})

@@ -33,7 +33,11 @@ FS_READ_FILE = 1 << 2
 FS_READ_DIR = 1 << 3
 FS_REMOVE_DIR = 1 << 4
 # 1 << 5 to 1 << 12: remove a file, make a char device, folder, file, socket, fifo, block
-# device, symlink; handled whole (`_FS_BY_ABI`), never granted one by one
+# device, symlink; handled whole (`_FS_BY_ABI`), granted whole to a writable folder but for
+# the two device nodes, which no rule grants: a device made in a folder of its own would
+# open what the device files it may not read guard (issue 66: char 1:11, the kernel log)
+FS_MAKE_CHAR = 1 << 6
+FS_MAKE_BLOCK = 1 << 11
 FS_REFER = 1 << 13  # ABI 2
 FS_TRUNCATE = 1 << 14  # ABI 3
 FS_IOCTL_DEV = 1 << 15  # ABI 5
@@ -117,11 +121,11 @@ def build_ruleset(rules: dict[str, Any], abi: int | None = None) -> int | None:
     handed to (a forked or spawned server: built in its parent, its start only enforces it);
     None when the kernel has no Landlock.
 
-    `read`: readable (and executable) beneath; `write`: also writable, with files and
-    folders made and removed beneath; `listed`: names listed only; `removable`: empty
-    folders beneath may be removed (a folder of its own, when it ends); `connect_ports`: TCP
-    ports it may connect to (none may be bound); `scoped`: no signal and no abstract unix
-    socket out of its domain."""
+    `read`: readable (and executable) beneath; `write`: also writable, with files, folders,
+    links, pipes and sockets made and removed beneath (never a device node); `listed`:
+    names listed only; `removable`: empty folders beneath may be removed (a folder of its
+    own, when it ends); `connect_ports`: TCP ports it may connect to (none may be bound);
+    `scoped`: no signal and no abstract unix socket out of its domain."""
     abi = abi_version() if abi is None else abi
     if abi < 1:
         return None
@@ -135,7 +139,7 @@ def build_ruleset(rules: dict[str, Any], abi: int | None = None) -> int | None:
     try:
         _add_paths(libc, ruleset, rules["listed"], FS_READ_DIR)
         _add_paths(libc, ruleset, rules["read"], _READ & handled_fs)
-        _add_paths(libc, ruleset, rules["write"], handled_fs)
+        _add_paths(libc, ruleset, rules["write"], handled_fs & ~(FS_MAKE_CHAR | FS_MAKE_BLOCK))
         _add_paths(libc, ruleset, rules.get("removable", ()), FS_REMOVE_DIR)
         if abi >= NET_ABI:
             _add_ports(libc, ruleset, rules["connect_ports"])

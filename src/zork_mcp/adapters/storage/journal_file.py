@@ -38,6 +38,7 @@ from zork_mcp.adapters.storage import own_files
 from zork_mcp.adapters.storage.own_files import ForeignFileError
 from zork_mcp.domain.episode.episode_map import EpisodeMap, MapSurvey
 from zork_mcp.domain.episode.episode_state import Note, Place, PlayedTurn
+from zork_mcp.domain.errors import ServerFileError
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.trilogy import profile_named
 
@@ -50,6 +51,12 @@ CHECKED = 64  # bytes before the snapshot's end that must still be there
 HEAD = 64 * 1024  # what a reader reads of a snapshot first: its header is a few KB
 FIRST_LINE_BYTES = 256 * 1024  # the most of a `begin` line read for its game
 NOTE_CHARS = 1_000  # the longest note the memory server keeps; a longer line is cut as read
+# What a reader takes of a notes file, which its server writes: its last 1 MiB, its last
+# 1,000 notes, each line at most 16 KiB (a note of NOTE_CHARS, each escaped as JSON at up to
+# 12 bytes, and its fields)
+NOTES_BYTES = 1024 * 1024
+NOTES_LINES = 1_000
+NOTE_LINE_BYTES = 16 * 1024
 Line = tuple[int, dict[str, Any]]  # a parsed line and the offset where it ends
 
 
@@ -132,7 +139,10 @@ class FileJournal:
     def notes(self) -> tuple[Note, ...]:
         """The notes still remembered: each a line its memory server wrote, read as text
         (a line that is not a note is skipped)."""
-        written = _whole_lines(self.notes_path) if self.notes_path else []
+        try:
+            written = _notes_lines(self.notes_path) if self.notes_path else []
+        except ForeignFileError as e:
+            raise ServerFileError(str(self.notes_path), str(e)) from e
         if not written:
             return ()
         with self._reading() as reading:
@@ -300,20 +310,27 @@ def _append(path: Path, line: dict[str, Any]) -> None:
         os.close(fd)
 
 
-def _whole_lines(path: Path) -> list[Line]:
+def _notes_lines(path: Path) -> list[Line]:
+    """The notes file's last NOTES_LINES whole lines that parse, read from at most its last
+    NOTES_BYTES as a file its server writes (`own_files.read_foreign`); a line longer than
+    a note's can be (NOTE_LINE_BYTES) is skipped unparsed."""
     try:
-        return _parsed_lines(own_files.read(path), 0)
+        data = own_files.read_foreign(path, NOTES_BYTES)
     except FileNotFoundError:
         return []
+    return _parsed_lines(data, 0, NOTE_LINE_BYTES)[-NOTES_LINES:]
 
 
-def _parsed_lines(data: bytes, offset: int) -> list[Line]:
+def _parsed_lines(data: bytes, offset: int, longest: int | None = None) -> list[Line]:
     """Each whole line of `data` that parses, with the offset where it ends (`data` starts
-    at `offset`); an unfinished last line is left out."""
+    at `offset`); an unfinished last line is left out, and so is a line longer than
+    `longest` bytes or nested too deep for the parser."""
     lines, end = [], offset
     for row in data[: data.rfind(b"\n") + 1].split(b"\n")[:-1]:
         end += len(row) + 1
-        with contextlib.suppress(ValueError):
+        if longest is not None and len(row) > longest:
+            continue
+        with contextlib.suppress(ValueError, RecursionError):
             line = json.loads(row)
             if isinstance(line, dict):
                 lines.append((end, line))

@@ -55,6 +55,35 @@ def read(path: Path) -> bytes:
         return file.read()
 
 
+def read_foreign(path: Path, limit: int) -> bytes:
+    """At most the last `limit` bytes of a file another process writes (an MCP server, in
+    its own folder), from its first whole line. The name is opened as a path only (O_PATH:
+    nothing is read, no device or pipe is opened, no link followed) and judged by what it
+    is; only a regular file of this user with one name is then opened to read, through that
+    same open file (/proc/self/fd), so a swap in between changes nothing. `ForeignFileError`
+    says what else it is; FileNotFoundError when it is missing. Never more than `limit`
+    bytes in memory, however large the file."""
+    try:
+        handle = os.open(path, os.O_PATH | _NO_FOLLOW)
+    except OSError as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ForeignFileError(_refusal(path, f"unreadable ({e.strerror})")) from None
+    try:
+        problem = _problem(os.fstat(handle))
+        if problem is not None:
+            raise ForeignFileError(_refusal(path, problem))
+        fd = os.open(f"/proc/self/fd/{handle}", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    finally:
+        os.close(handle)
+    try:
+        start = max(0, os.fstat(fd).st_size - limit)
+        data = os.pread(fd, limit, start)
+    finally:
+        os.close(fd)
+    return data[data.find(b"\n") + 1 :] if start else data
+
+
 def open_reading(path: Path) -> int:
     """A descriptor reading `path`; FileNotFoundError when it is missing."""
     return _checked(path, os.O_RDONLY)
@@ -97,18 +126,22 @@ def _checked(path: Path, flags: int) -> int:
         if e.errno == errno.EISDIR:
             raise ForeignFileError(_refusal(path, "a folder")) from None
         raise
-    info = os.fstat(fd)
-    problem = None
-    if not stat.S_ISREG(info.st_mode):
-        problem = _kind(info)
-    elif info.st_nlink != 1:
-        problem = f"a file with {info.st_nlink} names (a hard link)"
-    elif info.st_uid != os.getuid():
-        problem = f"a file of another user (uid {info.st_uid})"
+    problem = _problem(os.fstat(fd))
     if problem is not None:
         os.close(fd)
         raise ForeignFileError(_refusal(path, problem))
     return fd
+
+
+def _problem(info: os.stat_result) -> str | None:
+    """What keeps an open file from being one of the agent's own, or None."""
+    if not stat.S_ISREG(info.st_mode):
+        return _kind(info)
+    if info.st_nlink != 1:
+        return f"a file with {info.st_nlink} names (a hard link)"
+    if info.st_uid != os.getuid():
+        return f"a file of another user (uid {info.st_uid})"
+    return None
 
 
 def _kind(info: os.stat_result) -> str:
@@ -118,6 +151,12 @@ def _kind(info: os.stat_result) -> str:
         return "a pipe"
     if stat.S_ISREG(info.st_mode):
         return f"a file of another user (uid {info.st_uid})"
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link"
+    if stat.S_ISSOCK(info.st_mode):
+        return "a socket"
+    if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
+        return "a device node"
     return "not a regular file"
 
 

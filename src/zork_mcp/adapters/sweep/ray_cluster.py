@@ -21,6 +21,7 @@ import atexit
 import io
 import os
 import shutil
+import stat
 import tarfile
 import tempfile
 import threading
@@ -181,33 +182,84 @@ class NotAFileError(tarfile.FilterError):
         super().__init__(f"{tarinfo.name!r} is not a regular file or a folder", tarinfo)
 
 
+PACKED_FILE_BYTES = 64 * 1024 * 1024  # a larger file is left out (an episode's own are ~MB)
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def pack(folder: Path) -> bytes:
     """A folder's files as a gzipped tar (an episode's logs: a few hundred KB).
 
-    The MCP servers wrote into the folder, so only its regular files and folders go in:
-    symlinks, fifos and devices are left out, and so is a file with another hard link
-    (a link to a file outside the folder would carry that file's contents out)."""
-
-    def files_and_folders(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
-        if member.isdir():
-            return member
-        if member.isfile() and alone(folder / member.name):
-            return member
-        return None  # a hard link's later names come as link members, left out too
-
+    The MCP servers wrote into the folder, and a server's process may still be changing it,
+    so each name is opened once, relative to its folder's open descriptor and without
+    following a link, and the open file is judged (`fstat`): only regular files with no
+    other hard link (a link to a file outside would carry that file out), of at most
+    PACKED_FILE_BYTES, and folders go in; links, pipes, sockets and devices are left out,
+    never opened to read. A name swapped for a link between a look and an open cannot
+    carry anything in, and a file that vanishes or changes meanwhile costs that file only,
+    never the episode's result."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        if folder.is_dir():
-            archive.add(folder, arcname=".", filter=files_and_folders)
+        try:
+            top = os.open(folder, _FOLDER)
+        except OSError:
+            top = None  # no folder (or a link in its place): nothing to pack
+        if top is not None:
+            try:
+                _pack_folder(archive, top, ".")
+            finally:
+                os.close(top)
     return buffer.getvalue()
 
 
-def alone(path: Path) -> bool:
-    """A regular file with no other hard link (False if it has gone meanwhile)."""
+def _pack_folder(archive: tarfile.TarFile, fd: int, name: str) -> None:
+    archive.addfile(_member(name, tarfile.DIRTYPE, 0o755))
+    for entry in sorted(os.listdir(fd)):
+        inner = f"{name}/{entry}"
+        try:
+            sub = os.open(entry, _FOLDER, dir_fd=fd)
+        except OSError:  # not a folder (or a link to one, or gone): perhaps a file
+            data = _alone(fd, entry)
+            if data is not None:
+                archive.addfile(_member(inner, tarfile.REGTYPE, 0o644, len(data)), io.BytesIO(data))
+            continue
+        try:
+            _pack_folder(archive, sub, inner)
+        finally:
+            os.close(sub)
+
+
+def _alone(folder: int, entry: str) -> bytes | None:
+    """The bytes of `entry` in the open `folder` if it is a regular file with no other hard
+    link and of at most PACKED_FILE_BYTES, else None. The name is opened as a path only
+    (O_PATH: no pipe or device is opened, no link followed) and then read through that same
+    open file."""
     try:
-        return os.lstat(path).st_nlink == 1
+        handle = os.open(entry, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
     except OSError:
-        return False
+        return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            return None
+        if info.st_size > PACKED_FILE_BYTES:
+            return None
+        fd = os.open(f"/proc/self/fd/{handle}", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    try:
+        return os.pread(fd, PACKED_FILE_BYTES, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _member(name: str, kind: bytes, mode: int, size: int = 0) -> tarfile.TarInfo:
+    member = tarfile.TarInfo(name)
+    member.type, member.mode, member.size = kind, mode, size
+    return member
 
 
 def extractable(member: tarfile.TarInfo, destination: str) -> tarfile.TarInfo:

@@ -53,6 +53,7 @@ class EventType(StrEnum):
     AGENT_PARSE_ERROR = "agent_parse_error"
     GAME_EMULATOR_RESTARTED = "game_emulator_restarted"
     GAME_SANDBOX_DEGRADED = "game_sandbox_degraded"
+    MCP_SERVER_FILE_SKIPPED = "mcp_server_file_skipped"
 
 
 class Level(StrEnum):

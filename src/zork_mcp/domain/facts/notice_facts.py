@@ -90,6 +90,16 @@ class ForkServerLost(LoopFact):
     kind = EventType.MCP_FORK_SERVER_LOST
 
 
+@dataclass(frozen=True)
+class ServerFileSkipped(LoopFact):
+    """A file an MCP server keeps in its own folder (the memory server's notes) could not be
+    read as one: its contents are skipped, the episode goes on (said once per reason)."""
+
+    kind = EventType.MCP_SERVER_FILE_SKIPPED
+    path: str
+    reason: str
+
+
 NOTICE_FACTS: dict[EventType, type[LoopFact]] = {
     fact.kind: fact
     for fact in (
@@ -102,5 +112,6 @@ NOTICE_FACTS: dict[EventType, type[LoopFact]] = {
         HostRefused,
         EmulatorRestarted,
         ForkServerLost,
+        ServerFileSkipped,
     )
 }

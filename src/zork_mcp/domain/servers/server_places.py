@@ -54,11 +54,13 @@ class EpisodePlaces:
 
 def folder_name(server: str) -> str:
     """A server's name as a folder name: as it is when it is a plain one, else its plain
-    characters and a hash of the whole (two names never share a folder)."""
+    characters, `+` and a hash of the whole. No plain name has a `+`, so a plain name is
+    never another's hashed one (`a/b` and `a_b+...` are apart), and two hashed names share
+    a folder only if their 80-bit hashes do."""
     if _FOLDER_NAME.fullmatch(server) and len(server) <= 64:
         return server
     plain = re.sub(r"[^A-Za-z0-9_-]", "_", server)[:40]
-    return f"{plain}-{hashlib.sha256(server.encode()).hexdigest()[:12]}"
+    return f"{plain}+{hashlib.sha256(server.encode()).hexdigest()[:20]}"
 
 
 def uses_journal(config: AnyServerConfig) -> bool:

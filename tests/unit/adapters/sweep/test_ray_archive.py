@@ -10,10 +10,13 @@ import re
 import stat
 import tarfile
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from zork_mcp.adapters.sweep.ray_cluster import Played, RaySweepBackend, pack, unpack
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
@@ -151,3 +154,43 @@ def test_the_driver_settles_an_episode_whose_logs_are_refused_with_the_error(tmp
     assert result.done()
     assert isinstance(result.exception(timeout=0), tarfile.FilterError)
     assert not (tmp_path / "logs" / "x").exists()
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(pause=st.sampled_from([0.0, 0.00001, 0.0001, 0.001]), packs=st.integers(5, 20))
+def test_a_file_swapped_with_a_link_to_a_secret_while_packing_never_carries_it(
+    tmp_path_factory, pause, packs
+):
+    """A server's daemon swaps a file in its folder between a regular file and a link to a
+    secret as fast as it can (issue 66: 2 of 4 packs carried the secret, one failed with
+    EINVAL): every pack succeeds, and none holds the secret."""
+    root = tmp_path_factory.mktemp("race")
+    (root / "secret.txt").write_bytes(SECRET)
+    server = root / "ep" / "servers" / "notes"
+    server.mkdir(parents=True)
+    swapped, spare, stop = server / "notes.jsonl", server / ".spare", threading.Event()
+
+    def swap() -> None:
+        while not stop.is_set():
+            spare.unlink(missing_ok=True)
+            spare.write_bytes(b"a note\n")
+            os.replace(spare, swapped)
+            time.sleep(pause)
+            spare.unlink(missing_ok=True)
+            spare.symlink_to(root / "secret.txt")
+            os.replace(spare, swapped)
+            time.sleep(pause)
+
+    swapper = threading.Thread(target=swap, daemon=True)
+    swapper.start()
+    try:
+        archives = [pack(root / "ep") for _ in range(packs)]
+    finally:
+        stop.set()
+        swapper.join()
+    for data in archives:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+            contents = [archive.extractfile(m).read() for m in archive.getmembers() if m.isfile()]
+        assert all(SECRET not in content for content in contents)

@@ -148,7 +148,9 @@ class ServerSandbox:
         key = (os.getcwd(), command, *args, "\0", *sorted(f"{k}={v}" for k, v in env.items()))
         policy = self._policies.get(key)
         if policy is None:
-            facts = server_facts(command, args, env, given=self._sandbox.read)
+            facts = server_facts(
+                command, args, env, given=self._sandbox.read, guarded=self._sandbox.write
+            )
             cache = launcher_cache(command, facts.home)
             if cache is not None:  # before the policy, which grants only folders that exist
                 with contextlib.suppress(OSError):
@@ -161,19 +163,29 @@ class ServerSandbox:
 
 
 def server_facts(
-    command: str, args: Sequence[str], env: Mapping[str, str], *, given: Sequence[str] = ()
+    command: str,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    given: Sequence[str] = (),
+    guarded: Sequence[str] = (),
 ) -> ServerFacts:
     """`given`: files its entry grants by name (an episode's journal), which an argument
-    may name as data: each is read as itself, never as code whose folder it may read."""
+    may name as data: each is read as itself, never as code whose folder it may read.
+    `guarded`: the folders its entry may write (its own folder of the episode, ...): a
+    folder its arguments name that is or holds one of them, or the working or home folder,
+    is left out, judged as the kernel sees folders (by device and inode, so a symbolic
+    link, `..` or a bind mount on the way is the same folder to the guard)."""
     cwd = os.getcwd()
     home = env.get("HOME") or os.path.expanduser("~")
     data = {os.path.realpath(path) for path in given}
     code = [arg for arg in args if _real(cwd, arg) not in data]
     own, lists_cwd = _own_folders(command, code, cwd, home)
+    held = _held(cwd, home, *(_home_expanded(path, home) for path in guarded))
     folders = tuple(
         os.path.realpath(path)
         for path in (_home_expanded(arg, home) for arg in args)
-        if path.startswith("/") and _is_folder(Path(path))
+        if path.startswith("/") and _is_folder(Path(path)) and _identity(path) not in held
     )
     return ServerFacts(
         home=os.path.realpath(home),
@@ -236,6 +248,26 @@ def _given_files(env: Mapping[str, str], cwd: str) -> tuple[str, ...]:
 
 def _home_expanded(word: str, home: str) -> str:
     return f"{home}/{word[2:]}" if word.startswith("~/") else word
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _held(*folders: str) -> set[tuple[int, int] | None]:
+    """The identities of `folders` and of every folder above each, as the kernel resolves
+    them: a folder whose identity is here is, or holds, one of them."""
+    held: set[tuple[int, int] | None] = set()
+    for folder in folders:
+        real = Path(os.path.realpath(folder))
+        for above in (real, *real.parents):
+            if (identity := _identity(str(above))) is not None:
+                held.add(identity)
+    return held - {None}
 
 
 def _is_folder(path: Path) -> bool:
