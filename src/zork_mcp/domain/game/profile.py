@@ -60,7 +60,7 @@ class GameProfile:
 
 # The compass and the ways in and out, as Infocom's and Inform's parsers both take them
 # (6 letters, as a version 3 dictionary keeps a word).
-_COMPASS = MappingProxyType({
+COMPASS = MappingProxyType({
     "north": "north", "n": "north", "south": "south", "s": "south",
     "east": "east", "e": "east", "west": "west", "w": "west",
     "northe": "northeast", "ne": "northeast", "northw": "northwest", "nw": "northwest",
@@ -79,7 +79,7 @@ def generic_profile(key: str, max_score: int | None = None) -> GameProfile:
         key=key,
         name=key,
         max_score=max_score,
-        directions=_COMPASS,
+        directions=COMPASS,
         typical_answer_chars=_TYPICAL_ANSWER_CHARS,
         death=None,
         unread=(),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from zork_mcp.domain.game import zork2_zork3_words as words
-from zork_mcp.domain.game.profile import GameProfile, generic_profile
+from zork_mcp.domain.game.profile import COMPASS, GameProfile, generic_profile
 
 # Zork I's own words (historicalsource/zork1; one only in the story file, Release 119),
 # each tested against the real game (tests/e2e/test_turn_facts.py, the map's tests).
@@ -76,14 +76,8 @@ _CLOSED_DOOR = re.compile(
 )  # V-WALK's door exit: "The grating is closed."
 
 
-_ZORK1_DIRECTIONS = MappingProxyType({  # gsyntax.zil's directions and their synonyms
-    "north": "north", "n": "north", "south": "south", "s": "south",
-    "east": "east", "e": "east", "west": "west", "w": "west",
-    "northe": "northeast", "ne": "northeast", "northw": "northwest", "nw": "northwest",
-    "southe": "southeast", "se": "southeast", "southw": "southwest", "sw": "southwest",
-    "up": "up", "u": "up", "down": "down", "d": "down",
-    "in": "in", "inside": "in", "into": "in", "out": "out", "land": "land",
-})  # fmt: skip
+# gsyntax.zil's directions and their synonyms: the compass, and LAND
+_ZORK1_DIRECTIONS = MappingProxyType({**COMPASS, "land": "land"})
 
 ZORK1 = GameProfile(
     key="zork1",
@@ -103,38 +97,32 @@ ZORK1 = GameProfile(
 )  # fmt: skip
 
 
-ZORK2 = GameProfile(
-    key="zork2",
-    name=words.ZORK2_NAME,
-    story_file=words.ZORK2_STORY_FILE,
-    sha256="3ae7d5558943e9721f3e4b273c8a7faec1a03a604e1ae4ee1cde472c21cb24ac",
-    max_score=words.ZORK2_MAX_SCORE,
-    directions=words.ZORK2_DIRECTIONS,
-    # The first 60 turns of its walkthrough, as tests/e2e/test_estimate.py measures them,
-    # within 3% under each history policy: its rooms' answers run longer than Zork I's.
-    typical_answer_chars=240,
-    death=re.compile(words.ZORK2_DEATH),
-    unread=words.ZORK2_UNREAD,
-    exit_refusals=words.ZORK2_EXIT_REFUSALS,
-    closed_door=re.compile(words.ZORK2_CLOSED_DOOR),
-)
+def _later_zork(key: str, sha256: str) -> GameProfile:
+    """Zork II or III: its words from its own source (zork2_zork3_words.py, `ZORK2_...`)."""
+    name = f"{key.upper()}_"
+    word = {field: getattr(words, name + field) for field in (
+        "NAME", "STORY_FILE", "MAX_SCORE", "DIRECTIONS", "DEATH", "UNREAD", "EXIT_REFUSALS",
+        "CLOSED_DOOR")}  # fmt: skip
+    return GameProfile(
+        key=key,
+        name=word["NAME"],
+        story_file=word["STORY_FILE"],
+        sha256=sha256,
+        max_score=word["MAX_SCORE"],
+        directions=word["DIRECTIONS"],
+        # The first 60 turns of its walkthrough, as tests/e2e/test_estimate.py measures them,
+        # within 3% under each history policy: its rooms' answers run longer than Zork I's.
+        typical_answer_chars=240,
+        death=re.compile(word["DEATH"]),
+        unread=word["UNREAD"],
+        exit_refusals=word["EXIT_REFUSALS"],
+        closed_door=re.compile(word["CLOSED_DOOR"]),
+        final_words=getattr(words, name + "FINAL_WORDS", ()),
+    )
 
-ZORK3 = GameProfile(
-    key="zork3",
-    name=words.ZORK3_NAME,
-    story_file=words.ZORK3_STORY_FILE,
-    sha256="b637a242865d059890184164ce8dec28554cc80901dcbf26c740b2d1ed0d4eb8",
-    max_score=words.ZORK3_MAX_SCORE,
-    directions=words.ZORK3_DIRECTIONS,
-    # The first 60 turns of its walkthrough, as tests/e2e/test_estimate.py measures them,
-    # within 3% under each history policy: its rooms' answers run longer than Zork I's.
-    typical_answer_chars=240,
-    death=re.compile(words.ZORK3_DEATH),
-    unread=words.ZORK3_UNREAD,
-    exit_refusals=words.ZORK3_EXIT_REFUSALS,
-    closed_door=re.compile(words.ZORK3_CLOSED_DOOR),
-    final_words=words.ZORK3_FINAL_WORDS,
-)
+
+ZORK2 = _later_zork("zork2", "3ae7d5558943e9721f3e4b273c8a7faec1a03a604e1ae4ee1cde472c21cb24ac")
+ZORK3 = _later_zork("zork3", "b637a242865d059890184164ce8dec28554cc80901dcbf26c740b2d1ed0d4eb8")
 
 
 KNOWN_GAMES: Mapping[str, GameProfile] = MappingProxyType(

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from zork_mcp.domain.game.profile import COMPASS
+
 # ---------------------------------------------------------------------------------------------
 # Shared by both games: the parser (gparser.zil, gmain.zil, gglobals.zil), JIGS-UP's banner,
 # V-WALK's and V-CLIMB-UP's words (gverbs.zil), the door-exit pattern.
@@ -114,15 +116,7 @@ ZORK2_MAX_SCORE = 400  # V-SCORE: "(total of 400 points)"
 # gsyntax.zil's synonyms; 2dungeon.zil: <DIRECTIONS NORTH EAST WEST SOUTH NE NW SE SW UP DOWN
 # IN OUT LAND CROSS>. CROSS (and its verb synonym FORD) is a direction here: "cross" alone walks
 # the CROSS exit (seen at Dragon Room: 'cross' -> Stone Bridge), "cross <object>" is the verb.
-ZORK2_DIRECTIONS = MappingProxyType({
-    "north": "north", "n": "north", "south": "south", "s": "south",
-    "east": "east", "e": "east", "west": "west", "w": "west",
-    "northe": "northeast", "ne": "northeast", "northw": "northwest", "nw": "northwest",
-    "southe": "southeast", "se": "southeast", "southw": "southwest", "sw": "southwest",
-    "up": "up", "u": "up", "down": "down", "d": "down",
-    "in": "in", "inside": "in", "into": "in", "out": "out", "land": "land",
-    "cross": "cross", "ford": "cross",
-})  # fmt: skip
+ZORK2_DIRECTIONS = MappingProxyType({**COMPASS, "land": "land", "cross": "cross", "ford": "cross"})
 
 ZORK2_DEATH = DEATH
 ZORK2_UNREAD = _UNREAD
@@ -221,15 +215,7 @@ ZORK3_MAX_SCORE = 7  # <GLOBAL SCORE-MAX 7>, 3actions.zil
 # rooms use an ENTER exit instead (P?ENTER=7; the mirror box, FRONT-DOOR, NORTH-CORRIDOR,
 # FLATHEAD-OCEAN), so "enter" is a direction word, distinct from IN: at Flathead Ocean 'enter'
 # answers the ENTER exit's string, 'in' "You can't go that way." (seen). No room has an IN exit.
-ZORK3_DIRECTIONS = MappingProxyType({
-    "north": "north", "n": "north", "south": "south", "s": "south",
-    "east": "east", "e": "east", "west": "west", "w": "west",
-    "northe": "northeast", "ne": "northeast", "northw": "northwest", "nw": "northwest",
-    "southe": "southeast", "se": "southeast", "southw": "southwest", "sw": "southwest",
-    "up": "up", "u": "up", "down": "down", "d": "down",
-    "in": "in", "inside": "in", "into": "in", "out": "out",
-    "enter": "enter",
-})  # fmt: skip
+ZORK3_DIRECTIONS = MappingProxyType({**COMPASS, "enter": "enter"})
 
 ZORK3_DEATH = DEATH
 ZORK3_UNREAD = _UNREAD

@@ -7,19 +7,15 @@ from __future__ import annotations
 
 import io
 import re
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from dependency_injector import providers
 from rich.console import Console
 
+from tests.support.fake_play import fake_play
 from tests.support.projects import write_project
-from zork_mcp.adapters.game.fake import FakeGameEnv
-from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
-from zork_mcp.app.container import Container
 from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.html_report import write_html
@@ -35,22 +31,9 @@ MODEL = ModelSpec("local", "m", "http://127.0.0.1:9/v1")
 TRILOGY = ("zork1", "zork2", "zork3")
 
 
-def scripted_session():
-    llm = ScriptedLLM([action_reply(command) for command in COMMANDS])
-
-    @asynccontextmanager
-    async def session():
-        yield llm
-
-    return session
-
-
-@pytest.fixture
-def fake_play():
-    with (
-        Container.game.override(providers.Factory(FakeGameEnv)),
-        Container.llm_session.override(providers.Factory(scripted_session)),
-    ):
+@pytest.fixture(name="fake_play")
+def playing_the_fake_game():
+    with fake_play(COMMANDS):
         yield
 
 

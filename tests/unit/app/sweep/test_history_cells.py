@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import io
 import json
-from contextlib import asynccontextmanager
 
 import pytest
-from dependency_injector import providers
 from rich.console import Console
 
+from tests.support.fake_play import fake_play
 from tests.support.projects import write_project
-from zork_mcp.adapters.game.fake import FakeGameEnv
-from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 from zork_mcp.app.container import Container
@@ -36,24 +33,9 @@ WINDOW = "history window: 30 turns within 8000 tokens; no MCP"
 STATE = "history state; no MCP"
 
 
-def scripted_session():
-    """Each episode's own LLM, playing COMMANDS (the agent asks its session once a turn)."""
-    llm = ScriptedLLM([action_reply(command) for command in COMMANDS])
-
-    @asynccontextmanager
-    async def session():
-        yield llm
-
-    return session
-
-
-@pytest.fixture
-def fake_play():
-    """Every episode's container plays the fake game with its own scripted LLM."""
-    with (
-        Container.game.override(providers.Factory(FakeGameEnv)),
-        Container.llm_session.override(providers.Factory(scripted_session)),
-    ):
+@pytest.fixture(name="fake_play")
+def playing_the_fake_game():
+    with fake_play(COMMANDS):
         yield
 
 
