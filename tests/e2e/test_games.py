@@ -16,6 +16,7 @@ from tests.support.lantern import WALKTHROUGH as LANTERN_WALK
 from tests.support.llm_peers import ProviderPeer, peer_for
 from tests.support.projects import write_project
 from tests.support.walkthrough import walkthrough
+from zork_mcp.adapters.game.jericho import packaged_story
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main
 from zork_mcp.domain.game.trilogy import KNOWN_GAMES
@@ -90,3 +91,31 @@ def test_zork_iii_ends_the_episode_when_it_quits_by_itself_after_a_fourth_death(
     [end] = [event for event in events if event["event_type"] == "episode_end"]
     assert code == 0 and len(turns) == 218 and end["end_reason"] == "game_over"
     assert sum(turn["died"] for turn in turns) == 4
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda path: path.write_text("# not a game\n" * 40), "is not a Z-machine story file"),
+        (lambda path: path.write_bytes(packaged_story("zork1").read_bytes()[:40_000]),
+         "is truncated"),
+        (lambda path: path.write_bytes(b"\x06" + packaged_story("zork1").read_bytes()[1:]),
+         "is a version 6 story file"),
+    ],
+    ids=["text", "truncated", "version-6"],
+)  # fmt: skip
+def test_a_file_that_is_no_playable_story_is_refused_before_anything_is_written(
+    tmp_path, capsys, make, said
+):
+    story = tmp_path / "game.z3"
+    make(story)
+    peer = peer_for("openai", [action_reply("look")], [], api_key=None)
+    logs = tmp_path / "logs"
+    with peer.serve() as url:
+        code = main([
+            "--provider", "local", "--base-url", f"{url}/v1", "--model", "m", "--game",
+            str(story), "--max-turns", "1", "--log-dir", str(logs), "--plain",
+        ])  # fmt: skip
+    assert code == 2 and peer.requests == []
+    assert said in " ".join(capsys.readouterr().err.split())
+    assert not logs.exists(), "a refused run wrote nothing"
