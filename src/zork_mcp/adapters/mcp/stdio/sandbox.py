@@ -129,11 +129,13 @@ class Confined:
                 theirs.close()
 
     def remove(self) -> None:
-        """Its end: every process left in its cgroup ended (a daemon it made included), then
-        its private folder removed."""
+        """Its end: every process left in its cgroup killed (a daemon it made included), its
+        private folder removed, then its group once empty."""
         if self.group is not None:
-            cgroup.end_group(self.group)
+            cgroup.kill_group(self.group)
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self.group is not None:
+            cgroup.remove_group(self.group)
 
 
 class ServerSandbox:
