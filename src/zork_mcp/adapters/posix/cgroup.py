@@ -84,20 +84,10 @@ def join(fd: int) -> None:
 
 
 def end_group(folder: Path) -> None:
-    """Every process in `folder`'s group ended, then the group removed."""
-    kill_group(folder)
-    remove_group(folder)
-
-
-def kill_group(folder: Path) -> None:
-    """SIGKILL to every process in `folder`'s group, at once (quietly: a group gone)."""
+    """Every process in `folder`'s group ended, then the group removed (quietly: a group
+    already gone, or one that will not empty in KILL_WAIT_SECONDS, is left as it is)."""
     with contextlib.suppress(OSError):
         (folder / "cgroup.kill").write_text("1")
-
-
-def remove_group(folder: Path) -> None:
-    """The group removed once its processes have gone (quietly: a group already gone, or
-    one that does not empty in KILL_WAIT_SECONDS, is left for a later run to remove)."""
     deadline = time.monotonic() + KILL_WAIT_SECONDS
     while time.monotonic() < deadline:
         try:

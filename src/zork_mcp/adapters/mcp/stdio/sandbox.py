@@ -129,13 +129,11 @@ class Confined:
                 theirs.close()
 
     def remove(self) -> None:
-        """Its end: every process left in its cgroup killed (a daemon it made included), its
-        private folder removed, then its group once empty."""
+        """Its end: every process left in its cgroup ended (a daemon it made included), then
+        its private folder removed."""
         if self.group is not None:
-            cgroup.kill_group(self.group)
+            cgroup.end_group(self.group)
         shutil.rmtree(self.folder, ignore_errors=True)
-        if self.group is not None:
-            cgroup.remove_group(self.group)
 
 
 class ServerSandbox:
