@@ -11,7 +11,6 @@ import os
 import signal
 import socket
 import threading
-import time
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -274,38 +273,3 @@ def _listening_on(port: int) -> socket.socket | None:
         return socket.create_server(("127.0.0.1", port))
     except OSError:
         return None  # taken on this machine: that part of the check is skipped
-
-
-def _running(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie waiting for its reaper is not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return False
-
-
-async def test_a_double_forked_setsid_daemon_ends_with_its_server(mode, planted, tmp_path):
-    """Issue 66: a daemon out of the server's process group and session outlived the
-    episode; in the server's cgroup, it ends with the server."""
-    episode = planted["episode"]
-    places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(planted["home"]))
-    config = placed("x", MCPServerConfig(command="python", args=(str(SERVER),)), places)
-    server = stdio_tool_server(
-        {"x": config},
-        server_start=mode,
-        system_env={**os.environ, "HOME": str(planted["home"])},
-        background_spare=False,
-        stderr_path=tmp_path / "stderr.log",
-    )
-    try:
-        async with server.open_session() as session:
-            answer = await session.call_tool("x.daemon", {}, CALL_SECONDS)
-            daemon = int(answer.content)
-            assert _running(daemon), "the daemon started"
-    finally:
-        server.close()
-    deadline = time.monotonic() + 10
-    while _running(daemon) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _running(daemon), f"daemon {daemon} outlived its server"
-    assert_no_processes_left(server)

@@ -6,32 +6,19 @@ Tools: `read` (a file's first bytes; `/proc/<pid>/environ` too), `write` (a new 
 `connect` (TCP to host:port, 127.0.0.1 by default), `udp` (a datagram to 127.0.0.1:port),
 `proxy` (a CONNECT to host:port through the proxy HTTPS_PROXY names, then what the far end
 says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach), `mknod`
-(a char or block device node at a path, then a read through it), `daemon` (a double fork
-into a session of its own, which lives on sleeping; its pid), and `parent` (its parent's
-pid, from /proc/self/status).
+(a char or block device node at a path, then a read through it), and `parent` (its
+parent's pid, from /proc/self/status).
 """
 
 import ctypes
 import errno
 import os
 import socket
-import time
 
 from plain_stdio_server import serve
 
 PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-TOOLS = [
-    "read",
-    "write",
-    "connect",
-    "udp",
-    "proxy",
-    "signal",
-    "ptrace",
-    "mknod",
-    "daemon",
-    "parent",
-]
+TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "mknod", "parent"]
 
 
 def _read(args: dict) -> str:
@@ -105,23 +92,6 @@ def _mknod(args: dict) -> str:
         os.close(fd)
 
 
-def _daemon(args: dict) -> str:
-    """A daemon as the classic recipe makes one: fork, setsid, fork again; the server never
-    waits for it. Its pid comes back over a pipe."""
-    read_end, write_end = os.pipe()
-    if os.fork() == 0:
-        os.setsid()
-        if os.fork() == 0:
-            os.write(write_end, str(os.getpid()).encode())
-            while True:
-                time.sleep(1)
-        os._exit(0)
-    os.close(write_end)
-    pid = os.read(read_end, 32).decode()
-    os.close(read_end)
-    return pid
-
-
 def _parent(args: dict) -> str:
     with open("/proc/self/status") as status:
         for line in status:
@@ -139,7 +109,6 @@ ACTIONS = {
     "signal": _signal,
     "ptrace": _ptrace,
     "mknod": _mknod,
-    "daemon": _daemon,
     "parent": _parent,
 }
 

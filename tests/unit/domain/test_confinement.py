@@ -126,16 +126,6 @@ def test_a_kernel_short_of_features_is_one_event_naming_what_runs_unconfined(abi
     assert NETWORK in event.message and "r, m" in event.message
 
 
-def test_no_cgroup_to_end_a_servers_processes_with_is_said_naming_the_confined_servers():
-    off, event = sandbox_notices(
-        enabled=True, unconfined_servers=("u",), servers=("r", "u"), abi=7, groups=False
-    )
-    assert off.type is EventType.MCP_SANDBOX_OFF
-    assert event.type is EventType.MCP_SANDBOX_DEGRADED and event.fields["groups"] is False
-    assert event.fields["servers"] == ["r"] and "outlives them" in event.message
-    assert event.fields["unconfined"] == ["processes it leaves running"]
-
-
 def test_a_full_kernel_says_nothing_and_a_switched_off_sandbox_says_so():
     assert sandbox_notices(enabled=True, unconfined_servers=(), servers=("r",), abi=7) == []
     (off,) = sandbox_notices(enabled=False, unconfined_servers=(), servers=("r",), abi=7)

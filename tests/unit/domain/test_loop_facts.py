@@ -122,7 +122,7 @@ NOTICES = [
     ServerDisabled("memory", "refused again"),
     ConnectRecovered("memory"),
     SandboxOff(["memory"]),
-    SandboxDegraded(["memory"], ["TCP connections"], abi=3, namespaces=False, groups=False),
+    SandboxDegraded(["memory"], ["TCP connections"], abi=3, namespaces=False),
     GameSandboxDegraded(3, ["TCP connections"]),
     HostRefused("fetch", "example.com", 443),
     EmulatorRestarted("look", "killed", 1),

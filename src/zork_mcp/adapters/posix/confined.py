@@ -1,6 +1,6 @@
-"""Run a command confined: `python -m zork_mcp.adapters.posix.confined RULESET NETWORK
-CGROUP -- COMMAND ARGS...` confines itself, then execs COMMAND in its place (same pid,
-environment, descriptors and process group). Standard library only, so a spawned server's start pays
+"""Run a command confined: `python -m zork_mcp.adapters.posix.confined RULESET NETWORK --
+COMMAND ARGS...` confines itself, then execs COMMAND in its place (same pid, environment,
+descriptors and process group). Standard library only, so a spawned server's start pays
 ~30 ms for it. A command that is not found exits 127, as a shell.
 
 RULESET: the descriptor of the Landlock ruleset it inherited (built by its parent,
@@ -8,8 +8,6 @@ RULESET: the descriptor of the Landlock ruleset it inherited (built by its paren
 NETWORK: `open` (the host's network); `isolated` (a network namespace of its own, loopback
 alone); or `proxied:FD:PORT`, isolated with a listener on 127.0.0.1:PORT sent over the unix
 socket FD to the proxy (`network_namespace.isolate`).
-CGROUP: the descriptor of a cgroup's `cgroup.procs` it inherited, which it joins first, so
-that every process it starts ends with that group (`cgroup`), or `-` for none.
 
 `confine_self` is the one way a server process confines itself, here and in a forked child
 of the fork server (`zygote.run_server`).
@@ -21,23 +19,20 @@ import os
 import sys
 from typing import NoReturn
 
-from zork_mcp.adapters.posix.cgroup import join
 from zork_mcp.adapters.posix.landlock import enforce
 from zork_mcp.adapters.posix.network_namespace import isolate
 
 NOT_FOUND, CANNOT_RUN, NOT_CONFINED = 127, 126, 125
-USAGE = (
-    "usage: confined RULESET_FD|- open|isolated|proxied:FD:PORT CGROUP_FD|- -- COMMAND [ARGS...]"
-)
+USAGE = "usage: confined RULESET_FD|- open|isolated|proxied:FD:PORT -- COMMAND [ARGS...]"
 
 
 def main(argv: list[str]) -> NoReturn:
-    if len(argv) < 5 or argv[3] != "--":
+    if len(argv) < 4 or argv[2] != "--":
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)
-    ruleset, network, cgroup, command = argv[0], argv[1], argv[2], argv[4:]
+    ruleset, network, command = argv[0], argv[1], argv[3:]
     try:
-        _confine(ruleset, network, cgroup)
+        _confine(ruleset, network)
     except ValueError:
         print(USAGE, file=sys.stderr)
         raise SystemExit(2) from None
@@ -54,25 +49,18 @@ def main(argv: list[str]) -> NoReturn:
         raise SystemExit(CANNOT_RUN) from None
 
 
-def _confine(ruleset: str, network: str, cgroup: str) -> None:
+def _confine(ruleset: str, network: str) -> None:
     """The launcher's arguments read (ValueError: not as USAGE says), then confine_self."""
     kind, *proxy = network.split(":")
     channel, port = (int(proxy[0]), int(proxy[1])) if kind == "proxied" else (None, 0)
-    group = None if cgroup == "-" else int(cgroup)
-    confine_self(None if ruleset == "-" else int(ruleset), kind, channel, port, group)
+    confine_self(None if ruleset == "-" else int(ruleset), kind, channel, port)
 
 
-def confine_self(
-    ruleset: int | None, network: str, channel: int | None, port: int, cgroup: int | None = None
-) -> None:
-    """This process confined: into its cgroup first (`cgroup`: a descriptor of the group's
-    `cgroup.procs`, None for none), so that nothing it starts can be outside it; then its
-    network (once Landlock is enforced, nothing may be bound), then the Landlock ruleset
-    whose descriptor it holds (None: no Landlock).
+def confine_self(ruleset: int | None, network: str, channel: int | None, port: int) -> None:
+    """This process confined: its network first (once Landlock is enforced, nothing may be
+    bound), then the Landlock ruleset whose descriptor it holds (None: no Landlock).
     `network`: "open", "isolated", or "proxied" (isolated, with the proxy's listener on
     127.0.0.1:`port` sent over the unix socket `channel`)."""
-    if cgroup is not None:
-        join(cgroup)
     if network == "isolated":
         isolate()
     elif network == "proxied" and channel is not None:

@@ -10,8 +10,6 @@ from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.facts.notice_facts import GameSandboxDegraded, SandboxDegraded, SandboxOff
 from zork_mcp.domain.servers.confinement import unenforced
 
-PROCESSES_LEFT = "processes it leaves running"
-
 
 def sandbox_notices(
     *,
@@ -21,7 +19,6 @@ def sandbox_notices(
     abi: int,
     host_listed: Sequence[str] = (),
     namespaces: bool = True,
-    groups: bool = True,
 ) -> list[Event]:
     """What an episode's start says of its servers' confinement: off (globally, or for the
     servers whose entry says `"sandbox": false`), or degraded by the kernel (too old a
@@ -39,13 +36,6 @@ def sandbox_notices(
         events.append(Event.about(SandboxOff(names), text, Level.WARNING))
     confined = [name for name in servers if name not in unconfined_servers]
     missing = unenforced(abi)
-    if not groups and confined:
-        text = (
-            "no cgroup v2 group can be made here: a process that MCP servers "
-            f"{', '.join(confined)} start and that leaves their session (setsid) outlives them"
-        )
-        kept = SandboxDegraded(confined, [PROCESSES_LEFT], groups=False)
-        events.append(Event.about(kept, text, Level.WARNING))
     if missing and confined:
         what = "Landlock" if abi < 1 else f"Landlock ABI {abi}"
         text = (

@@ -54,7 +54,6 @@ class SandboxDegraded(LoopFact):
     unconfined: list[str]
     abi: int | None = None
     namespaces: bool | None = None
-    groups: bool | None = None  # False: no cgroup v2 group to end its processes with
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from zork_mcp.adapters.game.jericho.story import packaged_story
-from zork_mcp.adapters.posix import cgroup
 from zork_mcp.adapters.posix.landlock import build_ruleset
 from zork_mcp.adapters.posix.network_namespace import namespaces_available
 from zork_mcp.domain.game.trilogy import KNOWN_GAMES
@@ -44,19 +43,17 @@ TEMP_VARIABLES = ("TMPDIR", "TMP", "TEMP")
 @dataclass(frozen=True)
 class Handover:
     """What a confined process is handed as it starts: its Landlock ruleset's descriptor
-    (None: the kernel has none), how its network is confined, its end of the unix socket
-    that carries its proxy's listener back (when proxied), and a descriptor of its cgroup's
-    `cgroup.procs`, which it joins (None: no cgroup here)."""
+    (None: the kernel has none), how its network is confined, and its end of the unix
+    socket that carries its proxy's listener back (when proxied)."""
 
     ruleset: int | None
     network: Network
     channel: int | None = None
-    cgroup: int | None = None
 
     @property
     def fds(self) -> tuple[int, ...]:
         """The descriptors it inherits, in this order."""
-        return tuple(fd for fd in (self.ruleset, self.channel, self.cgroup) if fd is not None)
+        return tuple(fd for fd in (self.ruleset, self.channel) if fd is not None)
 
     def launcher_argv(self, argv: Sequence[str]) -> list[str]:
         """`argv` run through the launcher, which confines itself then execs it."""
@@ -64,8 +61,7 @@ class Handover:
         network = self.network.value
         if self.network is Network.PROXIED:
             network = f"{network}:{self.channel}:{PROXY_PORT}"
-        cgroup = "-" if self.cgroup is None else str(self.cgroup)
-        return [sys.executable, "-m", LAUNCHER, ruleset, network, cgroup, "--", *argv]
+        return [sys.executable, "-m", LAUNCHER, ruleset, network, "--", *argv]
 
     def fork_request(self) -> dict[str, Any]:
         """What the fork server's child is told: `confine_self`'s arguments, with the numbers
@@ -73,21 +69,18 @@ class Handover:
         numbers = iter(range(3, 3 + len(self.fds)))
         ruleset = next(numbers) if self.ruleset is not None else None
         channel = next(numbers) if self.channel is not None else None
-        cgroup = next(numbers) if self.cgroup is not None else None
         return {"ruleset": ruleset, "network": self.network.value, "channel": channel,
-                "proxy_port": PROXY_PORT, "cgroup": cgroup}  # fmt: skip
+                "proxy_port": PROXY_PORT}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Confined:
-    """One process's confinement: its rules, its private folder to remove at its end, the
-    hosts its proxy lets it reach (when its network is proxied), and its cgroup, whose
-    every process ends with it (None: the kernel or the agent's place gives none)."""
+    """One process's confinement: its rules, its private folder to remove at its end, and
+    the hosts its proxy lets it reach (when its network is proxied)."""
 
     rules: Confinement
     folder: str
     hosts: tuple[HostRule, ...] = ()
-    group: Path | None = None
 
     @property
     def proxied(self) -> bool:
@@ -107,7 +100,6 @@ class Confined:
         """What the process is handed, and our end of its proxy's socket (None: no proxy),
         which the caller keeps; the process's descriptors are closed once it has them."""
         ruleset = build_ruleset(self.rules.as_dict())
-        group = cgroup.joining(self.group) if self.group is not None else None
         ours, theirs = (
             socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             if self.proxied
@@ -115,7 +107,7 @@ class Confined:
         )
         try:
             channel = theirs.fileno() if theirs is not None else None
-            yield Handover(ruleset, self.rules.network, channel, group), ours
+            yield Handover(ruleset, self.rules.network, channel), ours
         except BaseException:
             if ours is not None:
                 ours.close()
@@ -123,16 +115,10 @@ class Confined:
         finally:
             if ruleset is not None:
                 os.close(ruleset)
-            if group is not None:
-                os.close(group)
             if theirs is not None:
                 theirs.close()
 
     def remove(self) -> None:
-        """Its end: every process left in its cgroup ended (a daemon it made included), then
-        its private folder removed."""
-        if self.group is not None:
-            cgroup.end_group(self.group)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -153,7 +139,7 @@ class ServerSandbox:
             return None
         folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
         rules = self._policy_of(command, args, env).writing(folder)
-        return Confined(rules, folder, host_rules(self._sandbox.hosts or ()), cgroup.new_group())
+        return Confined(rules, folder, host_rules(self._sandbox.hosts or ()))
 
     def _policy_of(self, command: str, args: Sequence[str], env: Mapping[str, str]) -> Confinement:
         """Its surroundings looked up on disk, and its policy decided, once per command line

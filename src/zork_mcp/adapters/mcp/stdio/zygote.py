@@ -59,7 +59,7 @@ PRELOAD = (
 )
 WARM_UP = "zork_mcp.adapters.mcp.stdio.warm_up"
 MAX_REQUEST = 1 << 20
-MAX_FDS = 6  # stdin, stdout, stderr, a ruleset, a proxy's channel, a cgroup to join
+MAX_FDS = 5  # stdin, stdout, stderr, a ruleset, a proxy's channel
 REAP_INTERVAL = 1.0
 EXIT_GRACE_SECONDS = 2.0
 
@@ -192,8 +192,7 @@ def run_server(request: dict[str, Any]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     confine_self(request.get("ruleset"), request.get("network", "open"),
-                 request.get("channel"), request.get("proxy_port", 0),
-                 request.get("cgroup"))  # fmt: skip
+                 request.get("channel"), request.get("proxy_port", 0))  # fmt: skip
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
