@@ -96,4 +96,5 @@ def game_env(
         on_event=on_event,
         forked=settings.forked,
         final_words=settings.profile.final_words,
+        lexicon=settings.story.lexicon,
     )

@@ -38,7 +38,7 @@ from zork_mcp.domain.game.status_line import (
     parse_status_line,
     strip_status_line,
 )
-from zork_mcp.domain.game.story_file import location_object
+from zork_mcp.domain.game.story_file import GameLexicon, location_object
 
 CRASH_NOTICE = (
     "The game's interpreter failed on that command and was restarted where you were; "
@@ -118,6 +118,7 @@ class JerichoGameEnv:
         forked: bool = False,
         landlock_abi: Callable[[], int] = abi_version,
         final_words: tuple[str, ...] = (),
+        lexicon: GameLexicon | None = None,
     ) -> None:
         """`forked`: game processes are forked from a preloaded parent (for a process that
         plays many games, a sweep worker) rather than started as new interpreters.
@@ -125,11 +126,13 @@ class JerichoGameEnv:
         Zork I reincarnates the player; by default it is over when the game itself ends, at
         its RESTART/RESTORE/QUIT prompt (after a victory, or a death it does not survive).
         `final_words`: what the game says when it ends itself without its end prompt (its
-        profile's), which ends the game here too. `landlock_abi`: what the kernel offers to
-        confine the game process with; what it cannot confine is said once, as an event."""
+        profile's), which ends the game here too. `lexicon`: the story file's dictionary, as
+        its Story read it (None: read from `game_file` here). `landlock_abi`: what the kernel
+        offers to confine the game process with; what it cannot confine is said once, as an
+        event."""
         self._story, self._seed = Path(game_file), seed
         self._rules = CommandRules.for_game(
-            load_lexicon(self._story), allow_quit_restart=allow_quit_restart
+            lexicon or load_lexicon(self._story), allow_quit_restart=allow_quit_restart
         )
         self._on_event = on_event or _log_event
         self._forked = forked

@@ -33,10 +33,12 @@ PROBE_TIMEOUT_SECONDS = 30
 
 @dataclass(frozen=True)
 class Story:
-    """A story file the run will play, what its header says, and the game it is."""
+    """A story file the run will play, what its header and dictionary say, and the game it
+    is: read and judged once, here, for the game process and the command check alike."""
 
     path: Path
     header: StoryHeader
+    lexicon: GameLexicon
     profile: GameProfile
 
 
@@ -108,15 +110,16 @@ def story_at(path: Path, max_score: int | None = None) -> Story:
     """The story file at `path`, checked, with its game's profile."""
     story = read_story(path)
     header = read_header(story, str(path))
-    read_lexicon(story)  # its dictionary must read too: the command check needs it
+    lexicon = read_lexicon(story)  # its dictionary must read too: the command check needs it
     digest = hashlib.sha256(story).hexdigest()
     known = next((game for game in KNOWN_GAMES.values() if game.sha256 == digest), None)
     if known is not None:
-        return Story(path, header, known)
+        return Story(path, header, lexicon, known)
     jericho = _jericho_game(path, story)
     if jericho is not None:
         name, jericho_max = jericho
-        return Story(path, header, generic_profile(name, max_score or jericho_max or None))
+        profile = generic_profile(name, max_score or jericho_max or None)
+        return Story(path, header, lexicon, profile)
     if not header.scored:
         why = (
             "a timed game's status line"
@@ -128,7 +131,7 @@ def story_at(path: Path, max_score: int | None = None) -> Story:
             f"score and moves from its status line: {why} shows none. Play a version 3 "
             "story file with a score, or one Jericho supports."
         )
-    return Story(path, header, generic_profile(path.stem, max_score))
+    return Story(path, header, lexicon, generic_profile(path.stem, max_score))
 
 
 def _packaged(game: GameProfile) -> Story:
@@ -139,7 +142,7 @@ def _packaged(game: GameProfile) -> Story:
             f"The package's {game.name} story file ({path}) is not the file it shipped "
             f"(its sha256 differs): reinstall zork-mcp (pip install --force-reinstall zork-mcp)."
         )
-    return Story(path, read_header(story, str(path)), game)
+    return Story(path, read_header(story, str(path)), read_lexicon(story), game)
 
 
 def _jericho_game(path: Path, story: bytes) -> tuple[str, int] | None:
