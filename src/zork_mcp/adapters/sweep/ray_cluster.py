@@ -18,7 +18,9 @@ created with (a module-level function, sent by name): the adapter does not impor
 from __future__ import annotations
 
 import atexit
+import contextlib
 import io
+import logging
 import os
 import shutil
 import stat
@@ -27,7 +29,7 @@ import tempfile
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from zork_mcp.domain.errors import ConfigurationError
@@ -35,6 +37,8 @@ from zork_mcp.domain.sweep.controls import EpisodeInterrupted, RunningEpisodes
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.ports.sweep_backend import EpisodePlayer
+
+log = logging.getLogger(__name__)
 
 LOG_DIR_VARIABLE = "ZORK_MCP_WORKER_LOG_DIR"
 # An actor whose raylet dies (the driver killed) SIGKILLs its direct children before it
@@ -182,8 +186,17 @@ class NotAFileError(tarfile.FilterError):
         super().__init__(f"{tarinfo.name!r} is not a regular file or a folder", tarinfo)
 
 
+class TooLargeError(tarfile.FilterError):
+    """An archive's member larger than `pack` makes one."""
+
+    def __init__(self, tarinfo: tarfile.TarInfo) -> None:
+        size = f"{tarinfo.size:,} bytes, over {PACKED_FILE_BYTES:,}"
+        super().__init__(f"{tarinfo.name!r} is {size}", tarinfo)
+
+
 PACKED_FILE_BYTES = 64 * 1024 * 1024  # a larger file is left out (an episode's own are ~MB)
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_MADE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def pack(folder: Path) -> bytes:
@@ -263,22 +276,60 @@ def _member(name: str, kind: bytes, mode: int, size: int = 0) -> tarfile.TarInfo
 
 
 def extractable(member: tarfile.TarInfo, destination: str) -> tarfile.TarInfo:
-    """PEP 706's "data" filter (nothing outside `destination`), and neither a link of
-    either kind nor an absolute path, which that filter would take as relative: `pack`
-    never makes one, so an archive holding one is refused."""
+    """A member `unpack` may write: a regular file or a folder (`pack` never makes a link),
+    of at most PACKED_FILE_BYTES, at a relative path with no `..`. Judged by its name alone:
+    what is on disk at `destination` is never followed (`unpack` writes without following)."""
     if not (member.isfile() or member.isdir()):
         raise NotAFileError(member)
     if member.name.startswith(("/", os.sep)) or os.path.isabs(member.name):
         raise tarfile.AbsolutePathError(member)
-    return tarfile.data_filter(member, destination)
+    if ".." in PurePosixPath(member.name).parts:
+        raise tarfile.OutsideDestinationError(member, os.path.join(destination, member.name))
+    if member.size > PACKED_FILE_BYTES:
+        raise TooLargeError(member)
+    return member
 
 
-def unpack(data: bytes, folder: Path) -> None:
+def unpack(data: bytes, folder: Path) -> list[str]:
     """Write a packed folder's files into `folder`, or nothing at all: every member is
-    checked before any is written, and one that is a link, has an absolute path or would
-    land outside `folder` refuses the archive (a tarfile.FilterError naming it)."""
+    checked before any is written, and one that is a link, has an absolute path, would land
+    outside `folder` or is larger than `pack` makes one refuses the archive (a
+    tarfile.FilterError naming it). Each name is made once, relative to its folder's open
+    descriptor, never through a link nor over a file already there (O_EXCL | O_NOFOLLOW):
+    whatever appears in `folder` meanwhile gets nothing written through it, and costs that
+    member alone (logged), never the episode's result. Returns the members left out."""
     folder.mkdir(parents=True, exist_ok=True)
+    left_out = []
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        for member in archive.getmembers():
-            extractable(member, str(folder))
-        archive.extractall(folder, filter=extractable)
+        members = [extractable(member, str(folder)) for member in archive.getmembers()]
+        top = os.open(folder, _FOLDER)
+        try:
+            for member in members:
+                try:
+                    _unpack_member(archive, member, top)
+                except OSError as e:
+                    left_out.append(member.name)
+                    log.warning("%s: %s left out of the episode's logs: %s", folder, member.name, e)
+        finally:
+            os.close(top)
+    return left_out
+
+
+def _unpack_member(archive: tarfile.TarFile, member: tarfile.TarInfo, top: int) -> None:
+    *folders, name = PurePosixPath(member.name).parts or (".",)
+    fds = [top]
+    try:
+        for part in folders:
+            fds.append(os.open(part, _FOLDER, dir_fd=fds[-1]))
+        if member.isdir():
+            if name != ".":
+                with contextlib.suppress(FileExistsError):  # listed before its files
+                    os.mkdir(name, 0o755, dir_fd=fds[-1])
+            return
+        source = archive.extractfile(member)
+        made = os.open(name, _MADE, 0o644, dir_fd=fds[-1])
+        with os.fdopen(made, "wb") as file, source or io.BytesIO() as read:
+            shutil.copyfileobj(read, file)
+    finally:
+        for fd in fds[1:]:
+            os.close(fd)

@@ -194,3 +194,40 @@ def test_a_file_swapped_with_a_link_to_a_secret_while_packing_never_carries_it(
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
             contents = [archive.extractfile(m).read() for m in archive.getmembers() if m.isfile()]
         assert all(SECRET not in content for content in contents)
+
+
+@pytest.mark.parametrize("planted", ["file-link", "folder-link", "fifo", "file"])
+def test_what_appears_in_the_folder_being_unpacked_gets_nothing_written_through_it(
+    tmp_path, planted
+):
+    """A name already in the driver's folder (a link to a secret or to a folder outside, a
+    FIFO, a file) is never opened to write: that member alone is left out, the rest lands."""
+    episode = tmp_path / "worker" / "ep-1"
+    (episode / "servers" / "notes").mkdir(parents=True)
+    (episode / "episode.log").write_text("the episode\n")
+    (episode / "servers" / "notes" / "notes.jsonl").write_text("a note\n")
+    data = pack(episode)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_bytes(SECRET)
+    target = tmp_path / "driver" / "ep-1"
+    (target / "servers").mkdir(parents=True)
+    in_the_way = target / "servers" / "notes"
+    if planted == "file-link":
+        in_the_way.mkdir()
+        (in_the_way / "notes.jsonl").symlink_to(outside / "secret.txt")
+    elif planted == "folder-link":
+        in_the_way.symlink_to(outside, target_is_directory=True)
+    elif planted == "fifo":
+        in_the_way.mkdir()
+        os.mkfifo(in_the_way / "notes.jsonl")
+    else:
+        in_the_way.mkdir()
+        (in_the_way / "notes.jsonl").write_bytes(b"already here")
+    before = snapshot(outside)
+
+    left_out = unpack(data, target)
+
+    assert left_out == ["./servers/notes/notes.jsonl"]
+    assert snapshot(outside) == before
+    assert (target / "episode.log").read_text() == "the episode\n"
