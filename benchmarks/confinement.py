@@ -1,8 +1,10 @@
 """What confining a forked server costs a start (issue 47: at most 1 ms), side by side in one run.
 
-Three tool servers of the reasoning server, forked, no spare (the start is on the clock):
-one with `sandbox` off, one confined (the default), one confined with a host list (its own
-network namespace and proxy; an unused one, the reasoning server connects nowhere). Their
+Four tool servers of the reasoning server, forked, no spare (the start is on the clock):
+one with `sandbox` off, one confined by Landlock alone (as on a kernel that lets no process
+make a user namespace), one confined (the default: Landlock and its own user, mount and PID
+namespaces, issue 66), one confined with a host list (its network namespace too, and a
+proxy; an unused one, the reasoning server connects nowhere). Their
 starts are interleaved, in turns whose order rotates, so all see the same machine. Each
 start is timed from take (the fork request) to the first tool call answered; the medians
 are printed, and each confined start's difference from the unconfined start of its turn,
@@ -23,10 +25,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 from scipy.stats import bootstrap
 
 from benchmarks.support import parse_arguments
+from zork_mcp.adapters.mcp.stdio import sandbox
 from zork_mcp.adapters.mcp.stdio.sandbox import ServerSandbox
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
 from zork_mcp.adapters.posix.landlock import abi_version, build_ruleset, enforce
@@ -40,8 +44,9 @@ THOUGHT = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtN
 WITH_HOSTS = MCPServerConfig.model_validate(
     {**REASONING.model_dump(), "sandbox": {"hosts": ["example.com"]}}
 )
-KINDS = {"unconfined": (REASONING, False), "confined": (REASONING, True),
-         "with a host list": (WITH_HOSTS, True)}  # fmt: skip
+KINDS = {"unconfined": (REASONING, False), "Landlock alone": (REASONING, True),
+         "confined": (REASONING, True), "with a host list": (WITH_HOSTS, True)}  # fmt: skip
+UNSEALED = "Landlock alone"
 
 
 def _server(kind: str, folder: Path) -> McpStdioToolServer:
@@ -93,16 +98,19 @@ def _build_and_enforce() -> tuple[float, float]:
 async def main(turns: int, warm_ups: int = 3) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         servers = {kind: _server(kind, Path(tmp)) for kind in KINDS}
-        for server in servers.values():  # the three import side by side
+        for server in servers.values():  # all import side by side
             assert server.fork_server_ready(60)
         kinds = list(KINDS)
         times: dict[str, list[float]] = {kind: [] for kind in KINDS}
         try:
+            with mock.patch.object(sandbox, "namespaces_available", lambda: False):
+                await _turn(servers[UNSEALED])  # its policy decided (and kept) unsealed
             for _ in range(warm_ups):  # warm all
                 for server in servers.values():
                     await _turn(server)
             for turn in range(turns):
-                for kind in kinds[turn % 3 :] + kinds[: turn % 3]:
+                shift = turn % len(kinds)
+                for kind in kinds[shift:] + kinds[:shift]:
                     times[kind].append(await _turn(servers[kind]))
         finally:
             for server in servers.values():
@@ -117,6 +125,10 @@ async def main(turns: int, warm_ups: int = 3) -> None:
             low, high = _median_ci(paired)
             line += f"  {statistics.median(paired):+.2f} (95% CI {low:+.2f} to {high:+.2f})"
         print(line)
+    paired = [a - b for a, b in zip(times["confined"], times[UNSEALED], strict=True)]
+    low, high = _median_ci(paired)
+    print(f"  its own namespaces (confined minus {UNSEALED}): {statistics.median(paired):+.2f}"
+          f" (95% CI {low:+.2f} to {high:+.2f})")  # fmt: skip
     print("The default confinement's two parts (median ms):")
     print(f"  its ruleset built, in the agent:   {statistics.median(built):8.3f}")
     print(f"  its ruleset enforced, in a child:  {statistics.median(enforced):8.3f}")

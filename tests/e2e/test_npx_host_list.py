@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import NPM_PACKAGE
 from tests.support.processes import assert_no_processes_left
 from zork_mcp.adapters.mcp.stdio.tool_server import stdio_tool_server
-from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.adapters.posix.namespaces import namespaces_available
 from zork_mcp.domain.errors import MCPServerStartupError
 from zork_mcp.domain.facts.events import Event, EventType
 from zork_mcp.domain.servers.server_config import MCPServerConfig

@@ -6,19 +6,23 @@ Tools: `read` (a file's first bytes; `/proc/<pid>/environ` too), `write` (a new 
 `connect` (TCP to host:port, 127.0.0.1 by default), `udp` (a datagram to 127.0.0.1:port),
 `proxy` (a CONNECT to host:port through the proxy HTTPS_PROXY names, then what the far end
 says first), `signal` (os.kill(pid, sig)), `ptrace` (PTRACE_ATTACH, then detach), `mknod`
-(a char or block device node at a path, then a read through it), and `parent` (its
-parent's pid, from /proc/self/status).
+(a char or block device node at a path, then a read through it), `open` (a read through a
+device node already there), `chmod`, `chown`, `utime` and `setxattr` (of a path), `daemon`
+(a double fork and setsid: the daemon writes its pid to a file, then sleeps for ever),
+and `parent` (its parent's pid, from /proc/self/status).
 """
 
 import ctypes
 import errno
 import os
 import socket
+import time
 
 from plain_stdio_server import serve
 
 PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "mknod", "parent"]
+TOOLS = ["read", "write", "connect", "udp", "proxy", "signal", "ptrace", "mknod", "open",
+         "chmod", "chown", "utime", "setxattr", "daemon", "parent"]  # fmt: skip
 
 
 def _read(args: dict) -> str:
@@ -92,6 +96,48 @@ def _mknod(args: dict) -> str:
         os.close(fd)
 
 
+def _open(args: dict) -> str:
+    fd = os.open(args["path"], os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return f"ESCAPED: {os.read(fd, 200)!r}"
+    finally:
+        os.close(fd)
+
+
+def _chmod(args: dict) -> str:
+    os.chmod(args["path"], 0o666)
+    return f"ESCAPED: {args['path']} made 0666"
+
+
+def _chown(args: dict) -> str:
+    os.chown(args["path"], 65534, 65534)
+    return f"ESCAPED: {args['path']} given to nobody"
+
+
+def _utime(args: dict) -> str:
+    os.utime(args["path"], (0, 0))
+    return f"ESCAPED: {args['path']} dated 1970"
+
+
+def _setxattr(args: dict) -> str:
+    os.setxattr(args["path"], "user.escaped", b"1")
+    return f"ESCAPED: {args['path']} has user.escaped"
+
+
+def _daemon(args: dict) -> str:
+    """A daemon as a shell's `setsid -f` or a double fork makes it: out of this process's
+    session and group, its parent gone. It writes its pid as /proc names it (the agent's)."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            with open(args["path"], "w") as file:
+                file.write(os.readlink("/proc/self"))
+            while True:
+                time.sleep(60)
+        os._exit(0)
+    return "daemon started"
+
+
 def _parent(args: dict) -> str:
     with open("/proc/self/status") as status:
         for line in status:
@@ -109,6 +155,12 @@ ACTIONS = {
     "signal": _signal,
     "ptrace": _ptrace,
     "mknod": _mknod,
+    "open": _open,
+    "chmod": _chmod,
+    "chown": _chown,
+    "utime": _utime,
+    "setxattr": _setxattr,
+    "daemon": _daemon,
     "parent": _parent,
 }
 

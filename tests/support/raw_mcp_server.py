@@ -42,7 +42,9 @@ def log(message: dict) -> None:
     if path:
         stamped = " +meta" if stamped_modern(message) else ""
         with open(path, "a", encoding="utf-8") as file:
-            file.write(f"{os.getpid()} {message.get('method', '<response>')}{stamped}\n")
+            file.write(
+                f"{os.readlink('/proc/self')} {message.get('method', '<response>')}{stamped}\n"
+            )
 
 
 def stamped_modern(message: dict) -> bool:
@@ -76,7 +78,7 @@ def call(params: dict) -> dict:
     if name == "environ":
         text = json.dumps(dict(os.environ))
     elif name == "pid":
-        text = str(os.getpid())
+        text = os.readlink("/proc/self")  # its pid as the host sees it (not 1, when sealed)
     else:
         text = json.dumps(arguments)
     return {"content": [{"type": "text", "text": text}], "isError": False}

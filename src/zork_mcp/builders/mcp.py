@@ -14,7 +14,7 @@ from zork_mcp.adapters.mcp.http.tool_server import McpHttpToolServer
 from zork_mcp.adapters.mcp.stdio.start_plan import StartPlan, plan_starts
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer
 from zork_mcp.adapters.posix.landlock import abi_version
-from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.adapters.posix.namespaces import namespaces_available
 from zork_mcp.adapters.storage import own_files
 from zork_mcp.builders.settings import RunOptions, chosen_servers
 from zork_mcp.domain.facts.confinement_notices import sandbox_notices
@@ -132,8 +132,8 @@ def confinement_notices(
     settings: ToolServerSettings, abi: int, namespaces: Callable[[], bool] = namespaces_available
 ) -> list[Event]:
     """What the episode's start says of its stdio servers' confinement, on a kernel with
-    Landlock ABI `abi` (0: none) and with user namespaces or not (asked only when a server
-    lists hosts): off, or degraded, or nothing when all is enforced."""
+    Landlock ABI `abi` (0: none) and with user namespaces or not (asked when a server is
+    confined): off, or degraded, or nothing when all is enforced."""
     stdio, _ = by_transport(settings.servers)
     unconfined = [name for name, config in stdio.items() if config.sandbox is None]
     listed = [name for name, c in stdio.items() if c.sandbox and c.sandbox.hosts is not None]
@@ -143,7 +143,7 @@ def confinement_notices(
         servers=list(stdio),
         abi=abi,
         host_listed=listed,
-        namespaces=namespaces() if listed and settings.sandbox else True,
+        namespaces=namespaces() if settings.sandbox and len(unconfined) < len(stdio) else True,
     )
 
 

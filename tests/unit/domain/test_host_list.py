@@ -173,6 +173,8 @@ def test_a_kernel_without_user_namespaces_is_said_for_the_servers_with_a_host_li
     if namespaces:
         assert events == []
         return
-    (event,) = events
-    assert event.type is EventType.MCP_SANDBOX_DEGRADED
-    assert event.fields["servers"] == ["npm"] and "no network" in event.message
+    loose, cut_off = events
+    assert loose.type is cut_off.type is EventType.MCP_SANDBOX_DEGRADED
+    assert loose.fields["servers"] == ["npm", "r"] and loose.fields["namespaces"] is False
+    assert "file metadata outside its folders and processes that outlive it" in loose.message
+    assert cut_off.fields["servers"] == ["npm"] and "no network" in cut_off.message

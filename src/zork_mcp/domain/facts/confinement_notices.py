@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.facts.notice_facts import GameSandboxDegraded, SandboxDegraded, SandboxOff
-from zork_mcp.domain.servers.confinement import unenforced
+from zork_mcp.domain.servers.confinement import NAMESPACED, unenforced
 
 
 def sandbox_notices(
@@ -22,8 +22,8 @@ def sandbox_notices(
 ) -> list[Event]:
     """What an episode's start says of its servers' confinement: off (globally, or for the
     servers whose entry says `"sandbox": false`), or degraded by the kernel (too old a
-    Landlock; or no user namespaces, so the servers that list `hosts` get no network);
-    nothing when every server is confined as its entry says."""
+    Landlock; or no user namespaces, so no server's tree is sealed and the servers that list
+    `hosts` get no network); nothing when every server is confined as its entry says."""
     if not servers:
         return []
     if not enabled:
@@ -44,6 +44,13 @@ def sandbox_notices(
         )
         degraded = SandboxDegraded(confined, list(missing), abi=abi)
         events.append(Event.about(degraded, text, Level.WARNING))
+    if confined and not namespaces:
+        text = (
+            f"the kernel lets no process make a user namespace: MCP servers {', '.join(confined)} "
+            f"run with {' and '.join(NAMESPACED)} unconfined"
+        )
+        loose = SandboxDegraded(confined, list(NAMESPACED), namespaces=False)
+        events.append(Event.about(loose, text, Level.WARNING))
     listed = [name for name in host_listed if name in confined]
     if listed and not namespaces:
         text = (

@@ -46,8 +46,9 @@ class SandboxOff(LoopFact):
 @dataclass(frozen=True)
 class SandboxDegraded(LoopFact):
     """The kernel cannot confine these servers whole: too old a Landlock (`abi`, with the
-    rights it leaves `unconfined`), or no user namespaces (`namespaces` False) for the ones
-    with host lists, which then get no network."""
+    rights it leaves `unconfined`), or no user namespaces (`namespaces` False): no sealed
+    tree nor PID namespace (what they deny is `unconfined`), and for the servers with host
+    lists no network (`unconfined` empty)."""
 
     kind = EventType.MCP_SANDBOX_DEGRADED
     servers: list[str]

@@ -12,6 +12,9 @@ host: Landlock filters ports, not addresses), or, when its entry lists `hosts`, 
 those, through a proxy, from a network namespace of its own (domain/servers/host_list.py).
 It never reads the agent's working folder's files (`.env`), dotfiles of the home folder
 (`.ssh`, `.aws`, `.config`, `.netrc`, shell history), nor other processes' `/proc` entries.
+Where the kernel lets it make namespaces of its own, its tree is also sealed (`sealed`:
+read-only but what it may write, so no metadata changes outside that) and every process it
+starts ends with it (issue 66; adapters/posix/namespaces.py).
 A server's `"sandbox"` entry widens or narrows that; `"sandbox": false` and
 `[tool.zorkgpt.mcp] sandbox = false` turn it off, which an event then says.
 """
@@ -38,6 +41,8 @@ from zork_mcp.domain.servers.confinement_rules import (
 from zork_mcp.domain.servers.host_list import PROXY_PORT, HostSyntaxError, host_rules
 
 FILES, NETWORK, SCOPES = "files", "TCP connections", "signals and abstract unix sockets"
+# What a server's own namespaces deny (adapters/posix/namespaces.py), left when it can make none
+NAMESPACED = ("file metadata outside its folders", "processes that outlive it")
 NET_ABI, SCOPE_ABI = 4, 6  # the Landlock ABI that first filters TCP ports; that scopes
 
 
@@ -159,7 +164,7 @@ class ServerFacts:
     arg_folders: tuple[str, ...] = ()  # existing folders its command line names (its data)
     pid_folder: str | None = None  # its own /proc/<pid>, when known before it runs
     lists_cwd: bool = False  # its module is found in the working folder (see `listed`)
-    namespaces: bool = True  # the kernel lets it make a network namespace of its own
+    namespaces: bool = True  # the kernel lets it make namespaces of its own (and seal its tree)
 
 
 def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -> Confinement:
@@ -190,7 +195,14 @@ def server_confinement(facts: ServerFacts, sandbox: Sandbox = DEFAULT_SANDBOX) -
     # folder needs its names listed; no file there is read but its own package's.
     listed = (facts.cwd,) if facts.lists_cwd else ()
     ports = _ports(sandbox, network)
-    return Confinement(unique(read), unique(write), ports, listed=listed, network=network)
+    return Confinement(
+        unique(read),
+        unique(write),
+        ports,
+        listed=listed,
+        network=network,
+        sealed=facts.namespaces,
+    )
 
 
 def _ports(sandbox: Sandbox, network: Network) -> tuple[int, ...]:

@@ -48,6 +48,9 @@ class Confinement:
     listed: tuple[str, ...] = ()  # folders whose names may be listed, no file in them read
     removable: tuple[str, ...] = ()  # folders whose empty subfolders may be removed
     network: Network = Network.OPEN
+    # Namespaces of its own (adapters/posix/namespaces.py): its tree read-only but `write`,
+    # no device opened there, no capability, every process it starts ending with it.
+    sealed: bool = False
 
     def writing(self, folder: str) -> Confinement:
         """These rules for one process, with its private folder writable: a server's policy

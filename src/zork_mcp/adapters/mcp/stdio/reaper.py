@@ -3,7 +3,8 @@ then whatever the server started in its process group, even when the server itse
 on its own and left children behind.
 
 A process that leaves its group (setsid, setpgid, a double fork into a new session) is out
-of reach here: see README, "MCP servers"."""
+of reach here; a sealed server's ends with it all the same, its PID namespace's end
+(adapters/posix/namespaces.py; docs/mcp-servers.md, "Its own namespaces")."""
 
 from __future__ import annotations
 

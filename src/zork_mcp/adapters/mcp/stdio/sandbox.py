@@ -5,7 +5,9 @@ a private folder made before it starts and removed when it ends (its TMPDIR).
 Its Landlock ruleset is built here, in the agent, and handed to the process: a spawned
 server runs through the `adapters/posix/confined` launcher, which enforces it and execs the
 command; a forked one enforces it right after the fork server hands it its request
-(`zygote.run_server`), before its module runs. So a start pays only the enforcing.
+(`zygote.run_server`), before its module runs. So a start pays only the enforcing. Where
+the kernel allows, its tree is sealed in namespaces of its own too (`Handover.writable`,
+adapters/posix/namespaces.py): a forked server's spare makes them ahead of its request.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 from zork_mcp.adapters.game.jericho.story import packaged_story
 from zork_mcp.adapters.posix.landlock import build_ruleset
-from zork_mcp.adapters.posix.network_namespace import namespaces_available
+from zork_mcp.adapters.posix.namespaces import namespaces_available
 from zork_mcp.domain.game.trilogy import KNOWN_GAMES
 from zork_mcp.domain.servers.confinement import (
     Confinement,
@@ -43,12 +45,14 @@ TEMP_VARIABLES = ("TMPDIR", "TMP", "TEMP")
 @dataclass(frozen=True)
 class Handover:
     """What a confined process is handed as it starts: its Landlock ruleset's descriptor
-    (None: the kernel has none), how its network is confined, and its end of the unix
-    socket that carries its proxy's listener back (when proxied)."""
+    (None: the kernel has none), how its network is confined, its end of the unix socket
+    that carries its proxy's listener back (when proxied), and the paths its sealed tree
+    leaves writable (None: not sealed, the kernel lets it make no namespace)."""
 
     ruleset: int | None
     network: Network
     channel: int | None = None
+    writable: tuple[str, ...] | None = None  # sealed: what its tree leaves writable
 
     @property
     def fds(self) -> tuple[int, ...]:
@@ -61,7 +65,8 @@ class Handover:
         network = self.network.value
         if self.network is Network.PROXIED:
             network = f"{network}:{self.channel}:{PROXY_PORT}"
-        return [sys.executable, "-m", LAUNCHER, ruleset, network, "--", *argv]
+        tree = ["shared"] if self.writable is None else ["sealed", *self.writable]
+        return [sys.executable, "-m", LAUNCHER, ruleset, network, *tree, "--", *argv]
 
     def fork_request(self) -> dict[str, Any]:
         """What the fork server's child is told: `confine_self`'s arguments, with the numbers
@@ -69,8 +74,9 @@ class Handover:
         numbers = iter(range(3, 3 + len(self.fds)))
         ruleset = next(numbers) if self.ruleset is not None else None
         channel = next(numbers) if self.channel is not None else None
+        writable = None if self.writable is None else list(self.writable)
         return {"ruleset": ruleset, "network": self.network.value, "channel": channel,
-                "proxy_port": PROXY_PORT}  # fmt: skip
+                "proxy_port": PROXY_PORT, "writable": writable}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,8 @@ class Confined:
         )
         try:
             channel = theirs.fileno() if theirs is not None else None
-            yield Handover(ruleset, self.rules.network, channel), ours
+            writable = self.rules.write if self.rules.sealed else None
+            yield Handover(ruleset, self.rules.network, channel, writable), ours
         except BaseException:
             if ours is not None:
                 ours.close()
@@ -156,8 +163,8 @@ class ServerSandbox:
                 with contextlib.suppress(OSError):
                     os.makedirs(cache, mode=0o700, exist_ok=True)
                 facts = replace(facts, launcher_cache=cache)
-            if self._sandbox.hosts:  # asked only when it matters: a probe costs ~20 ms
-                facts = replace(facts, namespaces=namespaces_available())
+            # asked once a process (a probe costs ~20 ms): namespaces seal every server
+            facts = replace(facts, namespaces=namespaces_available())
             policy = self._policies[key] = server_confinement(facts, self._sandbox)
         return policy
 

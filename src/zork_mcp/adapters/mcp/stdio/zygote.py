@@ -41,6 +41,7 @@ import time
 import traceback
 from typing import Any, NoReturn
 
+from zork_mcp.adapters.posix import namespaces
 from zork_mcp.adapters.posix.confined import confine_self
 from zork_mcp.adapters.posix.landlock import abi_version
 from zork_mcp.adapters.posix.readiness import wait_readable
@@ -69,11 +70,14 @@ class Spare:
     request is answered at once (its pid is known before it is handed the request), and
     the next fork happens after the answer.
 
-    It waits in the fork server's process group, so it ends with it; EOF on its socket
-    (the fork server ended, or died) ends it too.
+    A plain one waits in the fork server's process group, so it ends with it; a `sealed`
+    one (for a request that seals its server's tree) has made its namespaces, and its
+    server's process in them, ahead too (`_enter_namespaces`), in a group of its own. EOF on
+    its socket (the fork server ended, or died) ends either. Each spare is of the kind the
+    last request asked for; a request of the other kind has one made for it.
     """
 
-    def __init__(self, control: socket.socket, children: set[int]) -> None:
+    def __init__(self, control: socket.socket, children: set[int], *, sealed: bool) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
@@ -81,10 +85,13 @@ class Spare:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             control.close()
             ours.close()
-            _wait_then_run(theirs)
+            if sealed:
+                _enter_namespaces()
+            _wait_then_run(theirs, sealed=sealed)
         theirs.close()
         children.add(pid)
         self.pid, self._pidfd, self._socket = pid, os.pidfd_open(pid), ours
+        self.sealed = sealed
 
     @property
     def alive(self) -> bool:
@@ -109,7 +116,7 @@ def serve(control: socket.socket) -> None:
     """Hand a pre-forked child each request until the control socket reaches EOF."""
     children: set[int] = set()
     exited = _child_exits()
-    spare = Spare(control, children)
+    spare = Spare(control, children, sealed=False)
     control.send(b'{"ready": true}')
     while True:
         readable = _wait(control, exited)
@@ -124,16 +131,17 @@ def serve(control: socket.socket) -> None:
             spare.close()
             _end_children(children)
             return
-        if not spare.alive:  # killed while it waited
+        sealed = _sealed(packet)
+        if not spare.alive or spare.sealed != sealed:  # killed while it waited, or unlike
             spare.close()
-            spare = Spare(control, children)
+            spare = Spare(control, children, sealed=sealed)
         try:
             spare.answer(control)  # first: the client goes on while the child starts
             spare.hand_over(packet, fds)
         finally:
             for fd in fds:
                 os.close(fd)
-        spare = Spare(control, children)
+        spare = Spare(control, children, sealed=sealed)  # the next is likely the same
 
 
 def _child_exits() -> int:
@@ -159,25 +167,51 @@ def _wait(control: socket.socket, exited: int) -> bool:
     return control.fileno() in events
 
 
-def _wait_then_run(handover: socket.socket) -> NoReturn:
+def _sealed(packet: bytes) -> bool:
+    """Whether a request is for a sealed server (`confined.confine_self`'s `writable`)."""
+    try:
+        return json.loads(packet).get("writable") is not None
+    except (ValueError, AttributeError):
+        return False
+
+
+def _enter_namespaces() -> None:
+    """A sealed spare, ahead of its request: a new session and process group, then user,
+    mount and PID namespaces of its own, whose first process it forks (the one that will be
+    the server, in this group); this process stays outside and relays it, the process the
+    client is told of (`namespaces.become_init`). Its tree is sealed once its request says
+    what it may write. A kernel that says no ends the spare: its start fails, never
+    unconfined."""
+    try:
+        os.setsid()
+        namespaces.unshare(sealed=True, network=False)
+        namespaces.become_init()
+    except BaseException:
+        os._exit(1)
+
+
+def _wait_then_run(handover: socket.socket, *, sealed: bool) -> NoReturn:
     """A spare's life: never back into the fork server's loop, whatever happens."""
     try:
         packet, fds, _, _ = socket.recv_fds(handover, MAX_REQUEST, MAX_FDS)
         if not packet:  # EOF: the fork server ended before it needed us
             os._exit(0)
         request = json.loads(packet)
-        _become_server(handover, fds)
+        request["entered"] = sealed
+        _become_server(handover, fds, own_session=not sealed)
     except BaseException:
         os._exit(1)
     run_then_exit(request)
 
 
-def _become_server(handover: socket.socket, fds: list[int]) -> None:
+def _become_server(handover: socket.socket, fds: list[int], *, own_session: bool) -> None:
     """Its stdin, stdout and stderr, then its confinement's from 3 on, and nothing else
     open. `fds` ascend from 3 (recv_fds takes the lowest free numbers), so no dup2
-    overwrites one not yet moved."""
+    overwrites one not yet moved. `own_session`: a new session and group (a sealed one is
+    in its relay's already)."""
     handover.close()
-    os.setsid()
+    if own_session:
+        os.setsid()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     os.closerange(len(fds), os.sysconf("SC_OPEN_MAX"))
@@ -192,7 +226,8 @@ def run_server(request: dict[str, Any]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     confine_self(request.get("ruleset"), request.get("network", "open"),
-                 request.get("channel"), request.get("proxy_port", 0))  # fmt: skip
+                 request.get("channel"), request.get("proxy_port", 0),
+                 request.get("writable"), entered=request.get("entered", False))  # fmt: skip
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":

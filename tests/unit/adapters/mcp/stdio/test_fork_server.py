@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import FAULT_SERVER, ROOT
-from tests.support.processes import assert_no_processes_left, processes_in_groups
+from tests.support.processes import (
+    assert_no_processes_left,
+    processes_in_groups,
+    processes_with_environment,
+)
 from zork_mcp.adapters.mcp.stdio import zygote
 from zork_mcp.adapters.mcp.stdio.fork_lifecycle import MAX_RESTARTS, ForkServerState
 from zork_mcp.adapters.mcp.stdio.fork_server import Forking, ForkServer, zygote_environment
@@ -25,6 +29,7 @@ from zork_mcp.adapters.mcp.stdio.sandbox import FOLDER_PREFIX, TEMP_VARIABLES
 from zork_mcp.adapters.mcp.stdio.start_plan import plan_starts
 from zork_mcp.adapters.mcp.stdio.stderr_log import StderrLog
 from zork_mcp.adapters.mcp.stdio.tool_server import McpStdioToolServer, stdio_tool_server
+from zork_mcp.adapters.posix.namespaces import namespaces_available
 from zork_mcp.domain.errors import MCPConfigError, MCPServerStartupError
 from zork_mcp.domain.servers.confinement import Sandbox
 from zork_mcp.domain.servers.server_config import MCPServerConfig
@@ -42,10 +47,12 @@ PROBE = (
     "    return CALLS\n"
     "@server.tool()\n"
     "def describe() -> str:\n"
+    "    stat = open('/proc/self/stat').read().rsplit(')', 1)[1].split()\n"  # as the host sees
     "    return json.dumps({\n"
     "        'env': dict(os.environ), 'argv': sys.argv, 'cwd': os.getcwd(),\n"
-    "        'path0': sys.path[0], 'name': __name__, 'pid': os.getpid(),\n"
-    "        'pgid': os.getpgid(0), 'sid': os.getsid(0), 'ppid': os.getppid(),\n"
+    "        'path0': sys.path[0], 'name': __name__, 'pid': int(os.readlink('/proc/self')),\n"
+    "        'pgid': int(stat[2]), 'sid': int(stat[3]), 'ppid': int(stat[1]),\n"
+    "        'pidns': os.readlink('/proc/self/ns/pid'),\n"
     "        'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),\n"
     "    })\n"
     "server.run()\n"
@@ -72,9 +79,20 @@ def probe_server(config: MCPServerConfig, tmp_path: Path, start: str, **options)
     return stdio_tool_server({"probe": config}, server_start=start, **options)
 
 
-async def describe(server: McpStdioToolServer) -> dict:
-    async with server.open_session() as session:
-        return json.loads((await session.call_tool("probe.describe", {}, 10)).content)
+async def describe(server: McpStdioToolServer, name: str = "probe") -> dict:
+    """What the server says of itself, its ids as the client sees them. A sealed server
+    (issue 66) is the first process of its own PID namespace, under a relay outside it that
+    leads its session: the relay is the process the client knows (`pid`, and its `ppid`)."""
+    async with server.open_session([name]) as session:
+        seen = json.loads((await session.call_tool(f"{name}.describe", {}, 10)).content)
+        if seen["sid"] != seen["pid"]:
+            assert seen["ppid"] == seen["sid"], "its relay leads its session"
+            seen["pid"], seen["ppid"] = seen["sid"], _parent(seen["sid"])
+        return seen
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
 @pytest.mark.parametrize("start", ["spawn", "fork"])
@@ -380,22 +398,55 @@ asyncio.run(hold())
 
 
 def test_a_sigkilled_client_leaves_no_process(tmp_path, probe):
+    mark = f"{os.getpid()}-{tmp_path.name}"  # in every process the fork server forks
     client = subprocess.Popen(
         [sys.executable, "-c", CLIENT, probe.args[0]],
         stdout=subprocess.PIPE,
         cwd=ROOT,
         start_new_session=True,
+        env={**os.environ, "ZORK_MCP_TEST_MARK": mark},
     )
     assert client.stdout is not None
     pids = json.loads(client.stdout.readline())
     assert len(pids) == 3, "the fork server, the session's process and the spare"
+    # each server a relay outside its namespaces and the server in them (issue 66)
+    each = 2 if namespaces_available() else 1
+    # the client, its fork server, the two servers and the child forked ahead, of their kind
+    expected = 2 + 3 * each
     deadline = time.monotonic() + 10  # the fork server forks ahead once it has answered
-    while len(processes_in_groups(pids)) < 4 and time.monotonic() < deadline:
+    while len(_marked(mark)) != expected and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(processes_in_groups(pids)) == 4, "and the child the fork server forked ahead"
+    assert len(_marked(mark)) == expected
     client.kill()
     client.wait()
     deadline = time.monotonic() + 15
-    while processes_in_groups(pids) and time.monotonic() < deadline:
+    while _marked(mark) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert processes_in_groups(pids) == []
+    assert _marked(mark) == []
+
+
+def _marked(mark: str) -> list[int]:
+    return processes_with_environment("ZORK_MCP_TEST_MARK", mark)
+
+
+@pytest.mark.skipif(not namespaces_available(), reason="needs user namespaces")
+async def test_sealed_and_plain_servers_are_forked_in_turn_each_as_its_entry_says(tmp_path, probe):
+    """The fork server's spare is of the kind the last request asked for (a sealed one makes
+    its namespaces ahead); a request of the other kind gets one made for it."""
+    plain = MCPServerConfig.model_validate({**probe.model_dump(), "sandbox": False})
+    server = stdio_tool_server(
+        {"plain": plain, "probe": probe},
+        server_start="fork",
+        background_spare=False,
+        system_env=SYSTEM,
+        stderr_path=tmp_path / "stderr.log",
+    )
+    ours = os.readlink("/proc/self/ns/pid")
+    try:
+        seen = [await describe(server, name) for name in ("probe", "probe", "plain", "probe")]
+    finally:
+        server.close()
+    assert [one["pidns"] == ours for one in seen] == [False, False, True, False]
+    assert len({one["pidns"] for one in seen}) == 4, "a namespace of its own each"
+    assert all(one["ppid"] in server.fork_server_pids for one in seen)
+    assert_no_processes_left(server)

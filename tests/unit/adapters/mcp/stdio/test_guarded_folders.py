@@ -1,16 +1,21 @@
 """A folder named on a server's command line is granted to it unless it is, or holds, the
 working folder, the home folder or a folder the server's entry may write (its own folder of
 the episode): judged as the kernel sees folders (issue 66), so a log folder behind a symbolic
-link, or a name with `..`, is still the same folder to the guard."""
+link, a bind mount or a name with `..`, is still the same folder to the guard."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.paths import ROOT
 from zork_mcp.adapters.mcp.stdio.sandbox import server_facts
+from zork_mcp.adapters.posix.namespaces import namespaces_available
 
 
 @pytest.fixture
@@ -52,3 +57,35 @@ def test_a_link_to_the_episode_folder_is_refused_as_the_folder_itself(data_disk,
     link = tmp_path / "shortcut"
     link.symlink_to(data / "logs" / "ep", target_is_directory=True)
     assert granted([str(link)], own) == ()
+
+
+BIND_MOUNTED = """
+import json, os, sys
+from zork_mcp.adapters.mcp.stdio.sandbox import server_facts
+from zork_mcp.adapters.posix import namespaces
+data, mirror, own, home = sys.argv[1:]
+namespaces.unshare(sealed=True, network=False)  # a mount namespace of its own to bind in
+MS_BIND, MS_REC = 0x1000, 0x4000
+if namespaces._libc().mount(data.encode(), mirror.encode(), None, MS_BIND | MS_REC, None):
+    raise OSError("mount --bind failed")
+facts = server_facts("node", [mirror, mirror + "/gift"], {"HOME": home}, guarded=[own])
+print(json.dumps(facts.arg_folders))
+"""
+
+
+@pytest.mark.skipif(not namespaces_available(), reason="needs user namespaces to bind-mount")
+def test_a_bind_mount_of_the_log_folder_is_the_folder_itself(data_disk, tmp_path):
+    """The data disk bound at another path, as `mount --bind` would (in a mount namespace
+    of the test's own): a path through it holds the episode's folder all the same; a folder
+    beside the logs, reached through it, is granted."""
+    data, own = data_disk
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    home = tmp_path / "home"
+    argv = [str(data), str(mirror), str(own), str(home)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    shown = subprocess.run(
+        [sys.executable, "-c", BIND_MOUNTED, *argv], capture_output=True, text=True, env=env
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == [str(mirror / "gift")]

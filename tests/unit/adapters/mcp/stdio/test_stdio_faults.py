@@ -28,7 +28,7 @@ ENV_PROBE = (
     "    return json.dumps(dict(os.environ))\n"
     "@server.tool()\n"
     "def pid() -> int:\n"
-    "    return os.getpid()\n"
+    "    return int(os.readlink('/proc/self'))  # as the host sees it\n"
     "server.run()\n"
 )
 
