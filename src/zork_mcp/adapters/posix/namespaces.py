@@ -18,9 +18,10 @@ group. So a confined server also runs in user, mount and PID namespaces of its o
   the namespace: a daemon it started ends with it. `become_init` forks it there; its parent,
   the process its starter knows (same pid, group, pipes), stays outside, passes signals on
   and exits as it exits; and if that parent is killed, the kernel kills it
-  (PR_SET_PDEATHSIG). A signal the server has no handler for is ignored by a namespace's first
-  process (pid_namespaces(7)): SIGTERM without a handler does nothing, so its end is stdin's
-  EOF or the SIGKILL that follows, as the reaper sends them.
+  (PR_SET_PDEATHSIG). A namespace's first process ignores a signal it has no handler for
+  (pid_namespaces(7)), so the parent, seeing (in /proc/<pid>/status) that the server would
+  have died of the signal it passes on, kills it instead, and then dies of that signal itself:
+  a SIGTERM ends a server without a handler as promptly as ever.
 
 It must run single-threaded: a forked server before its code runs, or the spawn launcher.
 Standard library only (the launcher must start fast).
@@ -161,8 +162,9 @@ def relay(child: int, keep: int) -> NoReturn:
     """Wait for `child`, passing on the signals a starter sends, then exit as it did (its
     code, or killed by its signal). Holds none of its pipes (their ends close with the
     child's, not this process's) but `keep`, which tells the child it is alive."""
+    killed_for: list[int] = []  # the signal a SIGKILL stood in for, if one did
     for sig in RELAYED:
-        signal.signal(sig, lambda sig, _frame: _pass_on(child, sig))
+        signal.signal(sig, lambda sig, _frame: _pass_on(child, sig, killed_for))
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):
         os.dup2(null, fd)
@@ -174,6 +176,8 @@ def relay(child: int, keep: int) -> NoReturn:
         if os.WIFEXITED(status) or os.WIFSIGNALED(status):
             break
     code = os.waitstatus_to_exitcode(status)
+    if code == -signal.SIGKILL and killed_for:
+        code = -killed_for[0]  # it died of what it was sent, as it would have outside
     if code < 0:  # die of it too, as a shell reports a child's death (128 + its number)
         with contextlib.suppress(OSError, ValueError):  # SIGKILL's cannot be set
             signal.signal(-code, signal.SIG_DFL)
@@ -182,9 +186,34 @@ def relay(child: int, keep: int) -> NoReturn:
     os._exit(code & 0xFF)
 
 
-def _pass_on(child: int, sig: int) -> None:
+def _pass_on(child: int, sig: int, killed_for: list[int]) -> None:
+    """`sig` to `child` if it handles it; else what its default would do (every relayed
+    signal's default ends a process): SIGKILL, which a namespace's first process cannot
+    ignore; nothing if it ignores the signal."""
+    handled, ignored = _dispositions(child)
+    bit = 1 << (sig - 1)
+    if ignored & bit:
+        return
+    if not handled & bit:
+        killed_for.append(sig)
+        sig = signal.SIGKILL
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, sig)
+
+
+def _dispositions(pid: int) -> tuple[int, int]:
+    """The signals `pid` catches and those it ignores (proc(5): SigCgt, SigIgn); a process
+    gone, or unreadable, is taken to catch every signal (it is then sent as it is)."""
+    masks = {}
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(("SigCgt:", "SigIgn:")):
+                    name, value = line.split(":", 1)
+                    masks[name] = int(value, 16)
+    except (OSError, ValueError):
+        return -1, 0
+    return masks.get("SigCgt", -1), masks.get("SigIgn", 0)
 
 
 def _open_max() -> int:

@@ -133,3 +133,30 @@ def _gone(pid: int, seconds: float = 10.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+def test_a_sigterm_ends_a_server_without_a_handler_as_it_would_outside(tmp_path):
+    """A namespace's first process ignores a signal it has no handler for: its parent sees
+    that and kills it, then dies of SIGTERM itself, at once, not at the reaper's SIGKILL."""
+    code = "import time; print('ready', flush=True); time.sleep(60)"
+    process = sealed(tmp_path, *python(code), stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "ready\n"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=5) == -signal.SIGTERM
+
+
+def test_a_signal_the_server_ignores_stays_ignored(tmp_path):
+    code = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.read()\n"  # it ends at stdin's EOF
+    )
+    process = sealed(tmp_path, *python(code), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     text=True)  # fmt: skip
+    assert process.stdout.readline() == "ready\n"
+    process.send_signal(signal.SIGTERM)
+    time.sleep(0.5)
+    assert process.poll() is None, "ignored, as it asked"
+    process.stdin.close()
+    assert process.wait(timeout=10) == 0
