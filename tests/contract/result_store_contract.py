@@ -35,6 +35,7 @@ turn_facts = st.builds(
     tools=tool_uses,
     location=st.integers(0, 255),
     repeated=st.booleans(),
+    unreadable=st.booleans(),
 )
 points = st.lists(turn_facts, max_size=8).map(
     lambda ps: tuple(replace(p, turn=i + 1) for i, p in enumerate(ps))
@@ -64,6 +65,7 @@ records = st.builds(
     history=st.sampled_from([None, "window", "full", "state"]),
     setup=st.none() | st.text(max_size=40),
     repeated_commands=metric,
+    unreadable_replies=metric,
     trajectory=points,
 )
 

@@ -43,6 +43,11 @@ class Decision:
     new_objective: str | None
     outcome: LoopOutcome[ParsedAnswer]
 
+    @property
+    def unreadable(self) -> str | None:
+        """Why the model's reply could not be read, so the fallback is played (None: read)."""
+        return self.outcome.answer.error
+
     @classmethod
     def of(cls, outcome: LoopOutcome[ParsedAnswer]) -> Decision:
         response = outcome.answer.response

@@ -22,13 +22,20 @@ from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.facts.notice_facts import RepliesUnreadable
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.text.inert import inert
 
 N = TypeVar("N", int, float)
-EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReason.EMULATOR_LOST: 1}
+EXIT_CODES = {
+    EndReason.INTERRUPTED: 130,
+    EndReason.EMULATOR_HALTED: 1,
+    EndReason.EMULATOR_LOST: 1,
+    EndReason.UNREADABLE_REPLIES: 1,  # the model's answers were not played: look at them
+}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -232,6 +239,9 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     print_summary(out, summary, str(options.episode_dir))
     if summary.end_reason is EndReason.BUDGET:
         out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
+    if summary.end_reason is EndReason.UNREADABLE_REPLIES:
+        streak = RepliesUnreadable(summary.turns, container.project().max_unreadable_replies)
+        out.print(Text(streak.line(FALLBACK_ACTION)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
 
 

@@ -77,4 +77,5 @@ class Container(containers.DeclarativeContainer):
         history=history,
         journal=journal,
         guard=spend_guard,
+        max_unreadable=project.provided.max_unreadable_replies,
     )

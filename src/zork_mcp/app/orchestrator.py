@@ -36,12 +36,13 @@ from zork_mcp.domain.facts.episode_facts import (
     TurnCompleted,
 )
 from zork_mcp.domain.facts.events import Event, Level
-from zork_mcp.domain.facts.notice_facts import ServerFileSkipped
+from zork_mcp.domain.facts.notice_facts import RepliesUnreadable, ServerFileSkipped
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.game.game_text import died, unread
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.llm.budget import BudgetSpent, SpendGuard
 from zork_mcp.domain.llm.messages import Message, Usage
+from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.loop.loop_records import LoopOutcome, ToolCallRecord
 from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
@@ -59,6 +60,7 @@ class TurnReport:
     facts: TurnFacts
     mcp_disabled: bool = False  # MCP disabled for the rest of the episode, as of this turn
     calls: tuple[ToolCallRecord, ...] = ()  # the turn's tool calls, each with its result
+    unreadable: str | None = None  # why the model's reply could not be read (the fallback played)
 
     @property
     def turn(self) -> int:
@@ -90,17 +92,20 @@ class Orchestrator:
         history: HistoryPolicy = DEFAULT_HISTORY,
         journal: EpisodeJournal | None = None,
         guard: SpendGuard | None = None,
+        max_unreadable: int = 5,
     ) -> None:
         """`profile`: the game played, whose words tell a death, a command it did not read
         and the map's exits. `guard`: the run's budget (None: no limit), which the agent's
         LLM asks before each call; the episode ends at the turn boundary before a call it
-        refuses."""
+        refuses. `max_unreadable`: replies in a row the agent could not read (each played
+        as the fallback command, said and counted) that end the episode."""
         self._game, self._profile, self._agent, self._telemetry = game, profile, agent, telemetry
         self._guard = guard
         self._max_turns, self._progress, self._clock = max_turns, progress, clock
         self._checkpoints, self._resume = checkpoints, resume
         self._history, self._journal = history, journal
         self._skipped: set[str] = set()  # why a server's file was skipped, each said once
+        self._max_unreadable, self._unreadable_streak = max_unreadable, 0
         self.state = EpisodeState(
             EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
         )
@@ -158,13 +163,16 @@ class Orchestrator:
             except BudgetSpent as spent:
                 self._stop_for_budget(spent)
                 return observation
+            if self._unreadable_streak >= self._max_unreadable:
+                self._stop_for_unreadable()
+                return observation
         self.summary.end_reason = EndReason.GAME_OVER
         return observation
 
     def _turn(self) -> GameObservation:
         state = self.state
         decision = self._agent.decide_turn(self.messages(), state.next_turn)
-        action = decision.action or "look"
+        action = decision.action or FALLBACK_ACTION
         state.objective = decision.new_objective or state.objective
         after = self._game.step(action)
         played = played_turn(state, action, after, self._profile)
@@ -185,6 +193,13 @@ class Orchestrator:
         if self._checkpoints is not None and self.summary.end_reason is not EndReason.BUDGET:
             self._time()
             self._checkpoints.save(self.checkpoint())
+
+    def _stop_for_unreadable(self) -> None:
+        """End after `max_unreadable` replies in a row the agent could not read: playing
+        the fallback on would store turns the model never chose."""
+        self.summary.end_reason = EndReason.UNREADABLE_REPLIES
+        stopped = RepliesUnreadable(self.state.turn, self._unreadable_streak)
+        self._telemetry.emit(Event.about(stopped, stopped.line(FALLBACK_ACTION), Level.WARNING))
 
     def _stop_for_budget(self, spent: BudgetSpent) -> None:
         """End where the last turn ended: the turn the budget cut is not played, what its
@@ -268,9 +283,14 @@ class Orchestrator:
         summary = self.summary
         summary.turns += 1
         repeated = unchanged_repeat(self.state, played)
-        facts = turn_facts(played, after, outcome, self._profile, repeated=repeated)
+        unreadable = decision.unreadable is not None
+        facts = turn_facts(
+            played, after, outcome, self._profile, repeated=repeated, unreadable=unreadable
+        )
         summary.score, summary.moves, summary.room = after.score, after.moves, after.room
         summary.tool_calls += facts.tool_calls
+        summary.unreadable_replies += unreadable
+        self._unreadable_streak = self._unreadable_streak + 1 if unreadable else 0
         summary.usage = summary.usage + outcome.usage
         completed = TurnCompleted(
             facts,
@@ -282,7 +302,9 @@ class Orchestrator:
         self._report(completed, f"Agent action: {played.command}")
         disabled = self._agent.connection.is_disabled
         calls = tuple(outcome.tool_chain)
-        return TurnReport(played.command, after, outcome.usage, facts, disabled, calls)
+        return TurnReport(
+            played.command, after, outcome.usage, facts, disabled, calls, decision.unreadable
+        )
 
     def _inventory(self) -> str:
         return " ".join(self._game.peek("inventory").text.split()) or "unknown"
@@ -317,6 +339,7 @@ def turn_facts(
     game: GameProfile,
     *,
     repeated: bool = False,
+    unreadable: bool = False,
 ) -> TurnFacts:
     """The turn's facts from what the game answered and how the agent decided."""
     chain, usage = outcome.tool_chain, outcome.usage
@@ -336,6 +359,7 @@ def turn_facts(
         tools=tool_uses((call.tool_name, 1, int(call.result.is_error)) for call in chain),
         repeated=repeated,
         cost_usd=usage.cost_usd,
+        unreadable=unreadable,
     )
 
 

@@ -214,6 +214,11 @@ def print_summary(console: Console, summary: EpisodeSummary, log_dir: str) -> No
         ("moves", str(summary.moves)),
         ("room", summary.room or "?"),
         ("tool calls", str(summary.tool_calls)),
+        *(
+            [("unreadable replies", f"{summary.unreadable_replies} (each played as 'look')")]
+            if summary.unreadable_replies
+            else []
+        ),
         ("tokens", f"{summary.usage.prompt_tokens} in / {summary.usage.completion_tokens} out"),
         ("wall time", f"{summary.seconds:.1f}s"),
         ("logs", log_dir),

@@ -19,6 +19,7 @@ from zork_mcp.domain.text.inert import inert
 ANSWER_LINES = 12  # of the game's answer; the rest is counted, not shown
 RESULT_CHARS = 100  # of a tool's result
 ARGUMENT_CHARS = 60  # of a tool call's arguments
+UNREADABLE_CHARS = 120  # of why a reply could not be read (it quotes the reply)
 _SPACES = re.compile(r"[ \t\n]+")  # what stays of whitespace once the text is inert
 
 
@@ -61,6 +62,9 @@ class Transcript:
         calls = report.calls
         complete = len(calls) == report.facts.tool_calls
         lines = tool_lines(calls) if complete else tool_use_lines(report.facts.tools)
+        if report.unreadable is not None:
+            said = one_line(report.unreadable, UNREADABLE_CHARS)
+            lines.append(Line(f"the model's reply could not be read ({said}):", Tone.NOTICE))
         lines.append(Line(f"> {inert(report.action)}", Tone.COMMAND))
         lines += answer_lines(report.observation.text)
         lines += self._score_lines(report)

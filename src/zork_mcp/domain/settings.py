@@ -84,6 +84,8 @@ class ProjectSettings(BaseModel):
     history_budget_tokens: int = Field(default=HistoryPolicy.budget_tokens, ge=0)
     budget_usd: float | None = Field(default=None, gt=0)  # a run's (or a sweep's) LLM spend
     budget_tokens: int | None = Field(default=None, ge=1)
+    # Replies in a row the agent could not read (each played as `look`) that end the episode
+    max_unreadable_replies: int = Field(default=5, ge=1)
 
     def history_policy(self) -> HistoryPolicy:
         return HistoryPolicy(self.history, self.history_turns, self.history_budget_tokens)
@@ -101,6 +103,9 @@ HINTS = {
     "end_at_first_death": "end_at_first_death is true or false",
     "game": 'game is a known game\'s name ("zork1", "zork2", "zork3") or a story file\'s path',
     "max_score": "max_score is a whole number of points, at least 1 (an unknown game's maximum)",
+    "max_unreadable_replies": (
+        "max_unreadable_replies is a whole number of replies in a row, at least 1"
+    ),
 }
 
 

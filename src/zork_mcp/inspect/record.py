@@ -27,6 +27,7 @@ class EpisodeProgress(StoreModel):
     moves: int = 0
     turns: int = 0
     tool_calls: int = 0
+    unreadable_replies: int = 0  # replies the agent could not read (the fallback played)
     end_reason: str = EndReason.RUNNING.value
     error: str | None = None
 
@@ -59,6 +60,7 @@ class InspectEpisodeRecord:
         progress.score, progress.moves = observation.score, observation.moves
         progress.best = max(progress.best, observation.score)
         progress.turns, progress.tool_calls = totals.turns, totals.tool_calls
+        progress.unreadable_replies = totals.unreadable_replies
         self._transcript.info(turn_info(report), source=f"zork turn {report.turn}")
 
     def _end(self, summary: EpisodeSummary) -> None:
@@ -76,10 +78,14 @@ class InspectEpisodeRecord:
 
 
 def turn_info(report: TurnReport) -> dict[str, Any]:
-    """One turn as the transcript shows it: the command, the game's answer, the tool calls."""
+    """One turn as the transcript shows it: the command (and, when the model's reply could not
+    be read, why: the command is then the fallback, not the model's), the game's answer, the
+    tool calls."""
     observation = report.observation
+    unreadable = {"unreadable_reply": report.unreadable} if report.unreadable is not None else {}
     return {
         "command": report.action,
+        **unreadable,
         "game": observation.text,
         "room": observation.room,
         "score": observation.score,

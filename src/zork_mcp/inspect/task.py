@@ -200,6 +200,7 @@ def game_score() -> Scorer:
             metadata={
                 "turns": played.turns,
                 "tool_calls": played.tool_calls,
+                "unreadable_replies": played.unreadable_replies,
                 "error": played.error,
             },
         )

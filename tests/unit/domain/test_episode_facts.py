@@ -71,6 +71,7 @@ EVERY_FIELD_SET: list[EpisodeFact] = [
             location=27,
             repeated=True,
             cost_usd=0.002,
+            unreadable=True,
         ),
         action="open window",
         reasoning="it is ajar",
@@ -93,6 +94,7 @@ EVERY_FIELD_SET: list[EpisodeFact] = [
         cache_write_tokens=20,
         cost_parts=CostParts(0.004, 0.001, 0.002, 0.003),
         unpriced="one call of an unknown model",
+        unreadable_replies=1,
     ),
 ]
 WRITTEN = [(fact, key) for fact in EVERY_FIELD_SET for key in fact.fields()]
@@ -231,7 +233,7 @@ def test_an_episode_end_carries_the_summarys_totals_and_its_time_to_the_millisec
         "turns": 7, "score": 35, "moves": 9, "room": "Kitchen", "tool_calls": 4,
         "prompt_tokens": 1200, "completion_tokens": 340, "cached_tokens": 800,
         "cost_usd": 0.0042, "end_reason": "error", "error": "the model stopped answering",
-        "seconds": 12.346, "cache_write_tokens": 0, "unpriced": None,
+        "seconds": 12.346, "cache_write_tokens": 0, "unpriced": None, "unreadable_replies": 0,
         "cost_parts": {"input": 0.001, "cached_input": 0.0002, "cache_write": 0.0,
                        "output": 0.003},
     }  # fmt: skip

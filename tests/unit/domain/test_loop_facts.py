@@ -43,6 +43,7 @@ from zork_mcp.domain.facts.notice_facts import (
     ForkServerLost,
     GameSandboxDegraded,
     HostRefused,
+    RepliesUnreadable,
     SandboxDegraded,
     SandboxOff,
     ServerDisabled,
@@ -127,6 +128,7 @@ NOTICES = [
     HostRefused("fetch", "example.com", 443),
     EmulatorRestarted("look", "killed", 1),
     ServerFileSkipped("/logs/e/servers/memory/notes.jsonl", "a pipe"),
+    RepliesUnreadable(turn=6, replies=5),
 ]
 EPISODE_OWN = [
     EpisodeStarted(True, 40, "West of House", 64, 3),
@@ -147,6 +149,7 @@ EPISODE_OWN = [
         cache_write_tokens=12,
         cost_parts=CostParts(0.004, 0.001, 0.002, 0.003),
         unpriced="x",
+        unreadable_replies=2,
     ),
     BudgetReached(4, 0.5, 50_000, 0.49, 41_000, 0.02, 3_000),
     McpState(True, ("memory",), "mcp_config.json", "said"),

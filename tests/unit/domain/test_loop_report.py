@@ -118,13 +118,10 @@ def test_a_timeout_and_a_dead_server_each_end_their_batch_then_the_answer_is_not
         [
             calls(("box.hang", {}), ("box.echo", {"text": "a"})),
             calls(("box.crash", {}), ("box.echo", {"text": "b"})),
-            text_reply("not json"),
+            text_reply("not json\nat all"),  # one line would be read as the command
         ]
     )
-    parse_error = (
-        "no AgentResponse JSON object found (1 validation error(s): Invalid JSON: expected "
-        "ident at line 1 column 2); raw: 'not json'"
-    )
+    parse_error = "neither a JSON answer nor one short line: 'not json\\nat all'"
     died = (
         "Tool call box.crash failed: the tool server stopped: server 'box' died: "
         "the fake server process exited"
@@ -151,7 +148,7 @@ def test_a_timeout_and_a_dead_server_each_end_their_batch_then_the_answer_is_not
          "(session_broken); asking for the final answer without tools", "WARNING",
          at(2, iterations=2, reason="session_broken")),
         ("AGENT_PARSE_ERROR", f"Failed to parse agent response: {parse_error}", "ERROR",
-         at(2, raw_response="not json", error=parse_error)),
+         at(2, raw_response="not json\nat all", error=parse_error)),
         ("MCP_SESSION_COMPLETE", "MCP session complete (2 iterations, 4 tool calls)", "INFO",
          at(2, iterations=2, tool_calls_count=4, tools_used=["box.crash", "box.hang"],
             final_action="look")),

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     history TEXT, setup TEXT, game TEXT DEFAULT '', max_score INTEGER,
     repeated_commands INTEGER,
     cache_write_tokens INTEGER DEFAULT 0, cost_input_usd REAL, cost_cached_input_usd REAL,
-    cost_cache_write_usd REAL, cost_output_usd REAL, unpriced TEXT,
+    cost_cache_write_usd REAL, cost_output_usd REAL, unpriced TEXT, unreadable_replies INTEGER,
     PRIMARY KEY (sweep, key)
 );
 CREATE TABLE IF NOT EXISTS turns (
@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS turns (
     moves INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
     room TEXT, valid INTEGER, died INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER,
     llm_seconds REAL, tool_errors INTEGER, tools TEXT, location INTEGER, repeated INTEGER,
-    cost_usd REAL,
+    cost_usd REAL, unreadable INTEGER,
     PRIMARY KEY (sweep, key, turn)
 );
 """
@@ -66,6 +66,7 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "cost_cache_write_usd": "REAL",
         "cost_output_usd": "REAL",
         "unpriced": "TEXT",
+        "unreadable_replies": "INTEGER",  # NULL: stored before replies were judged
     },
     "turns": {
         "room": "TEXT",
@@ -79,11 +80,13 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
         "location": "INTEGER",
         "repeated": "INTEGER",
         "cost_usd": "REAL",
+        "unreadable": "INTEGER",
     },
 }
 TURN_COLUMNS = [
     "turn", "score", "moves", "tool_calls", "room", "valid", "died", "prompt_tokens",
     "completion_tokens", "llm_seconds", "tool_errors", "tools", "location", "repeated", "cost_usd",
+    "unreadable",
 ]  # fmt: skip
 BEST_FROM_TURNS = """
 UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(
@@ -180,6 +183,6 @@ def _turn_row(turn: TurnFacts) -> tuple[object, ...]:
 def _turn_of(row: list[object]) -> TurnFacts:
     values = dict(zip(TURN_COLUMNS, row, strict=True))
     values["tools"] = json.loads(str(values["tools"])) if values["tools"] else {}
-    for flag in ("valid", "died", "repeated"):
+    for flag in ("valid", "died", "repeated", "unreadable"):
         values[flag] = None if values[flag] is None else bool(values[flag])
     return TurnFacts.from_fields(values)

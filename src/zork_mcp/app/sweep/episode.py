@@ -190,6 +190,7 @@ def _record(
         invalid_commands=played.invalid_commands,
         rooms_visited=played.rooms_visited,
         repeated_commands=played.repeated_commands,
+        unreadable_replies=played.unreadable_replies,
         end_reason=EndReason.ERROR if summary is None else summary.end_reason.as_finished(),
     )
     if summary is None:

@@ -286,7 +286,8 @@ def ci_text(estimate: Estimate, digits: int = 1) -> str:
     return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
-DIGITS = {"normalized_score": 3, "invalid_rate": 3, "cost_usd": 4, "latency_p50": 2}
+DIGITS = {"normalized_score": 3, "invalid_rate": 3, "unreadable_rate": 3, "cost_usd": 4,
+          "latency_p50": 2}  # fmt: skip
 DIGITS |= {"latency_p95": 2, "tokens": 0, "repeated_rate": 3}
 # the score table has the final score; the memory table what the turns say of memory at work
 PLAY = [m for m in METRICS if m.name != "final_score" and m.name not in MEMORY]

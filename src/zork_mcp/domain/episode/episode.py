@@ -23,6 +23,7 @@ class EndReason(StrEnum):
     MCP_STARTUP_FAILED = "mcp_startup_failed"
     LLM_ERROR = "llm_error"
     BUDGET = "budget"  # the next LLM call would not fit in the run's budget
+    UNREADABLE_REPLIES = "unreadable_replies"  # the model's replies could not be read, in a row
     ERROR = "error"
 
     def as_finished(self) -> EndReason:
@@ -38,6 +39,7 @@ class EpisodeSummary:
     moves: int = 0
     room: str | None = None
     tool_calls: int = 0
+    unreadable_replies: int = 0  # turns whose reply could not be read (the fallback played)
     usage: Usage = field(default_factory=Usage)
     end_reason: EndReason = EndReason.RUNNING
     seconds: float = 0.0

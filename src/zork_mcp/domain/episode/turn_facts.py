@@ -38,6 +38,7 @@ class TurnFacts:
     location: int = 0  # the Z-machine object of `room` (0: unknown)
     repeated: bool = False  # a command played before from the same place, answered the same
     cost_usd: float | None = None  # its LLM calls' cost (None: unpriced, or logged before)
+    unreadable: bool = False  # the model's reply could not be read: the fallback was played
 
     def fields(self) -> dict[str, Any]:
         """As an event's fields: plain JSON values, tools as {tool: [calls, errors]}."""

@@ -79,6 +79,7 @@ class EpisodeEnded:
     cache_write_tokens: int = 0
     cost_parts: CostParts | None = None  # the cost by part, where the price list knows it
     unpriced: str | None = None  # why there is no cost
+    unreadable_replies: int = 0  # replies the agent could not read (0 in a log from before)
 
     @property
     def usage(self) -> Usage:
@@ -109,6 +110,7 @@ class EpisodeEnded:
             cache_write_tokens=usage.cache_write_tokens,
             cost_parts=usage.cost_parts,
             unpriced=usage.unpriced,
+            unreadable_replies=summary.unreadable_replies,
         )
 
     def fields(self) -> dict[str, Any]:

@@ -54,6 +54,7 @@ class EventType(StrEnum):
     GAME_EMULATOR_RESTARTED = "game_emulator_restarted"
     GAME_SANDBOX_DEGRADED = "game_sandbox_degraded"
     MCP_SERVER_FILE_SKIPPED = "mcp_server_file_skipped"
+    REPLIES_UNREADABLE = "replies_unreadable"
 
 
 class Level(StrEnum):

@@ -101,6 +101,25 @@ class ServerFileSkipped(LoopFact):
     reason: str
 
 
+@dataclass(frozen=True)
+class RepliesUnreadable(LoopFact):
+    """The model's last `replies` replies in a row could not be read (each played as the
+    fallback command): the episode stopped after `turn` (its `max_unreadable_replies`)."""
+
+    kind = EventType.REPLIES_UNREADABLE
+    turn: int
+    replies: int
+
+    def line(self, fallback: str) -> str:
+        return (
+            f"The model's last {self.replies} replies could not be read, each played as "
+            f"{fallback!r}: the episode stops after turn {self.turn}. The agent reads a JSON "
+            'object, {"thinking": "...", "action": "open mailbox"}, or one short line that is '
+            "the command (docs/agent.md); max_unreadable_replies in [tool.zorkgpt] sets how "
+            "many in a row end an episode."
+        )
+
+
 NOTICE_FACTS: dict[EventType, type[LoopFact]] = {
     fact.kind: fact
     for fact in (
@@ -114,5 +133,6 @@ NOTICE_FACTS: dict[EventType, type[LoopFact]] = {
         EmulatorRestarted,
         ForkServerLost,
         ServerFileSkipped,
+        RepliesUnreadable,
     )
 }

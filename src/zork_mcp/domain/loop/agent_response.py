@@ -1,4 +1,11 @@
-"""The agent's final answer (requirement 15): parsed leniently, always a usable game command."""
+"""The agent's final answer (requirement 15): parsed leniently, always a usable game command.
+
+Read in this order: a JSON object with `action` (alone, in a code fence, or in prose); else
+a reply of one short line, which is the command itself, as text-game harnesses read a small
+model's answer (`open mailbox`, `> open mailbox`, `Action: open mailbox`, in quotes or
+backticks); else nothing could be read, and the safe fallback is played with the reason
+why (`ParsedAnswer.error`), which the episode counts as an unreadable reply.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +19,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from zork_mcp.domain.llm.messages import ResponseFormat
 
 FALLBACK_ACTION = "look"
+PLAIN_COMMAND_CHARS = 80  # a one-line reply longer than this is prose, not a command
 _PROMPT_MARK = re.compile(r"^\s*>\s*")
+_LABEL = re.compile(r"^(?:action|command)\s*:\s*", re.IGNORECASE)
+_QUOTES = ("`", '"', "'")
 
 
 class AgentResponse(BaseModel):
@@ -42,13 +52,14 @@ def normalise_action(text: str) -> str:
 @dataclass(frozen=True)
 class ParsedAnswer:
     response: AgentResponse
-    error: str | None = None  # why the fallback was used, if it was
+    error: str | None = None  # why the fallback was used, if it was (an unreadable reply)
+    plain: bool = False  # read as a plain one-line command, not JSON
 
 
 def parse_agent_response(text: str | None) -> ParsedAnswer:
     """Accept a JSON object alone, in a code fence, or in prose; else the safe fallback."""
     if not text or not text.strip():
-        return _fallback("the LLM returned no final content")
+        return _fallback("the reply was empty")
     strict_error = _validate(text)
     if isinstance(strict_error, AgentResponse):
         return ParsedAnswer(strict_error)
@@ -56,7 +67,30 @@ def parse_agent_response(text: str | None) -> ParsedAnswer:
         found = _validate_object(candidate)
         if found is not None:
             return ParsedAnswer(found)
-    return _fallback(f"no AgentResponse JSON object found ({strict_error}); raw: {text[:200]!r}")
+    command = plain_command(text)
+    if command is not None:
+        return ParsedAnswer(AgentResponse(action=command), plain=True)
+    why = f" ({strict_error})" if "{" in text else ""
+    return _fallback(f"neither a JSON answer nor one short line{why}: {text[:200]!r}")
+
+
+def plain_command(text: str) -> str | None:
+    """A reply of one non-blank line of at most PLAIN_COMMAND_CHARS, holding no JSON brace,
+    as the command it says (its prompt mark, `Action:` label and enclosing quotes or
+    backticks taken off); None for anything else."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) != 1 or "{" in lines[0] or "}" in lines[0]:
+        return None
+    command, before = lines[0].strip(), ""
+    while command != before:  # `> Action: "north"`: each wrapping off, in any order
+        before = command
+        command = _LABEL.sub("", _PROMPT_MARK.sub("", command)).strip()
+        if len(command) >= 2 and command[0] == command[-1] and command[0] in _QUOTES:
+            command = command[1:-1].strip()
+    command = " ".join(command.split())
+    if not command or len(command) > PLAIN_COMMAND_CHARS:
+        return None
+    return command
 
 
 class AgentAnswerReader:

@@ -88,6 +88,12 @@ def _invalid_rate(record: EpisodeRecord) -> float | None:
     return record.invalid_commands / record.turns
 
 
+def _unreadable_rate(record: EpisodeRecord) -> float | None:
+    if record.unreadable_replies is None or not record.turns:
+        return None
+    return record.unreadable_replies / record.turns
+
+
 def _repeated_rate(record: EpisodeRecord) -> float | None:
     # a row stored before turns said whether they repeated has them all False: left out
     return None if record.repeated_commands is None else repeated_share(record.trajectory)
@@ -125,6 +131,10 @@ METRICS = (
     Metric("deaths", "deaths", lambda r: r.deaths,
            "turns whose text says “You have died” (an episode plays on after a death Zork "
            "survives)"),
+    Metric("unreadable_rate", "unreadable replies / turn", _unreadable_rate,
+           "replies the agent could not read (neither a JSON answer nor a one-line command), "
+           "each played as `look`, over the episode's turns: a model that answers in a form "
+           "the agent cannot read (episodes stored before issue 67 are left out)"),
     Metric("invalid_rate", "invalid commands / turn", _invalid_rate,
            "commands the game did not read (its parser refused them, or we did before they "
            "reached it), over the episode's turns"),

@@ -68,6 +68,8 @@ class EpisodeRecord:
     cost_cache_write_usd: float | None = None
     cost_output_usd: float | None = None
     unpriced: str | None = None
+    # Turns whose reply the agent could not read, so the fallback was played (None: before)
+    unreadable_replies: int | None = None
     trajectory: tuple[TurnFacts, ...] = field(default=())
 
     @property
@@ -131,6 +133,7 @@ class PlayMetrics:
     invalid_commands: int
     rooms_visited: int
     repeated_commands: int
+    unreadable_replies: int
 
     def fields(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -139,11 +142,13 @@ class PlayMetrics:
 def play_metrics(turns: Sequence[TurnFacts]) -> PlayMetrics:
     """What an episode's turns add up to: its best score (Zork I takes 10 points a death, so
     the last is not the best), its deaths, commands the game did not read, rooms stood in,
-    commands repeated from the same place and answered the same (a move that changed nothing)."""
+    commands repeated from the same place and answered the same (a move that changed nothing),
+    replies the agent could not read (the fallback played instead)."""
     return PlayMetrics(
         best_score=max((turn.score for turn in turns), default=0),
         deaths=sum(turn.died for turn in turns),
         invalid_commands=sum(not turn.valid for turn in turns),
         rooms_visited=len({place(turn) for turn in turns} - {None}),
         repeated_commands=sum(turn.repeated for turn in turns),
+        unreadable_replies=sum(turn.unreadable for turn in turns),
     )

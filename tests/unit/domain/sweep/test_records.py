@@ -9,7 +9,7 @@ from zork_mcp.domain.sweep.records import play_metrics
 def test_an_episode_without_turns_has_a_best_score_of_zero():
     assert play_metrics([]).fields() == {
         "best_score": 0, "deaths": 0, "invalid_commands": 0, "rooms_visited": 0,
-        "repeated_commands": 0,
+        "repeated_commands": 0, "unreadable_replies": 0,
     }  # fmt: skip
 
 
