@@ -34,6 +34,7 @@ EXIT_CODES = {EndReason.INTERRUPTED: 130, EndReason.EMULATOR_HALTED: 1, EndReaso
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp",
+        allow_abbrev=False,
         description=" ".join(__doc__.split()).split(": ")[1],
         epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
         "turn: `zork-mcp show EPISODE_DIR`.",

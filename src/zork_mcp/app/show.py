@@ -31,6 +31,7 @@ INDENT = "    "
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp show",
+        allow_abbrev=False,
         description="Print one episode turn by turn (from the episode's events.jsonl): the "
         "agent's reasoning, its tool calls with their arguments and results, its command, the "
         "game's answer, then the score (and its change), moves and room after it; deaths, and "
