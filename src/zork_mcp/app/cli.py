@@ -4,6 +4,7 @@ tools."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -47,13 +48,15 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-score",
-        type=positive(int),
+        type=positive(int, "350"),
         default=None,
         metavar="N",
         help="an unknown story file's most points, for its normalised score (default: "
         "[tool.zorkgpt] max_score; the trilogy's are known)",
     )
-    p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
+    p.add_argument(
+        "--max-turns", type=positive(int, "100"), default=100, help="stop after this many turns"
+    )
     p.add_argument("--provider", type=_provider, choices=PROVIDERS, default=DEFAULT_PROVIDER)
     defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
     p.add_argument("--model", help=f"model name (default per provider: {defaults})")
@@ -129,7 +132,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--budget-usd",
-        type=positive(float),
+        type=positive(float, "2.5"),
         default=None,
         metavar="USD",
         help="stop before an LLM call this many dollars of calls could not cover (priced "
@@ -137,7 +140,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--budget-tokens",
-        type=positive(int),
+        type=positive(int, "200000"),
         default=None,
         metavar="N",
         help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
@@ -148,9 +151,14 @@ def parser() -> argparse.ArgumentParser:
         help="print the run's estimate (tokens, and dollars with and without prompt caching) "
         "and exit before any LLM call",
     )
-    p.add_argument("--history-turns", type=int, default=None, help="the window's turns")
     p.add_argument(
-        "--history-budget-tokens", type=int, default=None, help="tokens the past turns may take"
+        "--history-turns", type=positive(int, "30"), default=None, help="the window's turns"
+    )
+    p.add_argument(
+        "--history-budget-tokens",
+        type=at_least_0("8000"),
+        default=None,
+        help="tokens the past turns may take",
     )
     return p
 
@@ -300,14 +308,29 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     return Budget(args.budget_usd, args.budget_tokens)
 
 
-def positive(kind: Callable[[str], N]) -> Callable[[str], N]:
+def positive(kind: Callable[[str], N], example: str | None = None) -> Callable[[str], N]:
+    """A flag's number above 0, a whole one if `kind` is int; refused saying what it takes,
+    e.g. `example` (else one that suits the kind)."""
+    whole = kind is int
+    wanted = f"{'a whole number' if whole else 'a number'} above 0"
+    return _number(kind, lambda value: value > 0, wanted, example or ("100" if whole else "2.5"))
+
+
+def at_least_0(example: str) -> Callable[[str], int]:
+    """A flag's whole number, 0 or more."""
+    return _number(int, lambda value: value >= 0, "a whole number, 0 or more", example)
+
+
+def _number(
+    kind: Callable[[str], N], fits: Callable[[N], bool], wanted: str, example: str
+) -> Callable[[str], N]:
     def parse(text: str) -> N:
         try:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or not value > 0:
-            raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0, e.g. 2.5")
+        if value is None or not math.isfinite(value) or not fits(value):
+            raise argparse.ArgumentTypeError(f"{text!r}: give {wanted}, e.g. {example}")
         return value
 
     return parse

@@ -67,3 +67,43 @@ def test_every_parser_the_package_makes_refuses_abbreviations():
                     (f"{path.name}:{node.lineno}", strict and not words["allow_abbrev"].value)
                 )
     assert len(made) >= 9 and [where for where, strict in made if not strict] == []
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "expected"),
+    [
+        ("--max-turns", "0", "'0': give a whole number above 0, e.g. 100"),
+        ("--max-turns", "-5", "'-5': give a whole number above 0, e.g. 100"),
+        ("--max-turns", "2.5", "'2.5': give a whole number above 0, e.g. 100"),
+        ("--max-score", "0", "'0': give a whole number above 0, e.g. 350"),
+        ("--budget-tokens", "-1", "'-1': give a whole number above 0, e.g. 200000"),
+        ("--budget-usd", "0", "'0': give a number above 0, e.g. 2.5"),
+        ("--budget-usd", "inf", "'inf': give a number above 0, e.g. 2.5"),
+        ("--budget-usd", "nan", "'nan': give a number above 0, e.g. 2.5"),
+        ("--history-turns", "0", "'0': give a whole number above 0, e.g. 30"),
+        ("--history-budget-tokens", "-1", "'-1': give a whole number, 0 or more, e.g. 8000"),
+        ("--seed", "0", "at least 1"),
+    ],
+)
+def test_a_number_out_of_its_flags_range_is_refused_saying_what_it_takes(
+    flag, value, expected, capsys
+):
+    """Refused as the command line is read, before anything is written; the message names
+    the flag, the value given and a value the flag takes (a whole number for a count)."""
+    with pytest.raises(SystemExit) as exit:
+        cli.main([flag, value])
+    assert exit.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"argument {flag}: " in err and expected in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "field", "taken"),
+    [
+        ("--max-turns", "1", "max_turns", 1),
+        ("--history-budget-tokens", "0", "history_budget_tokens", 0),
+        ("--budget-usd", "0.01", "budget_usd", 0.01),
+    ],
+)
+def test_the_least_value_of_a_flag_is_taken(flag, value, field, taken):
+    assert getattr(cli.parser().parse_args([flag, value]), field) == taken
