@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -14,15 +15,17 @@ from typing import TypeVar
 from rich.console import Console
 from rich.text import Text
 
+from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
+from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
 from zork_mcp.builders.env_file import load_env_file
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.builders.storage import TRUST_FLAG
+from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import HistoryMode
-from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.errors import ConfigurationError, EpisodeFolderError, ZorkMcpError
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget
@@ -221,15 +224,14 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
-        container.llm_settings()  # no key, or a budget the model cannot be priced for,
-        container.spend_guard()  # or a story file that is not one the emulator can play:
-        game = container.game_settings().profile  # refused before the episode writes anything
+        game = _refusals_first(container)  # refused before the episode writes anything
         if not game.known:
             console.print(Text(_unknown_game(game)), soft_wrap=True, highlight=False)
+        folder = _episode_folder(options, args)
         if options.resume and (finished := _finished(container, options)) is not None:
             console.print(Text(finished), soft_wrap=True)
             return 0
-        summary = container.orchestrator().run()
+        summary = _built(container, folder).run()
     except ZorkMcpError as error:
         container.progress.shutdown()  # the live line goes first: the error starts a line
         message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))
@@ -242,6 +244,81 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     if summary.end_reason is EndReason.BUDGET:
         out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
+
+
+def _refusals_first(container: Container) -> GameProfile:
+    """What the run's settings refuse, refused before anything is written: no key, a budget
+    the model cannot be priced for, a story file the emulator cannot play, the pyproject, the
+    MCP config, its servers and tool filters, the history's window. The game played."""
+    container.llm_settings()
+    container.spend_guard()
+    game = container.game_settings().profile
+    container.start_plan()
+    container.history()
+    return game
+
+
+def _episode_folder(options: RunOptions, args: argparse.Namespace) -> EpisodeFolder:
+    """The episode's folder as it is before the run; a new episode is refused where it is
+    not empty (`--resume` plays on from its checkpoint, which `_finished` loads)."""
+    folder = bootstrap.episode_folder(options.episode_dir)
+    if not options.resume and folder.entries:
+        raise EpisodeFolderError(_taken(folder, args, options.episode_id))
+    return folder
+
+
+def _taken(folder: EpisodeFolder, args: argparse.Namespace, episode_id: str) -> str:
+    names = ", ".join(folder.entries[:5]) + (", ..." if len(folder.entries) > 5 else "")
+    said = (
+        f"The episode folder {folder.path} is not empty ({names}), and a new episode never "
+        "starts over what is there. "
+    )
+    anew = "For a new episode, pass another --episode-id, or none (a timestamp names it)"
+    if folder.holds_checkpoint:
+        return f"{said}To play its episode on: {resume_command(args, episode_id)}. {anew}."
+    return (
+        f"{said}It holds no checkpoint (its episode stopped before its first turn ended; its "
+        f"episode.log says why), so there is nothing to resume. {anew}, or remove the folder "
+        "to use its name again."
+    )
+
+
+def _built(container: Container, folder: EpisodeFolder) -> Orchestrator:
+    """The episode's parts; if one cannot be made, they are shut and what they made of the
+    episode's folder is removed: a run refused before its episode began leaves none."""
+    try:
+        return container.orchestrator()
+    except BaseException:
+        container.shutdown_resources()
+        folder.remove_what_was_made()
+        raise
+
+
+def resume_command(args: argparse.Namespace, episode_id: str) -> str:
+    """The command that plays episode `episode_id` on: this run's flags that differ from
+    their defaults (as this run read them), then `--resume --episode-id`."""
+    words = ["zork-mcp"]
+    for action in parser()._actions:
+        if not action.option_strings or action.dest in _NOT_RESUMED:
+            continue
+        value = getattr(args, action.dest)
+        if value != action.default:
+            words += _flag_words(action, value)
+    return shlex.join([*words, "--resume", "--episode-id", episode_id])
+
+
+_NOT_RESUMED = {"help", "episode_id", "resume", "dry_run", "trust_pickle_checkpoint"}
+
+
+def _flag_words(action: argparse.Action, value: object) -> list[str]:
+    flag = action.option_strings[0]
+    if isinstance(action, argparse.BooleanOptionalAction):
+        return [flag if value else f"--no-{flag.removeprefix('--')}"]
+    if action.nargs == 0:  # store_true, store_const
+        return [flag]
+    if isinstance(value, tuple):
+        return [flag, ",".join(value)]
+    return [flag, str(value)]
 
 
 def _seed(text: str) -> int:
@@ -271,11 +348,9 @@ def _unknown_game(game: GameProfile) -> str:
 
 
 def _finished(container: Container, options: RunOptions) -> str | None:
-    """What to say instead of resuming an episode that has nothing left to play."""
-    checkpoints = container.checkpoints()
-    if not checkpoints.exists():
-        return None  # the orchestrator says there is nothing to resume
-    why = checkpoints.load().finished(options.max_turns)
+    """What to say instead of resuming an episode that has nothing left to play. A checkpoint
+    that is missing or not one zork-mcp wrote is refused here, before anything is written."""
+    why = container.checkpoints().load().finished(options.max_turns)
     if why is None:
         return None
     return f"Episode {options.episode_id} is finished, so --resume plays nothing: {why}."
