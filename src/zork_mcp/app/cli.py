@@ -243,6 +243,8 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     print_summary(out, summary, str(options.episode_dir))
     if summary.end_reason is EndReason.BUDGET:
         out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
+    if summary.end_reason is EndReason.INTERRUPTED:
+        out.print(Text(_interrupted_hint(container, args, summary.turns)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
 
 
@@ -374,6 +376,17 @@ def _budget_hint(options: RunOptions, turns: int) -> str:
         f"zork-mcp --resume --episode-id {options.episode_id} --log-dir {options.log_dir} "
         "--budget-usd N (or --budget-tokens N), with the same other options."
     )
+
+
+def _interrupted_hint(container: Container, args: argparse.Namespace, turns: int) -> str:
+    """After Ctrl-C: the command that plays the episode on from its checkpoint."""
+    if not container.checkpoints().exists():
+        return (
+            "Interrupted before its first turn ended: there is nothing to resume. For a new "
+            "episode, run the same command with another --episode-id, or none."
+        )
+    command = resume_command(args, container.options().episode_id)
+    return f"Interrupted after turn {turns}. To play on from there: {command}"
 
 
 def _budget(args: argparse.Namespace) -> Budget | None:
