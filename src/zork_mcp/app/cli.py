@@ -41,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
         description=" ".join(__doc__.split()).split(": ")[1],
         epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
-        "turn: `zork-mcp show EPISODE_DIR`.",
+        "turn: `zork-mcp show EPISODE_ID`.",
     )
     p.add_argument(
         "--game",
