@@ -72,9 +72,9 @@ def test_a_new_run_under_an_episodes_id_is_refused_and_writes_nothing(tmp_path, 
     assert "a new episode never starts over what is there" in said
     here = re.escape(str(tmp_path))
     resume = (
-        r"To play its episode on: zork-mcp --max-turns 1 --provider local --model m "
+        r"To play its episode on: zork-mcp --provider local --model m "
         r"--base-url http://127\.0\.0\.1:\d+/v1 "
-        f"--config {here}/pyproject.toml --log-dir {here}/logs "
+        f"--config {here}/pyproject.toml --max-turns 1 --log-dir {here}/logs "
         r"--plain --resume --episode-id a\. "
     )
     assert re.search(resume, said)

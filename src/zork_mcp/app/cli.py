@@ -20,11 +20,17 @@ from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
 from zork_mcp.builders.env_file import load_env_file
-from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
+from zork_mcp.builders.providers import (
+    DEFAULT_PROVIDER,
+    OPENAI_APIS,
+    PROVIDERS,
+    Provider,
+    provider_named,
+)
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
-from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
 from zork_mcp.domain.errors import ConfigurationError, EpisodeFolderError, ZorkMcpError
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
@@ -41,15 +47,24 @@ def parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
         description=" ".join(__doc__.split()).split(": ")[1],
         epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
-        "turn: `zork-mcp show EPISODE_ID`.",
+        "turn: `zork-mcp show EPISODE_ID`. The manual: docs/ (README.md lists its pages).",
     )
-    p.add_argument(
+    _game_flags(p.add_argument_group("the game"))
+    _model_flags(p.add_argument_group("the model"))
+    _mcp_flags(p.add_argument_group("MCP tools"))
+    _episode_flags(p.add_argument_group("the episode and its logs"))
+    _history_and_budget_flags(p.add_argument_group("what the agent sees, and what it may spend"))
+    return p
+
+
+def _game_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--game",
         metavar="NAME|PATH",
         help="the game: zork1, zork2 or zork3 (shipped in the package), or a story file's path "
         "(default: $ZORK_MCP_GAME, else [tool.zorkgpt] game, else zork1)",
     )
-    p.add_argument(
+    g.add_argument(
         "--max-score",
         type=positive(int, "350"),
         default=None,
@@ -57,75 +72,144 @@ def parser() -> argparse.ArgumentParser:
         help="an unknown story file's most points, for its normalised score (default: "
         "[tool.zorkgpt] max_score; the trilogy's are known)",
     )
-    p.add_argument(
-        "--max-turns", type=positive(int, "100"), default=100, help="stop after this many turns"
+    g.add_argument(
+        "--seed",
+        type=_seed,
+        default=12,
+        metavar="N",
+        help="the game's random seed, at least 1: the same seed and commands, the same game "
+        "(default: 12, for which the walkthroughs are made)",
     )
-    p.add_argument("--provider", type=_provider, choices=PROVIDERS, default=DEFAULT_PROVIDER)
+    g.add_argument(
+        "--allow-quit-restart",
+        action="store_true",
+        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    )
+    g.add_argument(
+        "--end-at-first-death",
+        action="store_const",
+        const=True,
+        default=None,
+        help="end the episode at the player's first death, as Jericho's `done` does "
+        "(default: [tool.zorkgpt] end_at_first_death, else play on while the game does; "
+        "Zork I reincarnates twice)",
+    )
+
+
+def _model_flags(g: argparse._ArgumentGroup) -> None:
+    keys = ", ".join(_with_key(provider) for provider in PROVIDERS.values())
+    g.add_argument(
+        "--provider",
+        type=_provider,
+        choices=PROVIDERS,
+        default=DEFAULT_PROVIDER,
+        help=f"the LLM's provider, and the key it reads: {keys} (default: {DEFAULT_PROVIDER})",
+    )
     defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
-    p.add_argument("--model", help=f"model name (default per provider: {defaults})")
-    p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
-    p.add_argument(
+    g.add_argument("--model", help=f"the model's name (default per provider: {defaults})")
+    g.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the provider's API base URL (default: each provider's own; local: "
+        f"{PROVIDERS['local'].base_url})",
+    )
+    g.add_argument(
         "--openai-api",
         choices=OPENAI_APIS,
         help="OpenAI's API for --provider openai (default: the one the model's family takes "
-        "tools through; README: 'OpenAI: chat completions or Responses')",
+        "tools through; docs/providers.md, 'OpenAI: chat completions or Responses')",
     )
-    p.add_argument(
+
+
+def _with_key(provider: Provider) -> str:
+    variables = " or ".join(provider.key_variables)
+    if provider.hosted:
+        return f"{provider.name} ({variables})"
+    return f"{provider.name} (an OpenAI-compatible server of yours; {variables} if it asks one)"
+
+
+def _mcp_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--config",
         type=Path,
         default=Path("pyproject.toml"),
-        help="pyproject file with [tool.zorkgpt.mcp]",
+        metavar="PATH",
+        help="the pyproject file whose [tool.zorkgpt] tables set the run up (default: "
+        "pyproject.toml here; without one, every setting's default)",
     )
-    p.add_argument("--mcp-config", type=Path, help="MCP server config (default from --config)")
-    p.add_argument(
+    g.add_argument(
+        "--mcp-config",
+        type=Path,
+        metavar="PATH",
+        help="the MCP servers' config, Claude Desktop's mcpServers format (default: "
+        "[tool.zorkgpt.mcp] config_file beside --config, mcp_config.json)",
+    )
+    g.add_argument(
         "--mcp",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="offer MCP tools (default: the config's enabled)",
+        help="offer MCP tools to the agent, or not (default: [tool.zorkgpt.mcp] enabled, else off)",
     )
-    p.add_argument(
+    g.add_argument(
         "--mcp-servers",
         type=_names,
         default=None,
         metavar="A,B",
         help="use only these servers of the MCP config (default: the config's `servers`, else all)",
     )
-    p.add_argument("--log-dir", type=Path, default=Path("logs"))
-    p.add_argument(
-        "--seed",
-        type=_seed,
-        default=12,
-        help="the game's random seed, at least 1: the same seed and commands, the same game "
-        "(default 12, for which the walkthroughs are made)",
+
+
+def _episode_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
+        "--max-turns",
+        type=positive(int, "100"),
+        default=100,
+        metavar="N",
+        help="stop after this many turns, if the game has not ended (default: 100)",
     )
-    p.add_argument("--episode-id", default=None, help="default: a timestamp")
-    p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
-    p.add_argument(
-        "--allow-quit-restart",
-        action="store_true",
-        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    g.add_argument(
+        "--log-dir",
+        type=Path,
+        default=Path("logs"),
+        metavar="DIR",
+        help="where each episode's folder is made, DIR/EPISODE_ID (default: logs)",
     )
-    p.add_argument(
-        "--end-at-first-death",
-        action="store_const",
-        const=True,
+    g.add_argument(
+        "--episode-id",
         default=None,
-        help="end the episode at the player's first death, as Jericho's `done` does "
-        "(default: play on while the game does; Zork I reincarnates twice)",
+        metavar="ID",
+        help="the episode's name, which names its folder under --log-dir; a folder that is not "
+        "empty is never started over, only played on with --resume (default: "
+        "episode-YYYYMMDD-HHMMSS, the time it starts)",
     )
-    p.add_argument(
+    g.add_argument(
         "--resume",
         action="store_true",
-        help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
+        help="play episode --episode-id on from its last checkpoint: after an error or Ctrl-C, "
+        "or with a higher --max-turns or budget after one stopped it",
     )
-    p.add_argument(
+    g.add_argument(
         TRUST_FLAG,
         action="store_true",
         help="with --resume: load an old checkpoint.pickle (the format before "
         "checkpoint.json); loading a pickle runs the code it holds, so only for a folder "
         "you know no MCP server or other program wrote",
     )
-    p.add_argument(
+    g.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain progress lines, no live display (so too when the output is not a terminal)",
+    )
+    g.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the run's estimate (tokens, and dollars with and without prompt caching) "
+        "and exit before any LLM call",
+    )
+
+
+def _history_and_budget_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--history",
         choices=[mode.value for mode in HistoryMode],
         default=None,
@@ -133,7 +217,23 @@ def parser() -> argparse.ArgumentParser:
         "budget), or only its state and 5 recent actions (default: [tool.zorkgpt] history, "
         "else window)",
     )
-    p.add_argument(
+    g.add_argument(
+        "--history-turns",
+        type=positive(int, str(DEFAULT_HISTORY.turns)),
+        default=None,
+        metavar="N",
+        help="the window's turns (default: [tool.zorkgpt] history_turns, else "
+        f"{DEFAULT_HISTORY.turns})",
+    )
+    g.add_argument(
+        "--history-budget-tokens",
+        type=at_least_0(str(DEFAULT_HISTORY.budget_tokens)),
+        default=None,
+        metavar="N",
+        help="the tokens the past turns may take, estimated at 4 characters a token (default: "
+        f"[tool.zorkgpt] history_budget_tokens, else {DEFAULT_HISTORY.budget_tokens})",
+    )
+    g.add_argument(
         "--budget-usd",
         type=positive(float, "2.5"),
         default=None,
@@ -141,29 +241,14 @@ def parser() -> argparse.ArgumentParser:
         help="stop before an LLM call this many dollars of calls could not cover (priced "
         "models only; default: [tool.zorkgpt] budget_usd, else no limit)",
     )
-    p.add_argument(
+    g.add_argument(
         "--budget-tokens",
         type=positive(int, "200000"),
         default=None,
         metavar="N",
-        help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
+        help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens, "
+        "else no limit)",
     )
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print the run's estimate (tokens, and dollars with and without prompt caching) "
-        "and exit before any LLM call",
-    )
-    p.add_argument(
-        "--history-turns", type=positive(int, "30"), default=None, help="the window's turns"
-    )
-    p.add_argument(
-        "--history-budget-tokens",
-        type=at_least_0("8000"),
-        default=None,
-        help="tokens the past turns may take",
-    )
-    return p
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:

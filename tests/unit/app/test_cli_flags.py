@@ -107,3 +107,48 @@ def test_a_number_out_of_its_flags_range_is_refused_saying_what_it_takes(
 )
 def test_the_least_value_of_a_flag_is_taken(flag, value, field, taken):
     assert getattr(cli.parser().parse_args([flag, value]), field) == taken
+
+
+def flag_help(flag: str) -> str:
+    """A flag's help, as `--help` prints it, on one line."""
+    [action] = [a for a in cli.parser()._actions if flag in a.option_strings]
+    return " ".join((action.help or "").split())
+
+
+@pytest.mark.parametrize("parser", [cli.parser(), show.parser()], ids=["zork-mcp", "show"])
+def test_every_flag_says_what_it_does_and_its_default(parser):
+    """A flag with a default that is not plainly off says it (or where it comes from)."""
+    for action in parser._actions:
+        assert action.help, f"{action.option_strings or action.dest} has no help"
+        if action.option_strings and action.nargs != 0 and action.dest != "help":
+            assert "default" in action.help, f"{action.option_strings} gives no default"
+
+
+def test_help_names_every_provider_its_key_and_the_default():
+    from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS
+
+    said = flag_help("--provider")
+    assert f"(default: {DEFAULT_PROVIDER})" in said
+    for provider in PROVIDERS.values():
+        assert provider.name in said and provider.key_variables[0] in said
+
+
+def test_help_gives_the_base_urls_default_and_never_says_local_needs_one():
+    from zork_mcp.builders.providers import PROVIDERS
+
+    said = flag_help("--base-url")
+    assert f"local: {PROVIDERS['local'].base_url}" in said and "needed" not in said
+
+
+def test_help_cites_the_page_that_holds_the_section_it_names():
+    said = flag_help("--openai-api")
+    page, section = "providers.md", "OpenAI: chat completions or Responses"
+    assert f"docs/{page}, '{section}'" in said
+    assert f"## {section}\n" in (SRC.parents[1] / "docs" / page).read_text(encoding="utf-8")
+
+
+def test_help_of_the_history_window_gives_the_defaults_it_has():
+    from zork_mcp.domain.episode.history import DEFAULT_HISTORY
+
+    assert f"else {DEFAULT_HISTORY.turns})" in flag_help("--history-turns")
+    assert f"else {DEFAULT_HISTORY.budget_tokens})" in flag_help("--history-budget-tokens")
