@@ -177,3 +177,20 @@ def test_a_resumed_episode_whose_part_cannot_be_made_keeps_all_it_had(tmp_path):
     after = snapshot(folder)
     assert after.keys() == before.keys()
     assert all(after[name].startswith(data) for name, data in before.items() if data is not None)
+
+
+def test_a_log_folder_that_is_a_file_is_refused_naming_it(tmp_path, capsys):
+    """It used to end in a traceback (NotADirectoryError) at the log's first line."""
+    (tmp_path / "logs").write_text("not a folder")
+    assert run(tmp_path, "--episode-id", "f")[0] == 2
+    assert f"{tmp_path / 'logs'} is not a folder" in err(capsys)
+    assert (tmp_path / "logs").read_text() == "not a folder"
+
+
+def test_an_episode_id_that_names_a_file_or_a_link_is_refused(tmp_path, capsys):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "file").write_text("x")
+    (tmp_path / "logs" / "link").symlink_to(tmp_path)
+    for name, what in (("file", "not a folder"), ("link", "a symbolic link")):
+        assert run(tmp_path, "--episode-id", name)[0] == 2
+        assert f"{tmp_path / 'logs' / name} is {what}" in err(capsys)

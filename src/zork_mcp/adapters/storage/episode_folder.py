@@ -26,13 +26,19 @@ class EpisodeFolder:
 
     @classmethod
     def look(cls, path: Path) -> EpisodeFolder:
-        """The folder as it is now; refused if something else (a file, a link) has its name."""
+        """The folder as it is now; refused if something else (a file, a link) has its name,
+        or a file has the name of a folder it would be made in."""
         missing: list[Path] = []
         here = path
         while not os.path.lexists(here) and here.parent != here:
             missing.append(here)
             here = here.parent
-        if missing and missing[0] == path:
+        if missing:
+            if not here.is_dir():  # a link the user made to a folder of theirs is one
+                raise ForeignFileError(
+                    f"{here} is not a folder, so the episode's folder {path} cannot be made in "
+                    "it: pass another --log-dir."
+                )
             return cls(path, missing=tuple(missing))
         info = os.lstat(path)
         if not stat.S_ISDIR(info.st_mode):
