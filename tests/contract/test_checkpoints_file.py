@@ -70,9 +70,9 @@ class TestCheckpointFile(CheckpointsContract):
             refused.value
         )
 
-    def test_a_file_that_is_not_a_checkpoint_says_to_start_afresh(self, tmp_path):
+    def test_a_file_that_is_not_a_checkpoint_says_to_start_a_new_episode(self, tmp_path):
         (tmp_path / CHECKPOINT_FILE).write_bytes(b"not a checkpoint")
-        with pytest.raises(ConfigurationError, match="Start the episode afresh"):
+        with pytest.raises(ConfigurationError, match="Start a new episode instead"):
             FileCheckpoints(tmp_path).load()
 
     def test_a_checkpoint_with_a_field_changed_to_another_type_is_refused(self, tmp_path):

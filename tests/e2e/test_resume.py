@@ -5,14 +5,18 @@ an uninterrupted episode ends."""
 from __future__ import annotations
 
 import json
+import shlex
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from dependency_injector import providers
 from jericho.game_info import zork1
 
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.projects import write_project
-from zork_mcp.adapters.llm.fake import action_reply
+from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply
 from zork_mcp.app.cli import main
+from zork_mcp.app.container import Container
 
 WALKTHROUGH = zork1["walkthrough"].split("/")
 
@@ -82,3 +86,54 @@ def test_resuming_a_finished_episode_says_so_and_writes_nothing(tmp_path, zork_g
                 "--max-turns", "13") == 0  # a higher limit plays on  # fmt: skip
     assert [e["turns"] for e in events(tmp_path, "done") if e["event_type"] == "episode_end"] == [
         12, 13]  # fmt: skip
+
+
+def interrupting_session(answers: list[str]):
+    """An LLM that answers `answers`, one a turn, then is stopped as by Ctrl-C."""
+
+    def respond(request):
+        if not answers:
+            raise KeyboardInterrupt
+        return action_reply(answers.pop(0))
+
+    @asynccontextmanager
+    async def session():
+        yield FunctionLLM(respond)
+
+    return session
+
+
+def interrupted(tmp_path: Path, zork_game: Path, url: str, answers: list[str]) -> int:
+    """Episode `e`, 4 turns at most, Ctrl-C after `answers`; its exit code."""
+    container = Container()
+    container.llm_session.override(providers.Object(interrupting_session(answers)))
+    pyproject = write_project(tmp_path, enabled=False)
+    return main(
+        ["--provider", "local", "--base-url", f"{url}/v1", "--model", "m",
+         "--game", str(zork_game), "--plain", "--config", str(pyproject),
+         "--log-dir", str(tmp_path / "logs"), "--max-turns", "4", "--episode-id", "e"],
+        container,
+    )  # fmt: skip
+
+
+def test_ctrl_c_says_the_command_that_plays_on_and_it_does(tmp_path, zork_game, capsys):
+    peer = peer_for("openai", [action_reply("east"), action_reply("open window")], api_key=None)
+    with peer.serve() as url:
+        assert interrupted(tmp_path, zork_game, url, ["north", "east"]) == 130
+        out = capsys.readouterr().out
+        [hint] = [line for line in out.splitlines() if line.startswith("Interrupted")]
+        command = hint.split("To play on from there: ", 1)[1]
+        assert hint.startswith("Interrupted after turn 2. To play on from there: zork-mcp ")
+        words = shlex.split(command)
+        assert words[0] == "zork-mcp" and words[-3:] == ["--resume", "--episode-id", "e"]
+        assert words[words.index("--max-turns") :][:2] == ["--max-turns", "4"]
+        assert main(words[1:]) == 0
+    turns = [e for e in events(tmp_path / "logs", "e") if e["event_type"] == "turn_complete"]
+    assert [e["action"] for e in turns] == ["north", "east", "east", "open window"]
+
+
+def test_ctrl_c_before_a_turn_ended_says_there_is_nothing_to_resume(tmp_path, zork_game, capsys):
+    assert interrupted(tmp_path, zork_game, "http://127.0.0.1:9", []) == 130
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Interrupted before its first turn ended: there is nothing to resume." in out
+    assert "--resume" not in out

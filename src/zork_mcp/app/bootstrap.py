@@ -23,7 +23,13 @@ from zork_mcp.builders.settings import (
     mcp_config,
     project_settings,
 )
-from zork_mcp.builders.storage import checkpoints, episode_events, episode_journal, results_store
+from zork_mcp.builders.storage import (
+    checkpoints,
+    episode_events,
+    episode_folder,
+    episode_journal,
+    results_store,
+)
 from zork_mcp.builders.sweep import LocalWorkers, RayActors, sweep_backend
 from zork_mcp.builders.telemetry import episode_telemetry, telemetry
 from zork_mcp.domain.settings import MCPSettings
@@ -35,6 +41,7 @@ __all__ = [
     "agent_tool_server",
     "checkpoints",
     "episode_events",
+    "episode_folder",
     "episode_game",
     "episode_journal",
     "episode_telemetry",

@@ -4,6 +4,8 @@ tools."""
 from __future__ import annotations
 
 import argparse
+import math
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -13,15 +15,23 @@ from typing import TypeVar
 from rich.console import Console
 from rich.text import Text
 
+from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
+from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
 from zork_mcp.builders.env_file import load_env_file
-from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
+from zork_mcp.builders.providers import (
+    DEFAULT_PROVIDER,
+    OPENAI_APIS,
+    PROVIDERS,
+    Provider,
+    provider_named,
+)
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.builders.storage import TRUST_FLAG
+from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
-from zork_mcp.domain.episode.history import HistoryMode
-from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
+from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
+from zork_mcp.domain.errors import ConfigurationError, EpisodeFolderError, ZorkMcpError
 from zork_mcp.domain.facts.notice_facts import RepliesUnreadable
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
@@ -41,91 +51,172 @@ EXIT_CODES = {
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp",
+        allow_abbrev=False,
         description=" ".join(__doc__.split()).split(": ")[1],
         epilog="Sweeps of many episodes: `zork-mcp eval --help`; one episode's logs turn by "
-        "turn: `zork-mcp show EPISODE_DIR`.",
+        "turn: `zork-mcp show EPISODE_ID`. The manual: docs/ (README.md lists its pages).",
     )
-    p.add_argument(
+    _game_flags(p.add_argument_group("the game"))
+    _model_flags(p.add_argument_group("the model"))
+    _mcp_flags(p.add_argument_group("MCP tools"))
+    _episode_flags(p.add_argument_group("the episode and its logs"))
+    _history_and_budget_flags(p.add_argument_group("what the agent sees, and what it may spend"))
+    return p
+
+
+def _game_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--game",
         metavar="NAME|PATH",
         help="the game: zork1, zork2 or zork3 (shipped in the package), or a story file's path "
         "(default: $ZORK_MCP_GAME, else [tool.zorkgpt] game, else zork1)",
     )
-    p.add_argument(
+    g.add_argument(
         "--max-score",
-        type=positive(int),
+        type=positive(int, "350"),
         default=None,
         metavar="N",
         help="an unknown story file's most points, for its normalised score (default: "
         "[tool.zorkgpt] max_score; the trilogy's are known)",
     )
-    p.add_argument("--max-turns", type=int, default=100, help="stop after this many turns")
-    p.add_argument("--provider", type=_provider, choices=PROVIDERS, default=DEFAULT_PROVIDER)
+    g.add_argument(
+        "--seed",
+        type=_seed,
+        default=12,
+        metavar="N",
+        help="the game's random seed, at least 1: the same seed and commands, the same game "
+        "(default: 12, for which the walkthroughs are made)",
+    )
+    g.add_argument(
+        "--allow-quit-restart",
+        action="store_true",
+        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    )
+    g.add_argument(
+        "--end-at-first-death",
+        action="store_const",
+        const=True,
+        default=None,
+        help="end the episode at the player's first death, as Jericho's `done` does "
+        "(default: [tool.zorkgpt] end_at_first_death, else play on while the game does; "
+        "Zork I reincarnates twice)",
+    )
+
+
+def _model_flags(g: argparse._ArgumentGroup) -> None:
+    keys = ", ".join(_with_key(provider) for provider in PROVIDERS.values())
+    g.add_argument(
+        "--provider",
+        type=_provider,
+        choices=PROVIDERS,
+        default=DEFAULT_PROVIDER,
+        help=f"the LLM's provider, and the key it reads: {keys} (default: {DEFAULT_PROVIDER})",
+    )
     defaults = ", ".join(f"{name}: {p.default_model}" for name, p in PROVIDERS.items())
-    p.add_argument("--model", help=f"model name (default per provider: {defaults})")
-    p.add_argument("--base-url", help="provider base URL (needed for --provider local)")
-    p.add_argument(
+    g.add_argument("--model", help=f"the model's name (default per provider: {defaults})")
+    g.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the provider's API base URL (default: each provider's own; local: "
+        f"{PROVIDERS['local'].base_url})",
+    )
+    g.add_argument(
         "--openai-api",
         choices=OPENAI_APIS,
         help="OpenAI's API for --provider openai (default: the one the model's family takes "
-        "tools through; README: 'OpenAI: chat completions or Responses')",
+        "tools through; docs/providers.md, 'OpenAI: chat completions or Responses')",
     )
-    p.add_argument(
+
+
+def _with_key(provider: Provider) -> str:
+    variables = " or ".join(provider.key_variables)
+    if provider.hosted:
+        return f"{provider.name} ({variables})"
+    return f"{provider.name} (an OpenAI-compatible server of yours; {variables} if it asks one)"
+
+
+def _mcp_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--config",
         type=Path,
         default=Path("pyproject.toml"),
-        help="pyproject file with [tool.zorkgpt.mcp]",
+        metavar="PATH",
+        help="the pyproject file whose [tool.zorkgpt] tables set the run up (default: "
+        "pyproject.toml here; without one, every setting's default)",
     )
-    p.add_argument("--mcp-config", type=Path, help="MCP server config (default from --config)")
-    p.add_argument(
+    g.add_argument(
+        "--mcp-config",
+        type=Path,
+        metavar="PATH",
+        help="the MCP servers' config, Claude Desktop's mcpServers format (default: "
+        "[tool.zorkgpt.mcp] config_file beside --config, mcp_config.json)",
+    )
+    g.add_argument(
         "--mcp",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="offer MCP tools (default: the config's enabled)",
+        help="offer MCP tools to the agent, or not (default: [tool.zorkgpt.mcp] enabled, else off)",
     )
-    p.add_argument(
+    g.add_argument(
         "--mcp-servers",
         type=_names,
         default=None,
         metavar="A,B",
         help="use only these servers of the MCP config (default: the config's `servers`, else all)",
     )
-    p.add_argument("--log-dir", type=Path, default=Path("logs"))
-    p.add_argument(
-        "--seed",
-        type=_seed,
-        default=12,
-        help="the game's random seed, at least 1: the same seed and commands, the same game "
-        "(default 12, for which the walkthroughs are made)",
+
+
+def _episode_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
+        "--max-turns",
+        type=positive(int, "100"),
+        default=100,
+        metavar="N",
+        help="stop after this many turns, if the game has not ended (default: 100)",
     )
-    p.add_argument("--episode-id", default=None, help="default: a timestamp")
-    p.add_argument("--plain", action="store_true", help="plain progress lines, no live display")
-    p.add_argument(
-        "--allow-quit-restart",
-        action="store_true",
-        help="let the agent's `quit` and `restart` reach the game (refused by default)",
+    g.add_argument(
+        "--log-dir",
+        type=Path,
+        default=Path("logs"),
+        metavar="DIR",
+        help="where each episode's folder is made, DIR/EPISODE_ID (default: logs)",
     )
-    p.add_argument(
-        "--end-at-first-death",
-        action="store_const",
-        const=True,
+    g.add_argument(
+        "--episode-id",
         default=None,
-        help="end the episode at the player's first death, as Jericho's `done` does "
-        "(default: play on while the game does; Zork I reincarnates twice)",
+        metavar="ID",
+        help="the episode's name, which names its folder under --log-dir; a folder that is not "
+        "empty is never started over, only played on with --resume (default: "
+        "episode-YYYYMMDD-HHMMSS, the time it starts)",
     )
-    p.add_argument(
+    g.add_argument(
         "--resume",
         action="store_true",
-        help="continue episode --episode-id from its last checkpoint (e.g. after an error)",
+        help="play episode --episode-id on from its last checkpoint: after an error or Ctrl-C, "
+        "or with a higher --max-turns or budget after one stopped it",
     )
-    p.add_argument(
+    g.add_argument(
         TRUST_FLAG,
         action="store_true",
         help="with --resume: load an old checkpoint.pickle (the format before "
         "checkpoint.json); loading a pickle runs the code it holds, so only for a folder "
         "you know no MCP server or other program wrote",
     )
-    p.add_argument(
+    g.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain progress lines, no live display (so too when the output is not a terminal)",
+    )
+    g.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the run's estimate (tokens, and dollars with and without prompt caching) "
+        "and exit before any LLM call",
+    )
+
+
+def _history_and_budget_flags(g: argparse._ArgumentGroup) -> None:
+    g.add_argument(
         "--history",
         choices=[mode.value for mode in HistoryMode],
         default=None,
@@ -133,32 +224,38 @@ def parser() -> argparse.ArgumentParser:
         "budget), or only its state and 5 recent actions (default: [tool.zorkgpt] history, "
         "else window)",
     )
-    p.add_argument(
+    g.add_argument(
+        "--history-turns",
+        type=positive(int, str(DEFAULT_HISTORY.turns)),
+        default=None,
+        metavar="N",
+        help="the window's turns (default: [tool.zorkgpt] history_turns, else "
+        f"{DEFAULT_HISTORY.turns})",
+    )
+    g.add_argument(
+        "--history-budget-tokens",
+        type=at_least_0(str(DEFAULT_HISTORY.budget_tokens)),
+        default=None,
+        metavar="N",
+        help="the tokens the past turns may take, estimated at 4 characters a token (default: "
+        f"[tool.zorkgpt] history_budget_tokens, else {DEFAULT_HISTORY.budget_tokens})",
+    )
+    g.add_argument(
         "--budget-usd",
-        type=positive(float),
+        type=positive(float, "2.5"),
         default=None,
         metavar="USD",
         help="stop before an LLM call this many dollars of calls could not cover (priced "
         "models only; default: [tool.zorkgpt] budget_usd, else no limit)",
     )
-    p.add_argument(
+    g.add_argument(
         "--budget-tokens",
-        type=positive(int),
+        type=positive(int, "200000"),
         default=None,
         metavar="N",
-        help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens)",
+        help="the same in tokens, input and output (default: [tool.zorkgpt] budget_tokens, "
+        "else no limit)",
     )
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print the run's estimate (tokens, and dollars with and without prompt caching) "
-        "and exit before any LLM call",
-    )
-    p.add_argument("--history-turns", type=int, default=None, help="the window's turns")
-    p.add_argument(
-        "--history-budget-tokens", type=int, default=None, help="tokens the past turns may take"
-    )
-    return p
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:
@@ -219,15 +316,14 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
-        container.llm_settings()  # no key, or a budget the model cannot be priced for,
-        container.spend_guard()  # or a story file that is not one the emulator can play:
-        game = container.game_settings().profile  # refused before the episode writes anything
+        game = _refusals_first(container)  # refused before the episode writes anything
         if not game.known:
             console.print(Text(_unknown_game(game)), soft_wrap=True, highlight=False)
+        folder = _episode_folder(options, args)
         if options.resume and (finished := _finished(container, options)) is not None:
             console.print(Text(finished), soft_wrap=True)
             return 0
-        summary = container.orchestrator().run()
+        summary = _built(container, folder).run()
     except ZorkMcpError as error:
         container.progress.shutdown()  # the live line goes first: the error starts a line
         message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))
@@ -242,7 +338,84 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     if summary.end_reason is EndReason.UNREADABLE_REPLIES:
         streak = RepliesUnreadable(summary.turns, container.project().max_unreadable_replies)
         out.print(Text(streak.line(FALLBACK_ACTION)), soft_wrap=True)
+    if summary.end_reason is EndReason.INTERRUPTED:
+        out.print(Text(_interrupted_hint(container, args, summary.turns)), soft_wrap=True)
     return EXIT_CODES.get(summary.end_reason, 0)
+
+
+def _refusals_first(container: Container) -> GameProfile:
+    """What the run's settings refuse, refused before anything is written: no key, a budget
+    the model cannot be priced for, a story file the emulator cannot play, the pyproject, the
+    MCP config, its servers and tool filters, the history's window. The game played."""
+    container.llm_settings()
+    container.spend_guard()
+    game = container.game_settings().profile
+    container.start_plan()
+    container.history()
+    return game
+
+
+def _episode_folder(options: RunOptions, args: argparse.Namespace) -> EpisodeFolder:
+    """The episode's folder as it is before the run; a new episode is refused where it is
+    not empty (`--resume` plays on from its checkpoint, which `_finished` loads)."""
+    folder = bootstrap.episode_folder(options.episode_dir)
+    if not options.resume and folder.entries:
+        raise EpisodeFolderError(_taken(folder, args, options.episode_id))
+    return folder
+
+
+def _taken(folder: EpisodeFolder, args: argparse.Namespace, episode_id: str) -> str:
+    names = ", ".join(folder.entries[:5]) + (", ..." if len(folder.entries) > 5 else "")
+    said = (
+        f"The episode folder {folder.path} is not empty ({names}), and a new episode never "
+        "starts over what is there. "
+    )
+    anew = "For a new episode, pass another --episode-id, or none (a timestamp names it)"
+    if folder.holds_checkpoint:
+        return f"{said}To play its episode on: {resume_command(args, episode_id)}. {anew}."
+    return (
+        f"{said}It holds no checkpoint (its episode stopped before its first turn ended; its "
+        f"episode.log says why), so there is nothing to resume. {anew}, or remove the folder "
+        "to use its name again."
+    )
+
+
+def _built(container: Container, folder: EpisodeFolder) -> Orchestrator:
+    """The episode's parts; if one cannot be made, they are shut and what they made of the
+    episode's folder is removed: a run refused before its episode began leaves none."""
+    try:
+        return container.orchestrator()
+    except BaseException:
+        container.shutdown_resources()
+        folder.remove_what_was_made()
+        raise
+
+
+def resume_command(args: argparse.Namespace, episode_id: str) -> str:
+    """The command that plays episode `episode_id` on: this run's flags that differ from
+    their defaults (as this run read them), then `--resume --episode-id`."""
+    words = ["zork-mcp"]
+    for action in parser()._actions:
+        if not action.option_strings or action.dest in _NOT_RESUMED:
+            continue
+        value = getattr(args, action.dest)
+        if value != action.default:
+            words += _flag_words(action, value)
+    return shlex.join([*words, "--resume", "--episode-id", episode_id])
+
+
+_NOT_RESUMED = {"help", "episode_id", "resume", "dry_run", "trust_pickle_checkpoint"}
+
+
+def _flag_words(action: argparse.Action, value: object) -> list[str]:
+    flag = action.option_strings[0]
+    if isinstance(action, argparse.BooleanOptionalAction):
+        return [flag if value else f"--no-{flag.removeprefix('--')}"]
+    if action.nargs == 0:  # store_true, store_const
+        return [flag]
+    if isinstance(value, tuple):
+        return [flag, ",".join(value)]
+    return [flag, str(value)]
 
 
 def _seed(text: str) -> int:
@@ -272,11 +445,9 @@ def _unknown_game(game: GameProfile) -> str:
 
 
 def _finished(container: Container, options: RunOptions) -> str | None:
-    """What to say instead of resuming an episode that has nothing left to play."""
-    checkpoints = container.checkpoints()
-    if not checkpoints.exists():
-        return None  # the orchestrator says there is nothing to resume
-    why = checkpoints.load().finished(options.max_turns)
+    """What to say instead of resuming an episode that has nothing left to play. A checkpoint
+    that is missing or not one zork-mcp wrote is refused here, before anything is written."""
+    why = container.checkpoints().load().finished(options.max_turns)
     if why is None:
         return None
     return f"Episode {options.episode_id} is finished, so --resume plays nothing: {why}."
@@ -302,6 +473,17 @@ def _budget_hint(options: RunOptions, turns: int) -> str:
     )
 
 
+def _interrupted_hint(container: Container, args: argparse.Namespace, turns: int) -> str:
+    """After Ctrl-C: the command that plays the episode on from its checkpoint."""
+    if not container.checkpoints().exists():
+        return (
+            "Interrupted before its first turn ended: there is nothing to resume. For a new "
+            "episode, run the same command with another --episode-id, or none."
+        )
+    command = resume_command(args, container.options().episode_id)
+    return f"Interrupted after turn {turns}. To play on from there: {command}"
+
+
 def _budget(args: argparse.Namespace) -> Budget | None:
     """The flags' budget; None, without either flag: the pyproject's."""
     if args.budget_usd is None and args.budget_tokens is None:
@@ -309,14 +491,29 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     return Budget(args.budget_usd, args.budget_tokens)
 
 
-def positive(kind: Callable[[str], N]) -> Callable[[str], N]:
+def positive(kind: Callable[[str], N], example: str | None = None) -> Callable[[str], N]:
+    """A flag's number above 0, a whole one if `kind` is int; refused saying what it takes,
+    e.g. `example` (else one that suits the kind)."""
+    whole = kind is int
+    wanted = f"{'a whole number' if whole else 'a number'} above 0"
+    return _number(kind, lambda value: value > 0, wanted, example or ("100" if whole else "2.5"))
+
+
+def at_least_0(example: str) -> Callable[[str], int]:
+    """A flag's whole number, 0 or more."""
+    return _number(int, lambda value: value >= 0, "a whole number, 0 or more", example)
+
+
+def _number(
+    kind: Callable[[str], N], fits: Callable[[N], bool], wanted: str, example: str
+) -> Callable[[str], N]:
     def parse(text: str) -> N:
         try:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or not value > 0:
-            raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0, e.g. 2.5")
+        if value is None or not math.isfinite(value) or not fits(value):
+            raise argparse.ArgumentTypeError(f"{text!r}: give {wanted}, e.g. {example}")
         return value
 
     return parse

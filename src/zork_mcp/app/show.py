@@ -1,4 +1,5 @@
-"""`zork-mcp show EPISODE_DIR`: one episode turn by turn from its events.jsonl."""
+"""`zork-mcp show EPISODE`: one episode turn by turn from its events.jsonl, the episode named
+by its id (its folder under the log folder) or its folder's path."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from zork_mcp.domain.episode.episode_text import (
     result_line,
     resumed_line,
 )
-from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import BudgetReached, EpisodeEnded
 from zork_mcp.domain.facts.events import LoggedEvent
 from zork_mcp.domain.text.inert import inert
@@ -31,20 +32,32 @@ INDENT = "    "
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp show",
+        allow_abbrev=False,
         description="Print one episode turn by turn (from the episode's events.jsonl): the "
         "agent's reasoning, its tool calls with their arguments and results, its command, the "
         "game's answer, then the score (and its change), moves and room after it; deaths, and "
         "where the episode was resumed.",
     )
-    p.add_argument("episode_dir", type=Path, help="an episode's log folder, e.g. logs/episode-1")
+    p.add_argument(
+        "episode",
+        metavar="EPISODE",
+        help="an episode's id (its folder's name under --log-dir, e.g. episode-20261123-081500) "
+        "or its log folder's path (e.g. eval/logs/sweep-1a2b3c)",
+    )
+    p.add_argument(
+        "--log-dir",
+        type=Path,
+        default=Path("logs"),
+        help="where an episode's id is looked up (default: logs, as for zork-mcp's own --log-dir)",
+    )
     return p
 
 
 def main(argv: Sequence[str]) -> int:
-    """`show EPISODE_DIR` (argv after the subcommand); 2 with the error if it cannot."""
+    """`show EPISODE` (argv after the subcommand); 2 with the error if it cannot."""
     args = parser().parse_args(argv)
     try:
-        events = bootstrap.episode_events(args.episode_dir)
+        events = bootstrap.episode_events(episode_folder(args.episode, args.log_dir))
     except ZorkMcpError as error:
         Console(stderr=True).print(
             f"[bold red]error:[/] {escape(inert(str(error)))}", highlight=False, soft_wrap=True
@@ -54,6 +67,19 @@ def main(argv: Sequence[str]) -> int:
     for line in episode_lines(events):
         console.print(line, markup=False, soft_wrap=True)
     return 0
+
+
+def episode_folder(episode: str, log_dir: Path) -> Path:
+    """The folder `episode` names: its path, else its id's folder in `log_dir`."""
+    places = list(dict.fromkeys((Path(episode), log_dir / episode)))
+    for folder in places:
+        if folder.is_dir():
+            return folder
+    where = " nor ".join(str(place) for place in places)
+    raise ConfigurationError(
+        f"No episode {episode}: neither {where} is a folder. Pass an episode's id (its folder's "
+        f"name under --log-dir, here {log_dir}) or its folder's path."
+    )
 
 
 def episode_lines(events: Sequence[LoggedEvent]) -> Iterator[str]:

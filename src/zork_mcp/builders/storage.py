@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zork_mcp.adapters.storage.checkpoint_file import TRUST_FLAG, FileCheckpoints
+from zork_mcp.adapters.storage.episode_folder import EpisodeFolder
 from zork_mcp.adapters.storage.journal_file import NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.telemetry.jsonl import read_events
@@ -14,13 +15,24 @@ from zork_mcp.ports.checkpoints import Checkpoints
 from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
-__all__ = ["NOTE_CHARS", "TRUST_FLAG", "FileJournal"]  # for the CLIs and the memory server
+__all__ = [
+    "NOTE_CHARS",
+    "TRUST_FLAG",
+    "EpisodeFolder",
+    "FileJournal",
+]  # for the CLIs, the memory server
 
 
 def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
     """The checkpoints of the episode whose log folder this is; `trust_pickle`: its user
     has said an old checkpoint.pickle there is theirs, to be loaded."""
     return FileCheckpoints(directory, trust_pickle=trust_pickle)
+
+
+def episode_folder(directory: Path) -> EpisodeFolder:
+    """An episode's log folder as it is before a run writes there: what it holds, and what a
+    run that stops before its episode began must remove."""
+    return EpisodeFolder.look(directory)
 
 
 def episode_journal(

@@ -9,6 +9,10 @@ class ConfigurationError(ZorkMcpError):
     """A settings or configuration file is missing, malformed or inconsistent."""
 
 
+class EpisodeFolderError(ConfigurationError):
+    """An episode's log folder cannot take the run: a new episode where one already is."""
+
+
 class MCPError(ZorkMcpError):
     """Base exception for MCP-related errors (design: Error Models)."""
 

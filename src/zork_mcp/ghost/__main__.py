@@ -17,13 +17,21 @@ from zork_mcp.ghost.inspect import inspect_golden
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m zork_mcp.ghost", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m zork_mcp.ghost", description=__doc__, allow_abbrev=False
+    )
     commands = p.add_subparsers(dest="command", required=True)
-    show = commands.add_parser("inspect", help="print goldens' conversation, tool chain, metrics")
+    show = commands.add_parser(
+        "inspect", allow_abbrev=False, help="print goldens' conversation, tool chain, metrics"
+    )
     show.add_argument("goldens", nargs="+", type=Path)
-    rerun = commands.add_parser("replay", help="run a golden offline and print the result JSON")
+    rerun = commands.add_parser(
+        "replay", allow_abbrev=False, help="run a golden offline and print the result JSON"
+    )
     rerun.add_argument("golden", type=Path)
-    again = commands.add_parser("record", help="re-record a golden against the real provider")
+    again = commands.add_parser(
+        "record", allow_abbrev=False, help="re-record a golden against the real provider"
+    )
     again.add_argument("golden", type=Path)
     return p
 

@@ -26,7 +26,9 @@ def transport_parser(program: str | None = None) -> argparse.ArgumentParser:
     """The transport's options, for a server to add its own to. Build it once, at import:
     a fresh server forked from the preloaded fork server then gets it made (argparse's
     set-up, its gettext lookups on disk included, is ~1 ms a process)."""
-    parser = argparse.ArgumentParser(prog=program, description="Serve this MCP server.")
+    parser = argparse.ArgumentParser(
+        prog=program, description="Serve this MCP server.", allow_abbrev=False
+    )
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default=DEFAULT_HOST, help="HTTP only (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP only")

@@ -213,3 +213,26 @@ def test_show_refuses_an_events_file_that_is_a_link_and_prints_nothing_it_points
     assert main([str(episode)]) == 2
     said = capsys.readouterr()
     assert "is a symbolic link" in said.err and "secret of the user" not in said.out + said.err
+
+
+def test_show_takes_an_episodes_id_in_the_log_folder_as_well_as_its_path(
+    tmp_path, capsys, monkeypatch
+):
+    """`zork-mcp show e` finds logs/e (the run's default log folder), `--log-dir` another."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "logs" / "e", Event.of(EpisodeStarted(False, 5), "started"), turn(1, 0))
+    write(tmp_path / "eval" / "logs" / "s-1", Event.of(EpisodeStarted(True, 3), "started"))
+    assert main(["e"]) == 0
+    by_id = capsys.readouterr().out
+    assert by_id.startswith("Episode e (MCP off, 5 turns max)\nTurn 1\n")
+    assert main([str(tmp_path / "logs" / "e")]) == 0 and capsys.readouterr().out == by_id
+    assert main(["s-1", "--log-dir", "eval/logs"]) == 0
+    assert capsys.readouterr().out.startswith("Episode e (MCP on, 3 turns max)")
+
+
+def test_show_of_an_episode_that_is_nowhere_names_where_it_looked(tmp_path, capsys):
+    logs = tmp_path / "logs"
+    assert main(["nonesuch", "--log-dir", str(logs)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"No episode nonesuch: neither nonesuch nor {logs / 'nonesuch'} is a folder" in said
+    assert f"Pass an episode's id (its folder's name under --log-dir, here {logs})" in said

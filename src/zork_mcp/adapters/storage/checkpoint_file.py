@@ -36,6 +36,8 @@ PICKLED_FILE = "checkpoint.pickle"  # before checkpoint.json: loaded only when t
 FORMAT = "zork-mcp checkpoint"
 VERSION = 1
 TRUST_FLAG = "--trust-pickle-checkpoint"
+# a folder that holds an episode is never started over (the CLI refuses to): a new id, then
+_START_ANEW = "start a new episode instead: drop --resume, and pass another --episode-id or none"
 
 
 class _Saved(BaseModel):
@@ -120,15 +122,12 @@ class FileCheckpoints:
             problem = f"  - it is not JSON ({type(e).__name__}: {str(e)[:200]})"
         raise ConfigurationError(
             f"{self.path} is not a checkpoint zork-mcp wrote, and nothing in it was run:\n"
-            f"{problem}\nStart the episode afresh: drop --resume."
+            f"{problem}\n{_START_ANEW.capitalize()}."
         )
 
     def _load_pickled(self) -> Checkpoint:
         if not self.pickled.is_file() and not self.pickled.is_symlink():
-            raise ConfigurationError(
-                f"Nothing to resume: {self.path} does not exist. Pass the --episode-id (and "
-                f"--log-dir) of an episode that played at least one turn, or drop --resume."
-            )
+            raise ConfigurationError(self._nothing_to_resume())
         if not self._trust_pickle:
             raise ConfigurationError(
                 f"{self.path.parent} holds only {PICKLED_FILE}, a checkpoint in the format "
@@ -143,12 +142,25 @@ class FileCheckpoints:
             raise
         except Exception as e:
             raise ConfigurationError(
-                f"{self.pickled} is not a readable checkpoint ({type(e).__name__}); "
-                f"start the episode afresh without --resume."
+                f"{self.pickled} is not a readable checkpoint ({type(e).__name__}); {_START_ANEW}."
             ) from e
         if not isinstance(checkpoint, Checkpoint):
-            raise ConfigurationError(f"{self.pickled} holds no checkpoint; drop --resume.")
+            raise ConfigurationError(f"{self.pickled} holds no checkpoint; {_START_ANEW}.")
         return checkpoint
+
+    def _nothing_to_resume(self) -> str:
+        folder = self.path.parent
+        if not folder.is_dir():
+            return (
+                f"Nothing to resume: there is no episode folder {folder}. Pass the --episode-id "
+                "(and --log-dir) of an episode that played at least one turn, or drop --resume "
+                "to start a new episode there."
+            )
+        return (
+            f"Nothing to resume: {self.path} does not exist (its episode stopped before its "
+            "first turn ended; its episode.log says why). For a new episode, drop --resume and "
+            "pass another --episode-id, or none."
+        )
 
 
 _MOVED = {

@@ -51,6 +51,7 @@ DEFAULT_PARALLEL = 16  # episodes at once: an LLM-bound sweep waits, it does not
 def sweep_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp eval",
+        allow_abbrev=False,
         description="Play many episodes per configuration (models x MCP modes x history "
         "modes) in parallel, store one row per episode in SQLite, and report mean scores with "
         "95% bootstrap CIs and the MCP on minus off difference. `zork-mcp eval report "
@@ -136,6 +137,7 @@ def sweep_parser() -> argparse.ArgumentParser:
 def report_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zork-mcp eval report",
+        allow_abbrev=False,
         description="Report on stored sweep results: per-cell statistics, MCP on minus off "
         "per model, CSV (episodes.csv, cells.csv), PNG plots and, with --html, static pages.",
     )
