@@ -76,6 +76,36 @@ def live_descendants(pid: int) -> list[int]:
     return found
 
 
+def forked_ahead(fork_servers: Iterable[int]) -> set[int]:
+    """The child each fork server forked ahead and its own child: the youngest child of each,
+    and what is below it. A sealed spare (issue 66) waits in a session of its own, as its
+    relay and the server's process to be; a server it handed a request to is always older
+    than the spare it forked next."""
+    waiting: set[int] = set()
+    for server in fork_servers:
+        children = [(_started(pid), pid) for pid in _children(server)]
+        if children:
+            youngest = max(children)[1]
+            waiting |= {youngest, *live_descendants(youngest)}
+    return waiting
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        listed = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(child) for child in listed]
+
+
+def _started(pid: int) -> int:
+    """Its start time, in clock ticks after boot (proc(5): stat's 22nd field); 0 if gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 _before: set[int] = set()
 
 
