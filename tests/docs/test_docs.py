@@ -26,9 +26,13 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 PAGES = [ROOT / "README.md", *DOCS]
 README_LINES = 200
 # A command as the docs write it, after an optional venv path and environment assignments.
-_COMMAND = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(python3? -m \S+|zork-mcp)(.*)$")
+_COMMAND = re.compile(
+    r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(python3? -m \S+|zork-mcp-inspect|zork-mcp)(\s.*|)$"
+)
 _FENCE = re.compile(r"```(?:bash|sh|console|shell)\n(.*?)```", re.S)
-_INLINE = re.compile(r"`((?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?(?:python3? -m |zork-mcp )[^`]+)`")
+_INLINE = re.compile(
+    r"`((?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?(?:python3? -m |zork-mcp(?:-inspect)? )[^`]+)`"
+)
 
 
 def shown_commands() -> list[tuple[str, str]]:
@@ -87,6 +91,8 @@ def test_every_command_shown_is_one_that_runs(page, command):
     program, rest = match.group(1), shlex.split(match.group(2), comments=True)
     if program == "zork-mcp":
         program, rest = "python -m zork_mcp.app", rest
+    if program == "zork-mcp-inspect":  # Inspect's CLI parses it: tests/docs/test_inspect_page.py
+        program, rest = "python -m zork_mcp.inspect", rest
     module = program.split()[-1]
     if module in ("venv", "module"):  # `python3 -m venv .venv`; prose's `python -m module`
         return
