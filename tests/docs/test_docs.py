@@ -2,7 +2,7 @@
 fails it), the README stays short, and every command they show is one a test runs: each
 `zork-mcp` / `python -m zork_mcp.app|ghost` line parses with the real CLI's parser, each
 `python -m` module exists, and each benchmark shown has the quick mode CI runs
-(tests/benchmarks)."""
+(tests/benchmarks); and each runs from the README's venv, `.venv/bin/` (issue 67)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import importlib.util
 import io
+import itertools
 import json
 import os
 import re
@@ -26,9 +27,19 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 PAGES = [ROOT / "README.md", *DOCS]
 README_LINES = 200
 # A command as the docs write it, after an optional venv path and environment assignments.
-_COMMAND = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(python3? -m \S+|zork-mcp)(.*)$")
+_COMMAND = re.compile(
+    r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(python3? -m \S+|zork-mcp-inspect|zork-mcp)(\s.*|)$"
+)
 _FENCE = re.compile(r"```(?:bash|sh|console|shell)\n(.*?)```", re.S)
-_INLINE = re.compile(r"`((?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?(?:python3? -m |zork-mcp )[^`]+)`")
+_INLINE = re.compile(
+    r"`((?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?(?:python3? -m |zork-mcp(?:-inspect)? )[^`]+)`"
+)
+# The programs the README's set-up installs into .venv, which a command runs from .venv/bin/
+# as the README's commands do (issue 67: the docs said bare `pip`, `inspect`, `zork-mcp`).
+VENV_PROGRAMS = {"zork-mcp", "zork-mcp-inspect", "inspect", "pip", "pip3", "mkdocs", "pytest",
+                 "mutmut", "ruff", "lint-imports", "uv"}  # fmt: skip
+# `python -m` of the repository's modules (a server's module is also how a config names it)
+_REPOSITORY_MODULE = re.compile(r"(benchmarks|tests)\.|zork_mcp\.(app|ghost|inspect)$")
 
 
 def shown_commands() -> list[tuple[str, str]]:
@@ -87,6 +98,8 @@ def test_every_command_shown_is_one_that_runs(page, command):
     program, rest = match.group(1), shlex.split(match.group(2), comments=True)
     if program == "zork-mcp":
         program, rest = "python -m zork_mcp.app", rest
+    if program == "zork-mcp-inspect":  # Inspect's CLI parses it: tests/docs/test_inspect_page.py
+        program, rest = "python -m zork_mcp.inspect", rest
     module = program.split()[-1]
     if module in ("venv", "module"):  # `python3 -m venv .venv`; prose's `python -m module`
         return
@@ -173,3 +186,36 @@ def test_the_readme_says_what_the_tests_install_with_apt_get_and_what_they_leave
     for package in (*PACKAGES, "tmux"):
         assert f"`{package}`" in readme, package
     assert "apt-get" in readme and "root" in readme and "`.cache/`" in readme
+
+
+def bare_venv_command(command: str) -> bool:
+    """A command line that runs a program of the venv, or one of the repository's modules,
+    without `.venv/bin/`. A program with at most a subcommand (`zork-mcp eval`, `inspect
+    view`) names it in prose; a server's module with no `--transport` is a config's entry,
+    whose `python` is zork_mcp's own interpreter."""
+    words = list(itertools.dropwhile(lambda word: re.match(r"[A-Z_]+=", word), command.split()))
+    if not words:
+        return False
+    if words[0] in VENV_PROGRAMS:
+        rest = words[2:] if len(words) > 1 and re.fullmatch(r"[a-z]+", words[1]) else words[1:]
+        return bool(rest)
+    if words[0] in ("python", "python3") and words[1:2] == ["-m"] and len(words) > 2:
+        module = words[2]
+        served = module.startswith("zork_mcp.servers.") and "--transport" in words
+        return served or _REPOSITORY_MODULE.match(module) is not None
+    return False
+
+
+def test_every_command_runs_from_the_readmes_venv():
+    bare = []
+    for page in PAGES:
+        text = page.read_text()
+        lines = [
+            line.strip()
+            for block in _FENCE.findall(text)
+            for line in block.replace("\\\n", " ").splitlines()
+        ]
+        inline = re.findall(r"`([^`]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
+        commands = [part.strip() for line in lines + inline for part in line.split("&&")]
+        bare += [f"{page.name}: {command}" for command in commands if bare_venv_command(command)]
+    assert bare == []

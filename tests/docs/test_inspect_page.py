@@ -1,5 +1,6 @@
-"""docs/inspect.md: each `inspect eval` line it shows runs the registered task with
-parameters the task has, and the table lists every parameter of the task."""
+"""docs/inspect.md: each command it shows (`zork-mcp-inspect`, `inspect eval`) runs the
+registered task, from the README's venv, with parameters the task has, and the table lists
+every parameter of the task."""
 
 from __future__ import annotations
 
@@ -24,15 +25,24 @@ def task_parameters() -> set[str]:
 
 
 def shown_evals() -> list[list[str]]:
-    lines = re.findall(r"^inspect eval .*$", PAGE.read_text(), re.M)
-    return [shlex.split(line) for line in lines]
+    """Each command that runs the task, as `zork-mcp-inspect` arguments (its variables left
+    out; `inspect eval zork_mcp/zork` read as the same)."""
+    shown = "\n".join(re.findall(r"^```bash\n(.*?)^```", PAGE.read_text(), re.M | re.S))
+    commands = []
+    for line in re.findall(r"^.*(?:zork-mcp-inspect|inspect eval) .*$", shown, re.M):
+        argv = list(itertools.dropwhile(lambda word: "=" in word, shlex.split(line)))
+        if argv[0].endswith("/inspect"):
+            assert argv[1:3] == ["eval", "zork_mcp/zork"], line
+            argv = [".venv/bin/zork-mcp-inspect", *argv[3:]]
+        assert argv[0] == ".venv/bin/zork-mcp-inspect", line
+        commands.append(argv)
+    return commands
 
 
-def test_each_inspect_eval_shown_names_the_task_and_only_its_parameters():
+def test_each_command_shown_runs_the_task_from_the_venv_with_only_its_parameters():
     evals = shown_evals()
-    assert evals, "the page shows the command"
+    assert len(evals) >= 3, "the page shows the commands"
     for argv in evals:
-        assert argv[2] == "zork_mcp/zork"
         pairs = itertools.pairwise(argv)
         given = [value.split("=", 1)[0] for flag, value in pairs if flag == "-T"]
         assert set(given) <= task_parameters(), given

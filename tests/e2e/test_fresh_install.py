@@ -11,6 +11,9 @@ venv filled by pip) makes it install online."""
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +75,42 @@ def test_a_wheel_installed_outside_the_repository_plays_zork_ii_from_the_package
     assert played.returncode == 0, played.stderr
     assert "playing Zork II," in peer.requests[0]["messages"][0]["content"]
     assert "Inside the Barrow" in played.stdout and len(peer.requests) == 4
+
+
+def test_the_inspect_pages_install_runs_its_commands(tmp_path: Path):
+    """docs/inspect.md (issue 67): after its `pip install -e '.[inspect]'`, every model API its
+    commands name starts (Inspect's openai/ and anthropic/ refused to, without their client
+    packages), and its first command plays, against a local OpenAI peer, exiting 0."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    uv = Path(sys.executable).parent / "uv"
+    install = [str(uv), "pip", "install", "-q", "--python", str(venv), "-e", f"{ROOT}[inspect]"]
+    if subprocess.run([*install, "--offline"], capture_output=True, timeout=600).returncode:
+        subprocess.run(install, check=True, capture_output=True, timeout=600)
+    page = (ROOT / "docs" / "inspect.md").read_text()
+    models = sorted({*re.findall(r"--model (\S+)", page), "anthropic/claude-haiku-5-5"})
+    assert "openai/gpt-4o" in models, models
+    # the venv's own install alone (not the tests' PYTHONPATH), no key of this machine's
+    unset = ("OPENAI", "ANTHROPIC", "PYTHONPATH")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(unset)}
+    keys = {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k", "LOCAL_API_KEY": "k",
+            "LOCAL_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
+    starts = "import sys; from inspect_ai.model import get_model as m; [m(n) for n in sys.argv[1:]]"
+    started = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", starts, *models],
+        env={**env, **keys}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr[-2000:]
+    shown = [line for line in page.splitlines() if line.startswith(".venv/bin/zork-mcp-inspect")]
+    argv = shlex.split(shown[0].replace(".venv/bin/", f"{venv}/bin/", 1))
+    replies = [action_reply(command) for command in walkthrough("zork1")[:2]]
+    peer = peer_for("openai", replies, [], api_key="sk-test-0123456789")
+    (tmp_path / "mcp_config.json").write_text((ROOT / "mcp_config.json").read_text())
+    with peer.serve() as url:
+        played = subprocess.run(
+            [*argv, "-T", "max_turns=2", "--display", "none"],
+            env={**env, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "sk-test-0123456789"},
+            capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        )  # fmt: skip
+    assert played.returncode == 0, played.stdout[-3000:] + played.stderr[-3000:]
+    assert len(peer.requests) == 2 and peer.requests[0].get("tools"), "MCP's tools offered"

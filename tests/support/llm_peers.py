@@ -218,9 +218,10 @@ class OpenAIPeer(ProviderPeer):
                     "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                 }
             ],
-            "usage": {
+            "usage": {  # CompletionUsage: all three counts are required
                 "prompt_tokens": usage.prompt_tokens if usage else 0,
                 "completion_tokens": usage.completion_tokens if usage else 0,
+                "total_tokens": usage.prompt_tokens + usage.completion_tokens if usage else 0,
                 "prompt_tokens_details": {"cached_tokens": 3},
             },
         }

@@ -53,6 +53,8 @@ class ModelFamily:
         return re.match(self.pattern, model) is not None
 
 
+OPENAI_DEFAULT = "gpt-6-luna"  # OpenAI's default model: current, cheap, takes tools (providers.md)
+
 # The models that take no tools at all, wherever they are served (a name with a provider
 # prefix or a variant tag is matched on its bare name); every other model, the o-series from
 # o1 on included (o3, o3-mini, o3-pro, o4-mini), and grok-4-fast-reasoning and
@@ -62,12 +64,12 @@ OPENAI_400 = (
     "the API answers 400 \"Unsupported parameter: 'tools' is not supported with this model\""
 )
 MODELS_WITHOUT_TOOLS = (
-    NoTools(r"o1-mini\b", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-mini)",
-            "2026-11-28"),
-    NoTools(r"o1-preview\b", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-preview)",
-            "2026-11-28"),
-    NoTools(r"chatgpt-4o-latest\b", "OpenAI: function calling not supported "
-            "(platform.openai.com/docs/models/chatgpt-4o-latest)", "2026-11-28"),
+    NoTools("o1-mini", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-mini)",
+            "2026-11-28", OPENAI_DEFAULT),
+    NoTools("o1-preview", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-preview)",
+            "2026-11-28", OPENAI_DEFAULT),
+    NoTools("chatgpt-4o-latest", "OpenAI: function calling not supported "
+            "(platform.openai.com/docs/models/chatgpt-4o-latest)", "2026-11-28", OPENAI_DEFAULT),
 )  # fmt: skip
 
 
@@ -272,7 +274,7 @@ PROVIDERS: dict[str, Provider] = {
         Provider(
             "openai",
             "openai",
-            "gpt-6-luna",
+            OPENAI_DEFAULT,
             ("OPENAI_API_KEY",),
             "https://api.openai.com/v1",
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openai", cache_markers=False)),

@@ -10,10 +10,15 @@ from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.servers.config_advice import (
+    CLI_SWITCHES,
+    McpConfigOrigin,
+    McpSwitches,
+    missing_config_error,
+)
 from zork_mcp.domain.servers.server_config import (
     AnyServerConfig,
     MCPConfig,
-    missing_config_error,
     parse_mcp_config,
     with_tool_filters,
 )
@@ -46,6 +51,7 @@ class RunOptions:
     history_turns: int | None = None
     history_budget_tokens: int | None = None
     budget: Budget | None = None  # None: as the pyproject says (default: no limit)
+    mcp_switches: McpSwitches = CLI_SWITCHES  # how its entry point spells the MCP options
 
     @property
     def model_name(self) -> str:
@@ -76,10 +82,17 @@ def mcp_config(options: RunOptions, settings: MCPSettings) -> MCPConfig | None:
     """The MCP config the run uses, or None with MCP off."""
     if not settings.enabled:
         return None
+    origin = McpConfigOrigin(
+        options.mcp_switches,
+        named=options.mcp_config is not None,
+        pyproject=str(options.config) if options.config.is_file() else None,
+        turned_on=options.mcp is True,
+    )
     path = options.mcp_config or (options.config.parent / settings.config_file)
     if not path.is_file():
-        raise missing_config_error(str(path))
-    return parse_mcp_config(path.read_text(encoding="utf-8"), source=str(path))
+        raise missing_config_error(str(path), origin)
+    text = path.read_text(encoding="utf-8")
+    return parse_mcp_config(text, source=str(path), off=origin.off)
 
 
 def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnyServerConfig]:

@@ -16,10 +16,15 @@ from zork_mcp.app.container import Container
 from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.domain.servers.config_advice import McpSwitches
 from zork_mcp.domain.sweep.controls import EpisodeControls
 from zork_mcp.inspect.record import InspectEpisodeRecord
 
 MCP_OFF = (None, False, "off")  # YAML reads `-T mcp_config=off` as False
+# The task's MCP as `inspect eval -T` spells it: one parameter names the config or turns it off.
+TASK_SWITCHES = McpSwitches(
+    config="-T mcp_config=PATH", on="-T mcp_config=PATH", off="-T mcp_config=off"
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class EpisodeParameters:
             mcp_config=Path(str(self.mcp_config)) if mcp_on else None,
             mcp=mcp_on,
             mcp_servers=self.mcp_servers,
+            mcp_switches=TASK_SWITCHES,
             log_dir=log_dir,
             seed=seed,
             episode_id=episode_id,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
-from zork_mcp.domain.servers.server_config import missing_config_error, parse_mcp_config
+from zork_mcp.domain.servers.config_advice import McpConfigOrigin, missing_config_error
+from zork_mcp.domain.servers.server_config import parse_mcp_config
 from zork_mcp.domain.servers.startup_timeout import startup_timeout
 from zork_mcp.domain.settings import MCPSettings, parse_mcp_settings
 
@@ -99,7 +100,8 @@ def test_wrong_shapes_name_the_field(text, fragment):
 
 
 def test_a_missing_file_names_the_path_and_both_fixes():
-    message = str(missing_config_error("/srv/mcp_config.json"))
+    origin = McpConfigOrigin(pyproject="/srv/pyproject.toml")
+    message = str(missing_config_error("/srv/mcp_config.json", origin))
     assert "/srv/mcp_config.json" in message
     assert "create" in message and "enabled = false" in message
 

@@ -61,3 +61,24 @@ def test_the_models_the_registry_names_take_no_tools_and_the_refusal_says_why(mo
 def test_reasoning_models_that_take_tools_and_unknown_models_are_accepted(model):
     assert supports_tool_calling(model, RULES) is True
     ensure_tool_support(model, RULES)
+
+
+@pytest.mark.parametrize(
+    ("model", "instead"),
+    [
+        ("o1-mini", "e.g. gpt-6-luna,"),  # --provider openai (or local): bare names
+        ("openai/o1-mini", "e.g. openai/gpt-6-luna,"),  # OpenRouter's, and Inspect's
+        ("openai/o1-mini:beta", "e.g. openai/gpt-6-luna,"),
+        ("openrouter/openai/o1-preview", "e.g. openrouter/openai/gpt-6-luna,"),
+    ],
+)
+def test_a_refusal_names_the_rule_as_written_and_a_model_in_the_users_own_naming(model, instead):
+    """Issue 67: it showed the rule's regular expression as Python's repr ('o1-mini\\\\b')
+    and suggested OpenRouter's `openai/gpt-4.1-mini` to a user of --provider openai."""
+    with pytest.raises(MCPError) as refused:
+        ensure_tool_support(model, RULES)
+    said = str(refused.value)
+    assert "\\" not in said, said
+    assert "the provider registry says o1-" in said
+    assert instead in said
+    assert "a sweep's --mcp off" in said and "-T mcp_config=off" in said

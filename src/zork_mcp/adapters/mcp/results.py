@@ -4,10 +4,13 @@ Text stays text. Images and audio become a short placeholder with their mime typ
 resource links and embedded resources keep their URI (and their text, cut); an item of a
 type MCP does not define becomes a one-line note. One odd item never costs the others.
 
-Structured content is shown with every content item beside it, except the text that only
-repeats it (MCP asks servers to send its serialization as text too): a text item whose JSON
-is the structured content, or, for a list, one item per element, as the SDK's MCPServer
-writes them. It takes the place of the first such item, or comes first.
+Structured content is the result's machine-readable form, and MCP asks a server to send it
+as content too: the model gets one of the two. A text item whose JSON is the structured
+content (or, for a list, one item per element, as the SDK's MCPServer writes them) gives way
+to it. Structured content that holds nothing but copies of the content items (the npm
+filesystem server's `{"content": text}`) gives way to them. Otherwise the structured content
+is shown, each text item it holds is dropped, and every other item stays beside it. It takes
+the place of the first dropped item, or comes first.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class CallAnswer:
     structured: Any
     has_structured: bool  # the answer has the key, even with a null value
     is_error: bool
+    blocks: tuple[Any, ...] = ()  # the content items as sent, to know copies of them
 
 
 def read_answer(answer: Any) -> CallAnswer:
@@ -40,12 +44,13 @@ def read_answer(answer: Any) -> CallAnswer:
         note = f"[the server answered {type(answer).__name__}, not a tool result]"
         return CallAnswer([note], None, False, True)
     items = answer.get("content")
-    content = [content_item(item) for item in items] if isinstance(items, list) else []
+    blocks = tuple(items) if isinstance(items, list) else ()
     return CallAnswer(
-        content,
+        [content_item(item) for item in blocks],
         answer.get("structuredContent"),
         "structuredContent" in answer,
         answer.get("isError") is True,
+        blocks,
     )
 
 
@@ -61,17 +66,23 @@ def to_result(answer: CallAnswer, wrapped: bool) -> ToolCallResult:
     shown = structured
     if wrapped and isinstance(structured, Mapping) and set(structured) == {"result"}:
         shown = structured["result"]
-    return ToolCallResult.success(_beside(shown, (structured, shown), answer.items))
+    return ToolCallResult.success(_beside(shown, (structured, shown), answer))
 
 
-def _beside(shown: Any, values: tuple[Any, ...], items: list[Any]) -> Any:
+def _beside(shown: Any, values: tuple[Any, ...], answer: CallAnswer) -> Any:
     """The structured content with every item that does not repeat it (`values`: what it
-    may be written as, wrapped or not)."""
+    may be written as, wrapped or not), or the items alone when it only copies them."""
+    items = answer.items
     if isinstance(shown, list) and items and len(items) == len(shown):
         pairs = zip(items, shown, strict=True)
         if all(_repeats(item, (value,)) for item, value in pairs):
             return shown  # MCPServer's one item per element of a list it returned
     repeats = [_repeats(item, values) for item in items]
+    if not any(repeats) and items:
+        held, only_copies = _copies(answer.structured, answer.blocks)
+        if only_copies:
+            return _single(items)
+        repeats = [isinstance(item, str) and item in held for item in items]
     kept = [item for item, repeat in zip(items, repeats, strict=True) if not repeat]
     kept.insert(repeats.index(True) if any(repeats) else 0, shown)
     return _single(kept)
@@ -88,6 +99,43 @@ def _repeats(item: Any, values: tuple[Any, ...]) -> bool:
     except (ValueError, RecursionError):
         return False
     return any(type(read) is type(value) and read == value for value in values)
+
+
+def _copies(structured: Any, blocks: tuple[Any, ...]) -> tuple[set[str], bool]:
+    """The texts of `blocks` that `structured` holds as strings, and whether it holds nothing
+    else: no other string, number, boolean or null, and no object but a copy of a block."""
+    texts = {b["text"] for b in blocks if _is_text(b)}
+    copies = {_json(b) for b in blocks if isinstance(b, Mapping)} - {None}
+    held: set[str] = set()
+    only_copies, left = True, [structured]
+    while left:
+        node = left.pop()
+        if isinstance(node, str) and node in texts:
+            held.add(node)
+        elif isinstance(node, Mapping):
+            if "type" not in node or _json(node) not in copies:
+                left.extend(node.values())
+        elif isinstance(node, list):
+            left.extend(node)
+        else:
+            only_copies = False
+    return held, only_copies
+
+
+def _is_text(block: Any) -> bool:
+    return (
+        isinstance(block, Mapping)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    )
+
+
+def _json(value: Any) -> str | None:
+    """`value` written one way whatever its keys' order (None: too deep to write)."""
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def wraps_result(output_schema: Mapping[str, Any] | None) -> bool:

@@ -41,6 +41,7 @@ from zork_mcp.domain.llm.budget import Spend
 from zork_mcp.domain.settings import parse_settings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
+from zork_mcp.domain.text.inert import inert
 from zork_mcp.ports.result_store import ResultStore
 from zork_mcp.ports.sweep_backend import SweepBackend
 
@@ -164,7 +165,8 @@ def main(argv: Sequence[str]) -> int:
             return report(report_parser().parse_args(rest[1:]))
         return sweep(sweep_parser().parse_args(rest))
     except ZorkMcpError as error:
-        console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))  # no markup
+        console.print(message, highlight=False, soft_wrap=True)
         return 2
 
 

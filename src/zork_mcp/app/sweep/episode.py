@@ -24,7 +24,7 @@ from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.domain.sweep.cell_setup import setup_words
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
-from zork_mcp.domain.sweep.episodes import EpisodeTask, McpConfigFile, McpMode
+from zork_mcp.domain.sweep.episodes import SWEEP_SWITCHES, EpisodeTask, McpConfigFile, McpMode
 from zork_mcp.domain.sweep.records import EpisodeRecord, EpisodeStatus, play_metrics
 
 
@@ -56,6 +56,7 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
         config=task.config,
         mcp_config=mcp_config,
         mcp=cell.mcp is not McpMode.OFF,
+        mcp_switches=SWEEP_SWITCHES,
         log_dir=task.log_root,
         seed=task.spec.seed,
         episode_id=task.spec.episode_id,

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from zork_mcp.domain.errors import MCPConfigError
+from zork_mcp.domain.servers.config_advice import CLI_SWITCHES
 from zork_mcp.domain.servers.confinement import DEFAULT_SANDBOX, Sandbox
 from zork_mcp.domain.servers.protocol_era import checked_pin
 from zork_mcp.domain.tools.tool_offer import ToolFilter
@@ -238,8 +239,9 @@ def by_transport(
     return stdio, http
 
 
-def parse_mcp_config(text: str, *, source: str) -> MCPConfig:
-    """Parse and validate the JSON text of an MCP config file (requirements 2.2, 2.3)."""
+def parse_mcp_config(text: str, *, source: str, off: str = CLI_SWITCHES.off) -> MCPConfig:
+    """Parse and validate the JSON text of an MCP config file (requirements 2.2, 2.3); `off`:
+    how this run plays without MCP."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -259,16 +261,6 @@ def parse_mcp_config(text: str, *, source: str) -> MCPConfig:
     if not config.mcpServers:
         raise MCPConfigError(
             f'{source} configures no MCP server: add one under "mcpServers", '
-            f"or set enabled = false in [tool.zorkgpt.mcp]."
+            f"or play without MCP: {off}."
         )
     return config
-
-
-def missing_config_error(path: str) -> MCPConfigError:
-    """The error for an absent config file while MCP is enabled (requirement 2.2)."""
-    return MCPConfigError(
-        f"MCP is enabled but its config file was not found: {path}\n"
-        f"Please either:\n"
-        f"  1. create {path} (see mcp_config.json in the project root for an example), or\n"
-        f"  2. set enabled = false in [tool.zorkgpt.mcp] of your pyproject.toml."
-    )

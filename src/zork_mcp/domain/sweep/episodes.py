@@ -12,6 +12,7 @@ from typing import Any
 
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.servers.config_advice import McpSwitches
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
@@ -47,6 +48,10 @@ CellMcp = McpMode | McpConfigFile
 def cell_mcp(text: str) -> CellMcp:
     """`on`, `off`, or the path of an MCP config file."""
     return McpMode(text) if text in tuple(McpMode) else McpConfigFile(text)
+
+
+# A cell's MCP as `zork-mcp eval` spells it (its --mcp flag, the sweep file's `mcp` key).
+SWEEP_SWITCHES = McpSwitches(config="--mcp PATH", on="--mcp on", off="--mcp off")
 
 
 @dataclass(frozen=True)

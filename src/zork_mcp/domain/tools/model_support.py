@@ -17,20 +17,29 @@ from zork_mcp.domain.errors import MCPError
 
 @dataclass(frozen=True)
 class NoTools:
-    """Models whose bare name (lowercase, after the last `/`, before the first `:`) matches
-    `pattern` from its start take no tools, as `source` says (checked on `checked`)."""
+    """The model `name` (and its dated versions: `o1-mini-2024-09-12`) takes no tools, as
+    `source` says (checked on `checked`); `instead` is one of its maker's that takes them."""
 
-    pattern: str
+    name: str
     source: str
     checked: str
+    instead: str
 
     def matches(self, model: str) -> bool:
-        return re.match(self.pattern, bare_name(model)) is not None
+        """Its bare name (lowercase, after the last `/`, before the first `:`) is `name`, or
+        begins with it and a character no name goes on with (`-`, `.`)."""
+        return re.match(re.escape(self.name.lower()) + r"\b", bare_name(model)) is not None
 
 
 def bare_name(model: str) -> str:
     """`openai/o1-mini:beta` -> `o1-mini`."""
     return model.lower().rsplit("/", 1)[-1].split(":", 1)[0]
+
+
+def in_naming_of(model: str, name: str) -> str:
+    """`name` written as `model` is, with its provider prefix (`openai/o1-mini`:
+    `openai/<name>`); `o1-mini`: `<name>`."""
+    return model[: model.rfind("/") + 1] + name
 
 
 def refusing_rule(model: str, rules: Sequence[NoTools]) -> NoTools | None:
@@ -50,11 +59,12 @@ def ensure_tool_support(model: str, rules: Sequence[NoTools] = (), *, force: boo
     rule = None if force else refusing_rule(model, rules)
     if rule is not None:
         raise MCPError(
-            f"Model '{model}' takes no tools: the provider registry's rule {rule.pattern!r} "
-            f"says so ({rule.source}; checked {rule.checked}).\n"
+            f"Model '{model}' takes no tools: the provider registry says {rule.name} takes "
+            f"none ({rule.source}; checked {rule.checked}).\n"
             "Please either:\n"
-            "  1. play without tools: --no-mcp, or enabled = false in [tool.zorkgpt.mcp],\n"
-            "  2. use a model that takes tools (e.g. openai/gpt-4.1-mini), or\n"
-            "  3. set force_tool_support = true in [tool.zorkgpt.mcp] if the rule is wrong "
-            "for this model."
+            "  1. play without tools: turn MCP off (--no-mcp; a sweep's --mcp off; an Inspect "
+            "task's -T mcp_config=off),\n"
+            f"  2. use a model that takes tools, e.g. {in_naming_of(model, rule.instead)}, or\n"
+            "  3. set force_tool_support = true in [tool.zorkgpt.mcp] of the run's "
+            "pyproject.toml if the registry is wrong about this model."
         )

@@ -82,3 +82,43 @@ def test_an_error_result_is_its_text_whatever_the_structured_content():
     answer = {"content": [text("boom"), IMAGE], "structuredContent": {"a": 1}, "isError": True}
     result = to_result(read_answer(answer), False)
     assert result.is_error and result.error_message == f"boom\n{IMAGE_SHOWN}"
+
+
+# The npm filesystem server (2026.8.31) answers each tool with its text and, as its
+# structured content, the same words under one key: {"content": text}.
+LISTING = "[DIR] cellar\n[FILE] note.txt"
+
+
+def test_structured_content_that_only_carries_the_text_reaches_the_model_once_as_the_text():
+    assert shown([text(LISTING)], {"content": LISTING}) == LISTING
+    assert shown([text("a"), text("b")], {"content": ["a", "b"]}) == ["a", "b"]
+
+
+def test_structured_content_that_only_carries_the_content_blocks_is_left_out():
+    """The filesystem server's read_media_file: the image once, as its placeholder, never
+    its base64 again inside the structured content."""
+    assert shown([IMAGE], {"content": [IMAGE]}) == IMAGE_SHOWN
+    assert shown([IMAGE, text("a")], {"content": [IMAGE, "a"]}) == [IMAGE_SHOWN, "a"]
+
+
+def test_structured_content_that_says_more_keeps_its_fields_and_drops_the_text_it_holds():
+    structured = {"path": "/notes", "content": LISTING}
+    assert shown([text(LISTING)], structured) == structured
+    kept = shown([text("Listing:"), text(LISTING)], structured)
+    assert kept == ["Listing:", structured]
+    assert shown([text(LISTING)], {"content": LISTING, "truncated": False}) == {
+        "content": LISTING,
+        "truncated": False,
+    }
+
+
+def test_a_text_the_structured_content_does_not_hold_is_kept_beside_it():
+    assert shown([text("other words")], {"content": LISTING}) == [
+        {"content": LISTING},
+        "other words",
+    ]
+
+
+def test_an_empty_structured_object_beside_text_adds_nothing():
+    assert shown([text("done")], {}) == "done"
+    assert shown([], {}) == {}

@@ -1,0 +1,5 @@
+"""`python -m zork_mcp.inspect`: the same as `zork-mcp-inspect`."""
+
+from zork_mcp.inspect.command import run
+
+run()
