@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from zork_mcp.domain.episode.turn_facts import ToolUse
+from zork_mcp.domain.llm.budget import dollars
 from zork_mcp.domain.llm.messages import CostParts
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
@@ -73,7 +74,7 @@ class CellStats:
         """Its mean cost per episode, or why it has none ("unpriced: ...")."""
         if self.cost_usd is None:
             return f"unpriced: {self.unpriced}" if self.unpriced else "-"
-        return f"{self.cost_usd:.4f}" + (" (some unpriced)" if self.unpriced else "")
+        return dollars(self.cost_usd) + (" (some unpriced)" if self.unpriced else "")
 
     @property
     def mean_score(self) -> Estimate:
@@ -497,7 +498,7 @@ def cost_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> G
     rows: list[list[str | Text]] = []
     for s in cells:
         parts = astuple(s.cost_parts) if s.cost_parts else None
-        split = [f"{p:.4f}" for p in parts] if parts else ["-"] * len(COST_PARTS)
+        split = [dollars(p) for p in parts] if parts else ["-"] * len(COST_PARTS)
         rows.append([keys[s.cell], Text(s.cost_text), *split])
     return Grid(title, ["cell", "total", *COST_PARTS], rows, caption=COST_CAPTION)
 

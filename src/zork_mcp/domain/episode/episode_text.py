@@ -7,6 +7,7 @@ LLM's, the game's, a server's) made inert."""
 from __future__ import annotations
 
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.budget import dollars
 from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.text.inert import inert
 
@@ -44,14 +45,6 @@ def state_line(facts: TurnFacts, score_before: int | None) -> str:
     where = f"now in {one_line(facts.room)}" if facts.room.strip() else "room unknown"
     cost = f", {dollars(facts.cost_usd)}" if facts.cost_usd is not None else ""
     return f"{score}, moves {facts.moves}, {where}{cost}"
-
-
-def dollars(amount: float) -> str:
-    """A cost as people read a small bill: $0.000123, $0.0123, $1.23; a tiny cost is never
-    shown as $0.0000."""
-    if amount < 0.01:
-        return f"${amount:.6f}"
-    return f"${amount:,.4f}" if amount < 1 else f"${amount:,.2f}"
 
 
 def cost_line(usage: Usage) -> str:

@@ -62,6 +62,20 @@ def test_the_report_prints_every_cell_and_the_difference(tmp_path):
     assert "local:m mcp=on" in text and "25.0 [" in text and "20.0 [" in text
 
 
+def test_the_reports_dollars_read_as_every_other_screen_writes_them():
+    """Issue 67: the report wrote `0.7243` where the estimate wrote `$1.57`; every dollar
+    amount now has its sign and four decimals."""
+    parts = {"cost_input_usd": 1.2, "cost_cached_input_usd": 0.0, "cost_cache_write_usd": 0.0,
+             "cost_output_usd": 0.37}  # fmt: skip
+    records = [episode("on", 0, 5, cost_usd=1.57, **parts), episode("off", 0, 5, cost_usd=0.7243)]
+    console = Console(record=True, width=200)
+    render(console, records, "s")
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]]
+            for line in console.export_text().splitlines() if line.startswith("│ A ")]  # fmt: skip
+    assert rows[1][8] == "$1.5700"  # its $ per episode
+    assert rows[2] == ["A", "$1.5700", "$1.2000", "$0.0000", "$0.0000", "$0.3700"]  # by part
+
+
 def test_csv_has_one_row_per_episode_and_per_cell_and_plots_are_pngs(tmp_path):
     episodes, cells = write_csv(RECORDS, tmp_path)
     rows = list(csv.DictReader(episodes.open()))
