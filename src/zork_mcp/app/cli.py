@@ -15,6 +15,7 @@ from rich.text import Text
 
 from zork_mcp.app.container import Container
 from zork_mcp.app.progress import print_summary
+from zork_mcp.app.screen import screen
 from zork_mcp.builders.env_file import load_env_file
 from zork_mcp.builders.providers import DEFAULT_PROVIDER, OPENAI_APIS, PROVIDERS, provider_named
 from zork_mcp.builders.settings import RunOptions
@@ -228,7 +229,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         return 2
     finally:
         container.shutdown_resources()
-    out = Console()
+    out = screen(plain=options.plain)
     print_summary(out, summary, str(options.episode_dir))
     if summary.end_reason is EndReason.BUDGET:
         out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
@@ -280,7 +281,7 @@ def dry_run(options: RunOptions) -> int:
     except ZorkMcpError as error:
         Console(stderr=True).print(Text.assemble(("error:", "bold red"), " ", inert(str(error))))
         return 2
-    print_estimates(Console(), [estimate])
+    print_estimates(screen(plain=options.plain), [estimate])
     return 0
 
 

@@ -23,6 +23,7 @@ from rich.text import Text
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.cli import positive
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.screen import screen
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.sweep import (
@@ -144,6 +145,11 @@ def report_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="CSV and plots folder (default: beside RESULTS)")
     p.add_argument("--no-plots", action="store_true", help="tables and CSV only")
     p.add_argument(
+        "--plain",
+        action="store_true",
+        help="no colour, tables laid out for 80 columns (or $COLUMNS), as in a pipe or a file",
+    )
+    p.add_argument(
         "--html",
         type=Path,
         metavar="DIR",
@@ -172,7 +178,7 @@ def sweep(args: argparse.Namespace) -> int:
     if args.dry_run or spec.budget.limits:
         estimates = cell_estimates(spec, args)
         if args.dry_run:
-            print_estimates(Console(), list(estimates.values()))
+            print_estimates(screen(plain=args.plain), list(estimates.values()))
             return 0
         _affordable_models(spec, estimates)
     store = results_store(args.results)
@@ -198,10 +204,11 @@ def sweep(args: argparse.Namespace) -> int:
             if spec.budget.limits else None,
         )  # fmt: skip
         state = scheduler.run(tasks)
-    _report_sweep(store, spec.name, args.out or args.results.parent, state)
+    console = screen(plain=args.plain)
+    _report_sweep(console, store, spec.name, args.out or args.results.parent, state)
     if spec.budget.limits:
-        _report_budget(spec, state)
-    _say_where(args.results, spec.name)
+        _report_budget(console, spec, state)
+    _say_where(console, args.results, spec.name)
     return 130 if state.stopped else (1 if state.failed else 0)
 
 
@@ -242,10 +249,10 @@ def _affordable_models(spec: Sweep, estimates: dict[Cell, RunEstimate]) -> None:
         )
 
 
-def _say_where(results: Path, name: str) -> None:
+def _say_where(console: Console, results: Path, name: str) -> None:
     """Where the results are, and the command that writes the HTML report of them."""
     html = results.parent / "report"
-    _report_console().print(
+    console.print(
         Text.assemble(
             ("Results: ", "bold"), str(results), "\n",
             ("HTML report: ", "bold"),
@@ -256,8 +263,7 @@ def _say_where(results: Path, name: str) -> None:
     )  # fmt: skip
 
 
-def _report_budget(spec: Sweep, state: SweepState) -> None:
-    console = _report_console()
+def _report_budget(console: Console, spec: Sweep, state: SweepState) -> None:
     console.print(f"Budget: {spec.budget.describe(state.spent)} spent.", highlight=False)
     if state.unplayed:
         console.print(
@@ -354,14 +360,9 @@ def _integers(text: str, flag: str) -> list[int]:
         raise ConfigurationError(f"{flag}: expected whole numbers, got '{text}'.") from e
 
 
-def _report_console() -> Console:
-    """Report tables are wide: off a terminal, do not squeeze them into 80 columns."""
-    console = Console()
-    return console if console.is_terminal else Console(width=200)
-
-
-def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -> None:
-    console = _report_console()
+def _report_sweep(
+    console: Console, store: ResultStore, name: str, out: Path, state: SweepState
+) -> None:
     if state.stopped:
         console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
     records = store.episodes(name)
@@ -377,7 +378,7 @@ def report(args: argparse.Namespace) -> int:
 
     store = results_store(args.results, existing=True)
     names = [args.sweep] if args.sweep else store.sweeps()
-    console = _report_console()
+    console = screen(plain=args.plain)
     for name in names:
         records = store.episodes(name)
         if not records:

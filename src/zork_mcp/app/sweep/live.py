@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.live import Live
 
+from zork_mcp.app.screen import screen
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import SweepState
@@ -67,8 +68,8 @@ class SweepProgress:
 
 @contextmanager
 def sweep_progress(plain: bool) -> Iterator[SweepProgress]:
-    console = Console(stderr=True)
-    if plain or not console.is_terminal:
+    console = screen(plain=plain, stderr=True)
+    if not console.is_terminal:
         yield SweepProgress(console, None, time.monotonic)
         return
     with Live("starting...", console=console, refresh_per_second=4, transient=True) as live:

@@ -104,6 +104,33 @@ def test_eval_report_reads_a_results_file_and_writes_csv_and_plots_per_sweep(tmp
     assert "run `zork-mcp eval --results" in capsys.readouterr().err
 
 
+def test_eval_report_off_a_terminal_lays_its_tables_out_for_80_columns_or_columns(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 67: `eval report > file` wrote lines of 585 bytes, `--plain` was refused, and at
+    80 columns each `n = 2: too few` verdict wrapped over six lines."""
+    from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+    from zork_mcp.app.cli import main
+
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    for record in (long_named(mcp, "window", i, 10 * i) for mcp in ("on", "off") for i in (0, 1)):
+        store.record(record)
+    report = ["eval", "report", str(tmp_path / "r.sqlite"), "--no-plots", "--out", str(tmp_path)]
+    for columns, plain in ((None, []), (None, ["--plain"]), ("120", ["--plain"])):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert main([*report, *plain]) == 0
+        lines = [line for line in capsys.readouterr().out.splitlines()
+                 if not line.startswith("wrote ")]  # a list of paths, never broken  # fmt: skip
+        width = int(columns or 80)
+        assert max(map(len, lines)) <= width and "…" not in "\n".join(lines)
+        verdicts = [line for line in lines if "│ final score │" in line and "too few" in line]
+        assert verdicts and all(line.endswith(" │ n = 2: too few │") for line in verdicts)
+    assert max(map(len, lines)) > 80, "a wider screen gets wider tables"
+
+
 def played(mcp: str, index: int, turns: list[TurnFacts], **rest) -> EpisodeRecord:
     """An episode whose row holds what its turns add up to, as a sweep stores it."""
     last = turns[-1]
@@ -281,7 +308,7 @@ def test_the_report_of_several_games_has_each_games_tables_and_the_pooled_differ
     assert "s, Zork I: MCP on minus off" in text and "s, Zork III: MCP on minus off" in text
     pooled = text.split("pooled over the games")[1]
     assert "final score / maximum" in pooled and f"{(40 / 350 + 1 / 7) / 2:.3f}" in pooled
-    assert "only the normalised score pools" in text
+    assert "only the normalised score pools" in " ".join(text.split())  # as wrapped
 
 
 def test_the_report_of_one_game_has_no_games_table_and_no_pooled_difference():
