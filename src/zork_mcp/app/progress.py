@@ -18,6 +18,7 @@ from zork_mcp.app.transcript import Line, Tone, Transcript
 from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.episode.episode_text import cost_short, cost_words
 from zork_mcp.domain.facts.mcp_state import McpState
 from zork_mcp.domain.text.inert import inert
 
@@ -54,7 +55,8 @@ def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     return (
         f"turn {report.turn} | {inert(observation.room or '?')} | score {observation.score} | "
         f"moves {observation.moves} | tools {totals.tool_calls} | "
-        f"tokens {totals.usage.total_tokens} | > {inert(report.action)}"
+        f"tokens {totals.usage.total_tokens} | {cost_short(totals.usage)} | "
+        f"> {inert(report.action)}"
     )
 
 
@@ -215,6 +217,7 @@ def print_summary(console: Console, summary: EpisodeSummary, log_dir: str) -> No
         ("room", summary.room or "?"),
         ("tool calls", str(summary.tool_calls)),
         ("tokens", f"{summary.usage.prompt_tokens} in / {summary.usage.completion_tokens} out"),
+        ("cost", cost_words(summary.usage)),
         ("wall time", f"{summary.seconds:.1f}s"),
         ("logs", log_dir),
     ]

@@ -6,6 +6,7 @@ wrote acts on the terminal."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
@@ -18,7 +19,7 @@ from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTur
 from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses
 from zork_mcp.domain.facts.mcp_state import TURN_ON, McpState
 from zork_mcp.domain.game.game import GameObservation
-from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.llm.messages import CostParts, Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
 from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
@@ -82,7 +83,7 @@ def test_a_turn_shows_its_tool_calls_command_answer_and_score_gain():
         "Kitchen",
         "A table.",
         "+10 points (10)",
-        "turn 1 | Kitchen | score 10 | moves 1 | tools 1 | tokens 120 | > enter",
+        "turn 1 | Kitchen | score 10 | moves 1 | tools 1 | tokens 120 | unpriced | > enter",
     ]
 
 
@@ -96,7 +97,7 @@ def test_a_death_shows_the_loss_and_the_reincarnation():
     assert lines[-3:] == [
         "−10 points (25)",
         "died (death 1): reincarnated in Forest",
-        "turn 2 | Forest | score 25 | moves 2 | tools 0 | tokens 0 | > north",
+        "turn 2 | Forest | score 25 | moves 2 | tools 0 | tokens 0 | $0.0000 | > north",
     ]
     assert "    ****  You have died  ****" in lines
 
@@ -183,6 +184,51 @@ def test_the_live_line_counts_the_wait_then_shows_the_retry_then_the_status():
     finally:
         display.close()
     assert "> north" in out.getvalue()
+
+
+LOCAL = "a local or self-hosted server: no price list knows what its model costs"
+
+
+def test_each_turns_line_says_what_the_episode_has_cost_or_that_it_is_unpriced_and_why():
+    """Issue 67: the terminal showed tokens only, even for a priced model."""
+    priced = EpisodeSummary("e", usage=Usage(100, 20, cost_usd=0.0123))
+
+    def play(display):
+        display.turn(report(1, "north", "North of House", 0, "North of House"), priced)
+
+    assert plain_lines(play)[-1] == (
+        "turn 1 | North of House | score 0 | moves 1 | tools 0 | tokens 120 | $0.0123 | > north"
+    )
+    local = Usage(100, 20, unpriced=LOCAL)
+
+    def play_local(display):
+        for turn, command in ((1, "north"), (2, "east")):
+            played = replace(report(turn, command, "Here", 0, "Here"), usage=local)
+            display.turn(played, EpisodeSummary("e", usage=local))
+
+    lines = plain_lines(play_local)
+    assert lines.count(f"cost unpriced: {LOCAL}") == 1, "why, once"
+    assert lines[-1].endswith("| tokens 120 | unpriced | > east")
+
+
+def test_the_summary_says_the_cost_or_why_there_is_none():
+    """Issue 67: the end table showed tokens only; an episode its budget stopped before its
+    first call is $0.0000, not unpriced."""
+    parts = CostParts(0.03, 0.001, 0.0005, 0.0111)
+    usages = {
+        "priced": Usage(1000, 100, cost_usd=parts.total, cost_parts=parts),
+        "local": Usage(1000, 100, unpriced=LOCAL),
+        "none": Usage(),
+    }
+    said = {}
+    for name, usage in usages.items():
+        out = io.StringIO()
+        print_summary(Console(file=out, width=200), EpisodeSummary("e", usage=usage), "logs/e")
+        said[name] = next(line for line in out.getvalue().splitlines() if "│ cost " in line)
+    assert "│ cost       │ $0.0426: input $0.0300, cached input $0.0010, cache writes $0.0005, " \
+        "output $0.0111 │" in said["priced"]  # fmt: skip
+    assert f"│ cost       │ unpriced ({LOCAL}) │" in said["local"]
+    assert "│ cost       │ $0.0000 (no tokens used) │" in said["none"]
 
 
 def test_the_summary_reads_no_markup():

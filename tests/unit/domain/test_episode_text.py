@@ -13,6 +13,8 @@ from zork_mcp.domain.episode.episode_text import (
     PREVIEW_CHARS,
     answer_lines,
     cost_line,
+    cost_short,
+    cost_words,
     dollars,
     outcome_lines,
     result_line,
@@ -96,6 +98,20 @@ def test_an_episodes_cost_line_says_its_parts_or_why_it_has_none():
     assert cost_line(Usage(1, 1, cost_usd=1.5)) == "cost $1.5000 (as the provider reported it)"
     assert cost_line(Usage(1, 1, unpriced="no price for x")) == "cost: unpriced (no price for x)"
     assert cost_line(Usage(1, 1)) == "cost: unpriced (no price was reported)"
+
+
+def test_an_episode_with_no_token_used_cost_nothing_rather_than_being_unpriced():
+    """Issue 67: an episode its budget stopped before its first call said `unpriced (no
+    price was reported)`; it spent $0."""
+    assert cost_line(Usage()) == "cost $0.0000 (no tokens used)"
+    assert cost_words(Usage()) == "$0.0000 (no tokens used)" and cost_short(Usage()) == "$0.0000"
+
+
+def test_the_short_cost_of_a_status_line_is_dollars_or_unpriced():
+    assert cost_short(Usage(1, 1, cost_usd=0.0123)) == "$0.0123"
+    assert cost_short(Usage(1, 1, unpriced="local")) == "unpriced"
+    assert cost_short(Usage(1, 1)) == "unpriced"  # no price reported
+    assert cost_short(Usage(1, 1, cost_usd=0.5, unpriced="one call")) == "$0.5000 (some unpriced)"
 
 
 def test_every_dollar_amount_has_four_decimals_and_a_tiny_cost_is_never_shown_as_zero():
