@@ -11,6 +11,7 @@ zork-mcp eval report eval/results.sqlite [--out DIR]
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -38,7 +39,7 @@ from zork_mcp.builders.game import find_story
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.game.seeds import checked_seeds
-from zork_mcp.domain.llm.budget import Spend
+from zork_mcp.domain.llm.budget import Budget, Spend, dollars
 from zork_mcp.domain.settings import parse_settings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
@@ -264,14 +265,54 @@ def _say_where(console: Console, results: Path, name: str) -> None:
 
 
 def _report_budget(console: Console, spec: Sweep, state: SweepState) -> None:
-    console.print(f"Budget: {spec.budget.describe(state.spent)} spent.", highlight=False)
-    if state.unplayed:
-        console.print(
-            f"{state.unplayed} episode(s) left unplayed or stopped by the budget: raise "
-            "--budget-usd or --budget-tokens and run the same sweep again with --resume to "
-            "play them on from their checkpoints.",
-            highlight=False,
+    for line in budget_report(spec.budget, state):
+        console.print(line, highlight=False)
+
+
+def budget_report(budget: Budget, state: SweepState) -> list[str]:
+    """What the sweep spent of its budget; what it left unplayed, what the estimates say
+    that needs and what was left, and the budget that would play it on."""
+    lines = [f"Budget: {budget.describe(state.spent)} spent."]
+    if not state.unplayed:
+        return lines
+    one = state.unplayed == 1
+    left = budget.left(state.spent)
+    head = f"{state.unplayed} episode{'' if one else 's'} left unplayed or stopped by the budget"
+    if state.least is None:
+        why = ""
+    elif one:
+        why = f": it needed about {_amount(budget, state.least)} at its estimate, with "
+        why += f"{_amount(budget, left)} left"
+    else:
+        why = (
+            f": the least of them needed about {_amount(budget, state.least)} at its "
+            f"estimate, with {_amount(budget, left)} left, and all of them about "
+            f"{_amount(budget, state.needed)}"
         )
+    them = "it on from its checkpoint" if one else "them on from their checkpoints"
+    lines.append(
+        f"{head}{why}. To play {them}, run the same sweep again with --resume and "
+        f"{_raised(budget, state.spent + state.needed)}."
+    )
+    return lines
+
+
+def _amount(budget: Budget, spend: Spend) -> str:
+    """`spend` in the budget's units: dollars, tokens, or both (never below 0)."""
+    parts = [dollars(max(spend.usd or 0.0, 0.0))] if budget.usd is not None else []
+    if budget.tokens is not None:
+        parts.append(f"{max(spend.tokens, 0):,} tokens")
+    return ", ".join(parts)
+
+
+def _raised(budget: Budget, total: Spend) -> str:
+    """The flags of the budget's limits, each at what would play everything on."""
+    flags = []
+    if budget.usd is not None:
+        flags.append(f"--budget-usd {math.ceil((total.usd or 0.0) * 100) / 100:.2f} or more")
+    if budget.tokens is not None:
+        flags.append(f"--budget-tokens {total.tokens} or more")
+    return " and ".join(flags)
 
 
 def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
