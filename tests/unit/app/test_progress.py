@@ -17,7 +17,15 @@ from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.facts.activity import (
+    ActivityWatch,
+    SpanClosed,
+    SpanOpened,
+    SpanUpdated,
+    TurnEnded,
+)
 from zork_mcp.domain.facts.mcp_state import TURN_ON, McpState
+from zork_mcp.domain.facts.span_facts import LLMCalled, ToolCalled, TurnDecided, TurnOpened
 from zork_mcp.domain.game.game import GameObservation
 from zork_mcp.domain.llm.messages import CostParts, Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
@@ -317,3 +325,47 @@ def test_the_start_says_whether_mcp_is_on_and_how_to_change_it():
     assert chosen.line() == (
         "MCP on: server reasoning from mcp_config.json; --no-mcp to play without them"
     )
+
+
+def test_the_live_line_says_what_each_turn_waits_for_and_since_when():
+    """Issue 67: after turn 1 the live line kept the last turn's status while the model was
+    waited for (3.6 s a turn with npx servers), with no sign of it."""
+    now, watch = [100.0], ActivityWatch()
+    state = EpisodeState(EpisodeSummary("e"), connections=ServerConnections.of(["memory"]))
+    out = io.StringIO()
+    display = LiveProgress(Console(file=out, force_terminal=True, width=100),
+                           clock=lambda: now[0], activity=watch)  # fmt: skip
+    status = "turn 1 | North of House | score 0 | moves 1 | tools 0 | tokens 0 | $0.0000 | > n"
+
+    def shown(change: object = None, wait: float = 0) -> list[str]:
+        if change is not None:
+            watch.change(change)
+            display.live_text()  # the live region's refresh, 4 times a second
+        now[0] += wait
+        return display.live_text().plain.splitlines()
+
+    try:
+        display.begin(state)
+        state.connections["memory"].record(ConnectResult.SUCCEEDED)
+        watch.change(TurnEnded())
+        display.turn(report(1, "n", "North of House", 0, "North of House"), EpisodeSummary("e"))
+        assert shown(SpanOpened(TurnOpened(True, 20, 2)), 3) == [
+            status, "turn 2: starting MCP server memory… 3 s"]  # fmt: skip
+        llm = LLMCalled("m", 2, None, forced_final=False)
+        assert shown(SpanOpened(llm), 2)[1] == "turn 2: waiting for the model… 2 s"
+        tool = ToolCalled("memory", 30, "memory.get_map", "c1")
+        shown(SpanClosed(llm))
+        assert shown(SpanOpened(tool), 1)[1] == "turn 2: waiting for tool memory.get_map… 1 s"
+        shown(SpanClosed(tool))
+        assert shown(SpanOpened(llm), 4)[1] == "turn 2: waiting for the model (call 2)… 4 s"
+        display.retrying(RetryNotice("openrouter", 2, 4, "HTTP 429", 1))
+        assert shown()[1].startswith("waiting for the model… (attempt 2 of 4: HTTP 429")
+        assert shown(SpanClosed(llm))[1] == (
+            "turn 2: the model answered; closing the MCP session… 0 s"
+        ), "the retry is over once its call is answered"
+        decided = TurnDecided(2, 1, "east\x1b[2J", tools_offered=True)
+        assert shown(SpanUpdated(decided), 1)[1] == (
+            r"turn 2: waiting for the game: > east\x1b[2J… 1 s"
+        )
+    finally:
+        display.close()
