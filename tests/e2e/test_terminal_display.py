@@ -20,6 +20,7 @@ from tests.support.processes import processes_with_environment
 from tests.support.projects import write_project
 from tests.support.sweeps import peer as sweep_peer
 from tests.support.sweeps import project as sweep_project
+from tests.support.sweeps import sweep_args
 from tests.support.terminal import tmux_pane
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 
@@ -169,3 +170,35 @@ def test_after_the_first_turn_the_live_line_says_what_each_turn_waits_for(tmp_pa
     assert waits, screens[-1]
     status = re.compile(r"turn [12] \| .* \| tokens \d+ \| <?\$0\.\d{4} \| > ")  # the peer bills
     assert all(status.match(above) for above, _ in waits), waits
+
+
+def test_a_sweeps_live_panel_says_what_each_running_episode_waits_for(tmp_path, zork_game):
+    """Issue 67: a sweep's live line moved only when a whole episode ended. Here two
+    episodes at once, of a model that takes 2 s a call: each has a line saying its turn
+    and what it waits for."""
+    model = sweep_peer()
+    model.latency = 2.0
+    screens = []
+    with model.serve() as url, tmux_pane(dict(os.environ)) as pane:
+        command = [
+            sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, tmp_path / "r.sqlite"),
+            "--model", "local:p1-q1", "--mcp", "on", "--episodes", "2", "--max-turns", "3",
+            "--game", str(zork_game),
+        ]  # fmt: skip
+        command.remove("--plain")
+        pane.run(command, tmp_path)
+        deadline = time.monotonic() + 180
+        while not screens or not re.search(r"^EXIT=\d+", screens[-1], re.M):
+            screens.append(pane.screen())
+            assert time.monotonic() < deadline, screens[-1]
+            time.sleep(0.2)
+    assert "EXIT=0" in screens[-1], screens[-1]
+    waiting = re.compile(r"local:p1-q1 mcp=on seed (1[23]) #[01]: turn ([1-3]): waiting for ")
+    seen = {
+        found.groups()
+        for screen in screens
+        for line in screen.splitlines()
+        if (found := waiting.match(line))
+    }
+    assert {seed for seed, _ in seen} == {"12", "13"}, seen  # both episodes, at once
+    assert {turn for _, turn in seen} >= {"2", "3"}, seen  # turn by turn

@@ -23,7 +23,13 @@ from zork_mcp.builders.settings import (
     mcp_config,
     project_settings,
 )
-from zork_mcp.builders.storage import checkpoints, episode_events, episode_journal, results_store
+from zork_mcp.builders.storage import (
+    activity_file,
+    checkpoints,
+    episode_events,
+    episode_journal,
+    results_store,
+)
 from zork_mcp.builders.sweep import LocalWorkers, RayActors, sweep_backend
 from zork_mcp.builders.telemetry import episode_telemetry, telemetry
 from zork_mcp.domain.settings import MCPSettings
@@ -32,6 +38,7 @@ from zork_mcp.domain.tools.tool_offer import OfferLimits
 __all__ = [
     "LocalWorkers",
     "RayActors",
+    "activity_file",
     "agent_tool_server",
     "checkpoints",
     "episode_events",

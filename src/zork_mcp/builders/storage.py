@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from zork_mcp.adapters.storage.activity_file import ActivityFile
 from zork_mcp.adapters.storage.checkpoint_file import TRUST_FLAG, FileCheckpoints
 from zork_mcp.adapters.storage.journal_file import NOTE_CHARS, FileJournal
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
@@ -15,6 +16,12 @@ from zork_mcp.ports.episode_journal import EpisodeJournal
 from zork_mcp.ports.result_store import ResultStore
 
 __all__ = ["NOTE_CHARS", "TRUST_FLAG", "FileJournal"]  # for the CLIs and the memory server
+
+
+def activity_file(directory: Path) -> ActivityFile:
+    """What the episode whose log folder this is waits for now: its worker writes it, the
+    sweep's live panel reads it."""
+    return ActivityFile(directory)
 
 
 def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:
