@@ -76,7 +76,7 @@ class Grid:
         return table
 
 
-SHORT_VALUE = 24  # a value this long or shorter (a CI: `0.0123 [0.0100, 0.0150]`) never wraps
+SHORT_VALUE = 30  # a value this long or shorter never wraps (a CI: `$0.0123 [$0.0100, $0.0150]`)
 LONGEST_WORD = 24  # a longer word folds rather than widen its column (a name: half the width)
 
 

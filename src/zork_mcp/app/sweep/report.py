@@ -295,6 +295,20 @@ def ci_text(estimate: Estimate, digits: int = 1) -> str:
     return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
+def dollars_text(estimate: Estimate) -> str:
+    """A cost's `mean [low, high]`, each as every dollar amount is written (`dollars`)."""
+    if math.isnan(estimate.value):
+        return "-"
+    if math.isnan(estimate.low):
+        return dollars(estimate.value)
+    return f"{dollars(estimate.value)} [{dollars(estimate.low)}, {dollars(estimate.high)}]"
+
+
+def metric_text(name: str, estimate: Estimate) -> str:
+    """A metric's mean and CI, in dollars for the cost, else to its digits."""
+    return dollars_text(estimate) if name == "cost_usd" else ci_text(estimate, DIGITS.get(name, 1))
+
+
 DIGITS = {"normalized_score": 3, "invalid_rate": 3, "cost_usd": 4, "latency_p50": 2}
 DIGITS |= {"latency_p95": 2, "tokens": 0, "repeated_rate": 3}
 # the score table has the final score; the memory table what the turns say of memory at work
@@ -471,8 +485,7 @@ def metric_grid(
     caption = "\n".join(f"{m.label}: {m.meaning}" for m in metrics) if explained else None
     headers = ["cell", *(metric.label for metric in metrics)]
     rows: list[list[str | Text]] = [
-        [keys[s.cell], *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in metrics)]
-        for s in cells
+        [keys[s.cell], *(metric_text(m.name, s.metrics[m.name]) for m in metrics)] for s in cells
     ]
     return Grid(f"{title} (mean per episode, 95% bootstrap CI)", headers, rows, caption=caption)
 

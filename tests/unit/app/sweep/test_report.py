@@ -74,6 +74,7 @@ def test_the_reports_dollars_read_as_every_other_screen_writes_them():
             for line in console.export_text().splitlines() if line.startswith("│ A ")]  # fmt: skip
     assert rows[1][8] == "$1.5700"  # its $ per episode
     assert rows[2] == ["A", "$1.5700", "$1.2000", "$0.0000", "$0.0000", "$0.3700"]  # by part
+    assert any("$1.5700 [$1.5700, $1.5700]" in row for row in rows[3:]), "the play table's $"
 
 
 def test_csv_has_one_row_per_episode_and_per_cell_and_plots_are_pngs(tmp_path):
