@@ -251,14 +251,15 @@ def _affordable_models(spec: Sweep, estimates: dict[Cell, RunEstimate]) -> None:
 
 
 def _say_where(console: Console, results: Path, name: str) -> None:
-    """Where the results are, and the command that writes the HTML report of them."""
+    """Where the results are, and the command that writes the HTML report of them (each path
+    and command whole on its line, however wide: it is copied from there)."""
     html = results.parent / "report"
     console.print(
         Text.assemble(
             ("Results: ", "bold"), str(results), "\n",
             ("HTML report: ", "bold"),
-            f"zork-mcp eval report {results} --sweep {name} --html {html}",
-            f"  (then open {html / name / 'index.html'})",
+            f"zork-mcp eval report {results} --sweep {name} --html {html}", "\n",
+            f"  then open {html / name / 'index.html'}",
         ),
         soft_wrap=True,
     )  # fmt: skip
