@@ -8,8 +8,6 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.adapters.telemetry.activity import ActivityTelemetry
-from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.facts.activity import (
     Activity,
     ActivityWatch,
@@ -20,8 +18,6 @@ from zork_mcp.domain.facts.activity import (
     Waiting,
     after,
 )
-from zork_mcp.domain.facts.episode_facts import TurnCompleted
-from zork_mcp.domain.facts.events import Event
 from zork_mcp.domain.facts.span_facts import LLMCalled, ToolCalled, TurnDecided, TurnOpened
 
 LLM = LLMCalled("m", 2, None, forced_final=False)
@@ -63,19 +59,6 @@ def test_without_mcp_a_turn_waits_for_the_model_at_once_and_the_same_tool_twice_
     assert started.text() == "turn 1: waiting for the model…"
     twice = after(after(started, SpanOpened(tool("a.x"))), SpanOpened(tool("a.x")))
     assert twice is not None and twice.text() == "turn 1: waiting for tools a.x ×2…"
-
-
-def test_the_telemetry_adapter_tells_the_watch_each_span_and_each_completed_turn():
-    watch = ActivityWatch()
-    telemetry = ActivityTelemetry(watch)
-    with telemetry.span("session", facts=TurnOpened(False, 20, 7)) as span:
-        with telemetry.span("llm", facts=LLM):
-            assert watch.now == Activity(7, Waiting.MODEL, calls=1)
-        span.update(output="north", facts=TurnDecided(1, 0, "north", False))
-    assert watch.now is not None and watch.now.waiting is Waiting.GAME
-    played = TurnCompleted(TurnFacts(7, 0, 7, 0), "north", "", "North of House", 1)
-    telemetry.emit(Event.of(played, "Agent action: north"))
-    assert watch.now == Activity(8)
 
 
 @st.composite
