@@ -79,3 +79,35 @@ def test_an_episode_stopped_by_its_budget_resumes_to_the_unbudgeted_end(
     assert code == 0 and sent == TURNS - cut.turns
     same = ("score", "moves", "turns", "room", "end_reason", "prompt_tokens", "completion_tokens")
     assert [getattr(resumed, f) for f in same] == [getattr(clean, f) for f in same]
+
+
+def test_the_stop_says_its_figures_and_the_flag_that_fits_the_model(tmp_path, zork_game, capsys):
+    """Issue 67: the terminal said `Stopped by the budget after turn 5` without the figures
+    episode.log held, and offered --budget-usd to a local model, which a dollar budget
+    refuses; an episode stopped before its first call said its cost was `unpriced`."""
+    peer = OpenAIPeer([replace(action_reply(c), usage=None) for c in WALKTHROUGH[:TURNS]],
+                      api_key=None, count_tokens=True)  # type: ignore[arg-type]  # fmt: skip
+    for episode, budget in (("some", "1500"), ("none", "300")):
+        with peer.serve() as url:
+            code = main([
+                "--provider", "local", "--base-url", f"{url}/v1", "--model", "m", "--no-mcp",
+                "--game", str(zork_game), "--max-turns", str(TURNS), "--plain",
+                "--log-dir", str(tmp_path / "logs"), "--episode-id", episode,
+                "--budget-tokens", budget,
+            ])  # fmt: skip
+        out = " ".join(capsys.readouterr().out.split())  # as read, however it was wrapped
+        (reached,) = [e.payload for e in events(tmp_path, episode)
+                      if isinstance(e.payload, BudgetReached)]  # fmt: skip
+        when = f"after turn {reached.turn}" if reached.turn else "before its first turn"
+        said = (
+            f"Stopped by the budget {when}: {reached.spent_tokens:,} of {int(budget):,} tokens "
+            f"spent, and the next LLM call would have taken about "
+            f"{reached.next_call_tokens:,} tokens."
+        )
+        assert code == 0 and said in out, out
+        assert (
+            f"--resume --episode-id {episode} --log-dir {tmp_path / 'logs'} --budget-tokens N"
+            in out
+        )
+        assert "--budget-usd" not in out, "a dollar budget refuses a local model"
+    assert "│ cost │ $0.0000 (no tokens used) │" in out  # stopped before any call

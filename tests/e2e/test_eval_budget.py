@@ -5,6 +5,7 @@ no request; a dollar budget refuses a model no price list knows, before any call
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,9 @@ def test_a_sweep_stopped_by_its_budget_and_resumed_stores_what_an_unbudgeted_one
     assert code == 0 and spent(budgeted) <= whole * 45 // 100
     assert stopped and all(r.end_reason == EndReason.BUDGET for r in stopped)  # cut short
     assert "left unplayed or stopped by the budget" in out and "--resume" in out
+    said = " ".join(out.split())  # as read, however it was wrapped
+    assert re.search(r"needed about [\d,]+ tokens at its estimate, with [\d,]+ tokens left", said)
+    assert "--budget-tokens" in said and "--budget-usd" not in said  # the budget it has
     assert f"Results: {budgeted}" in out  # and how to read them
     assert f"zork-mcp eval report {budgeted} --sweep budget --html" in out
 

@@ -18,6 +18,9 @@ import pytest
 from tests.support.llm_peers import HttpFault, peer_for
 from tests.support.processes import processes_with_environment
 from tests.support.projects import write_project
+from tests.support.sweeps import peer as sweep_peer
+from tests.support.sweeps import project as sweep_project
+from tests.support.sweeps import sweep_args
 from tests.support.terminal import tmux_pane
 from zork_mcp.adapters.llm.fake import action_reply, tool_calls_reply
 
@@ -133,6 +136,69 @@ def test_the_live_line_says_the_server_starts_and_never_blames_the_model_for_it(
             time.sleep(0.2)
     lines = [line.rstrip() for screen in screens for line in screen.splitlines()]
     assert "EXIT=0" in lines, screens[-1]
-    assert any(re.fullmatch(r"starting MCP server esc… [2-9] s", line) for line in lines)
-    waited = [line for line in lines if line.startswith("waiting for the model… ")]
-    assert all(re.fullmatch(r"waiting for the model… [01] s", line) for line in waited), waited
+    # (once turn 1 has opened its session, the line names the turn: issue 67)
+    starting = r"(turn 1: )?starting MCP server esc… [2-9] s"
+    assert any(re.fullmatch(starting, line) for line in lines)
+    waited = [line for line in lines if re.match(r"(turn 1: )?waiting for the model… ", line)]
+    assert all(re.fullmatch(r"(turn 1: )?waiting for the model… [01] s", w) for w in waited)
+
+
+def test_after_the_first_turn_the_live_line_says_what_each_turn_waits_for(tmp_path, zork_game):
+    """Issue 67: after turn 1 the live line kept the last turn's status while the model was
+    waited for (3.6 s a turn with npx servers), with no sign of it. Here a model that takes
+    2 s a call: under the last turn's status, the line says which turn waits, and for what."""
+    model = sweep_peer()
+    model.latency = 2.0
+    screens = []
+    with model.serve() as url, tmux_pane(dict(os.environ)) as pane:
+        command = app(url, sweep_project(tmp_path), zork_game, 3)
+        command[command.index("--model") + 1] = "p1-q1"
+        pane.run(command, tmp_path)
+        deadline = time.monotonic() + 90
+        while not screens or not re.search(r"^EXIT=\d+", screens[-1], re.M):
+            screens.append(pane.screen())
+            assert time.monotonic() < deadline, screens[-1]
+            time.sleep(0.2)
+    assert "EXIT=0" in screens[-1], screens[-1]
+    waits = [
+        (lines[index - 1], line)
+        for screen in screens
+        for lines in [[line.rstrip() for line in screen.splitlines()]]
+        for index, line in enumerate(lines)
+        if re.fullmatch(r"turn [23]: waiting for the model… [1-9] s", line)
+    ]
+    assert waits, screens[-1]
+    status = re.compile(r"turn [12] \| .* \| tokens \d+ \| <?\$0\.\d{4} \| > ")  # the peer bills
+    assert all(status.match(above) for above, _ in waits), waits
+
+
+def test_a_sweeps_live_panel_says_what_each_running_episode_waits_for(tmp_path, zork_game):
+    """Issue 67: a sweep's live line moved only when a whole episode ended. Here two
+    episodes at once, of a model that takes 2 s a call: each has a line saying its turn
+    and what it waits for."""
+    model = sweep_peer()
+    model.latency = 2.0
+    screens = []
+    with model.serve() as url, tmux_pane(dict(os.environ)) as pane:
+        command = [
+            sys.executable, "-m", "zork_mcp.app", *sweep_args(url, tmp_path, tmp_path / "r.sqlite"),
+            "--model", "local:p1-q1", "--mcp", "on", "--episodes", "2", "--max-turns", "3",
+            "--game", str(zork_game),
+        ]  # fmt: skip
+        command.remove("--plain")
+        pane.run(command, tmp_path)
+        deadline = time.monotonic() + 180
+        while not screens or not re.search(r"^EXIT=\d+", screens[-1], re.M):
+            screens.append(pane.screen())
+            assert time.monotonic() < deadline, screens[-1]
+            time.sleep(0.2)
+    assert "EXIT=0" in screens[-1], screens[-1]
+    waiting = re.compile(r"local:p1-q1 mcp=on seed (1[23]) #[01]: turn ([1-3]): waiting for ")
+    seen = {
+        found.groups()
+        for screen in screens
+        for line in screen.splitlines()
+        if (found := waiting.match(line))
+    }
+    assert {seed for seed, _ in seen} == {"12", "13"}, seen  # both episodes, at once
+    assert {turn for _, turn in seen} >= {"2", "3"}, seen  # turn by turn

@@ -24,6 +24,7 @@ from zork_mcp.builders.settings import (
     project_settings,
 )
 from zork_mcp.builders.storage import (
+    activity_file,
     checkpoints,
     episode_events,
     episode_folder,
@@ -38,6 +39,7 @@ from zork_mcp.domain.tools.tool_offer import OfferLimits
 __all__ = [
     "LocalWorkers",
     "RayActors",
+    "activity_file",
     "agent_tool_server",
     "checkpoints",
     "episode_events",

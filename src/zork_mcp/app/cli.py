@@ -19,6 +19,7 @@ from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
+from zork_mcp.app.screen import screen
 from zork_mcp.builders.env_file import load_env_file
 from zork_mcp.builders.providers import (
     DEFAULT_PROVIDER,
@@ -32,10 +33,11 @@ from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
 from zork_mcp.domain.errors import ConfigurationError, EpisodeFolderError, ZorkMcpError
+from zork_mcp.domain.facts.episode_facts import BudgetReached
 from zork_mcp.domain.facts.notice_facts import RepliesUnreadable
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
-from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.text.inert import inert
 
@@ -323,7 +325,8 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         if options.resume and (finished := _finished(container, options)) is not None:
             console.print(Text(finished), soft_wrap=True)
             return 0
-        summary = _built(container, folder).run()
+        orchestrator = _built(container, folder)
+        summary = orchestrator.run()
     except ZorkMcpError as error:
         container.progress.shutdown()  # the live line goes first: the error starts a line
         message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))
@@ -331,10 +334,10 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         return 2
     finally:
         container.shutdown_resources()
-    out = Console()
+    out = screen(plain=options.plain)
     print_summary(out, summary, str(options.episode_dir))
-    if summary.end_reason is EndReason.BUDGET:
-        out.print(Text(_budget_hint(options, summary.turns)), soft_wrap=True)
+    if summary.end_reason is EndReason.BUDGET and orchestrator.budget_reached is not None:
+        _say_budget_stop(out, options, orchestrator.budget_reached)
     if summary.end_reason is EndReason.UNREADABLE_REPLIES:
         streak = RepliesUnreadable(summary.turns, container.project().max_unreadable_replies)
         out.print(Text(streak.line(FALLBACK_ACTION)), soft_wrap=True)
@@ -461,16 +464,37 @@ def dry_run(options: RunOptions) -> int:
     except ZorkMcpError as error:
         Console(stderr=True).print(Text.assemble(("error:", "bold red"), " ", inert(str(error))))
         return 2
-    print_estimates(Console(), [estimate])
+    print_estimates(screen(plain=options.plain), [estimate])
     return 0
 
 
-def _budget_hint(options: RunOptions, turns: int) -> str:
-    return (
-        f"Stopped by the budget after turn {turns}: to play on, raise it and resume, e.g. "
-        f"zork-mcp --resume --episode-id {options.episode_id} --log-dir {options.log_dir} "
-        "--budget-usd N (or --budget-tokens N), with the same other options."
+def _say_budget_stop(console: Console, options: RunOptions, reached: BudgetReached) -> None:
+    """What the budget allowed, what was spent and what the next call needed, then the
+    command that plays on, raising the limit that stopped it (on its own line, whole)."""
+    when = f"after turn {reached.turn}" if reached.turn else "before its first turn"
+    console.print(
+        f"Stopped by the budget {when}: {reached.figures()}. To play on, raise it and "
+        "resume, with the same other options:",
+        highlight=False,
     )
+    command = (
+        f"zork-mcp --resume --episode-id {options.episode_id} --log-dir {options.log_dir} "
+        + " ".join(_flags_to_raise(reached))
+    )
+    console.print(Text(f"  {command}"), soft_wrap=True, highlight=False)
+
+
+def _flags_to_raise(reached: BudgetReached) -> list[str]:
+    """The flag of each limit the next call did not fit (a dollar budget is never one a
+    model without a price could have had: it is refused before any call)."""
+    spent = Spend(reached.spent_tokens, reached.spent_usd)
+    need = Spend(reached.next_call_tokens, reached.next_call_usd)
+    limits = [
+        ("--budget-usd USD", reached.budget_usd, Budget(usd=reached.budget_usd)),
+        ("--budget-tokens N", reached.budget_tokens, Budget(tokens=reached.budget_tokens)),
+    ]
+    short = [f for f, limit, alone in limits if limit is not None and not alone.covers(spent, need)]
+    return short or [flag for flag, limit, _ in limits if limit is not None]
 
 
 def _interrupted_hint(container: Container, args: argparse.Namespace, turns: int) -> str:

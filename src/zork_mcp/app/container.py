@@ -9,6 +9,7 @@ from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import RetryNotices, progress
 from zork_mcp.app.prompts import system_prompt
+from zork_mcp.domain.facts.activity import ActivityWatch
 from zork_mcp.domain.llm.messages import RetryStats
 
 
@@ -29,7 +30,8 @@ class Container(containers.DeclarativeContainer):
         guard=spend_guard,
     )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
-    telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings)
+    activity = providers.Singleton(ActivityWatch)  # what the episode does now, turn by turn
+    telemetry = providers.Resource(bootstrap.telemetry, telemetry_settings, activity)
     game_settings = providers.Singleton(bootstrap.game_settings, options, project)
     profile = providers.Callable(lambda settings: settings.profile, game_settings)
     game = providers.Resource(bootstrap.episode_game, telemetry, game_settings)
@@ -61,7 +63,7 @@ class Container(containers.DeclarativeContainer):
         offer=offer,
     )
     progress = providers.Resource(
-        progress, options.provided.plain, retry_notices, telemetry_settings.provided.mcp
+        progress, options.provided.plain, retry_notices, telemetry_settings.provided.mcp, activity
     )
     orchestrator = providers.Singleton(
         Orchestrator,

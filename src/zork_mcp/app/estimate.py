@@ -12,13 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from zork_mcp.app.container import Container
 from zork_mcp.app.prompts import system_prompt
+from zork_mcp.app.tables import Grid
 from zork_mcp.builders.llm import EstimatedCost, priced_estimate
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
@@ -78,15 +77,12 @@ def offered_tools(container: Container) -> tuple[ToolDefinition, ...]:
 
 
 def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
-    """A row per run (one run: named in the title), and their total."""
+    """A row per run (one run: named in the title), and their total; laid out to the
+    console's width, a run's label never cut."""
     single = len(estimates) == 1
     title = f"Estimate for {estimates[0].label}" if single else "Estimate"
-    table = Table(title=Text(title + ", before any LLM call"), title_justify="left",
-                  box=box.SIMPLE)  # fmt: skip
-    if not single:
-        table.add_column("run", overflow="fold", min_width=12)
-    for heading in ("eps", "turns", "tokens in", "out", "$ uncached", "$ cached"):
-        table.add_column(heading, justify="right", no_wrap=True)
+    headers = ["eps", "turns", "tokens in", "out", "$ uncached", "$ cached"]
+    rows: list[list[str | Text]] = []
     for run in estimates:
         each, cost = run.episode, run.cost
         money = [dollars(c * run.episodes) for c in (cost.plain, cost.cached)] if cost else [
@@ -94,23 +90,31 @@ def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
         numbers = [str(run.episodes), str(len(each.prompts)),
                    f"{run.episodes * each.input_tokens:,}",
                    f"{run.episodes * each.output_tokens:,}", *money]  # fmt: skip
-        table.add_row(*([] if single else [Text(run.label)]), *numbers)
+        rows.append([*([] if single else [Text(run.label)]), *numbers])
     if not single:
-        priced = [r for r in estimates if r.cost is not None]
-        money = [
-            (dollars(sum(r.episodes * part(r.cost) for r in priced if r.cost))
-             + ("" if len(priced) == len(estimates) else "+"))
-            if priced else "unpriced"
-            for part in (lambda c: c.plain, lambda c: c.cached)
-        ]  # fmt: skip
-        table.add_row("total", str(sum(r.episodes for r in estimates)), "",
-                      f"{sum(r.episodes * r.episode.input_tokens for r in estimates):,}",
-                      f"{sum(r.episodes * r.episode.output_tokens for r in estimates):,}",
-                      *money, style="bold")  # fmt: skip
-    console.print(table)
+        rows.append(_total_row(estimates))
+    grid = Grid(title + ", before any LLM call", headers if single else ["run", *headers], rows,
+                leading=0 if single else 1)  # fmt: skip
+    for table in grid.tables(console.width):
+        console.print(table)
     for run in estimates:
         if run.cost is None and run.unpriced:
             console.print(Text(f"{run.label}: unpriced, {run.unpriced}"))
     if any(r.cost is None for r in estimates) and any(r.cost for r in estimates):
         console.print("+: the priced runs' dollars alone.", highlight=False)
     console.print(ASSUMED, highlight=False)
+
+
+def _total_row(estimates: Sequence[RunEstimate]) -> list[str | Text]:
+    priced = [r for r in estimates if r.cost is not None]
+    money = [
+        (dollars(sum(r.episodes * part(r.cost) for r in priced if r.cost))
+         + ("" if len(priced) == len(estimates) else "+"))
+        if priced else "unpriced"
+        for part in (lambda c: c.plain, lambda c: c.cached)
+    ]  # fmt: skip
+    tokens_in = sum(r.episodes * r.episode.input_tokens for r in estimates)
+    tokens_out = sum(r.episodes * r.episode.output_tokens for r in estimates)
+    episodes = sum(r.episodes for r in estimates)
+    return [Text("total", style="bold"), str(episodes), "", f"{tokens_in:,}", f"{tokens_out:,}",
+            *money]  # fmt: skip

@@ -106,6 +106,7 @@ class Orchestrator:
         self._history, self._journal = history, journal
         self._skipped: set[str] = set()  # why a server's file was skipped, each said once
         self._max_unreadable, self._unreadable_streak = max_unreadable, 0
+        self.budget_reached: BudgetReached | None = None  # what stopped it, if a budget did
         self.state = EpisodeState(
             EpisodeSummary(episode_id), connections=agent.connection, notices=agent.notices
         )
@@ -219,6 +220,7 @@ class Orchestrator:
             next_call_usd=spent.estimate.usd,
             next_call_tokens=spent.estimate.tokens,
         )
+        self.budget_reached = reached
         text = f"{spent} The episode stops after turn {reached.turn}: raise the budget and "
         self._report(reached, text + "--resume to play on.", Level.WARNING)
 

@@ -1,6 +1,6 @@
 """The game on screen: each turn's transcript (app/transcript.py) above a live status line
-that says what the run waits for (its MCP servers' first start, the model, a retry) and for
-how long, and the end-of-episode summary. With `--plain`, or
+that says, turn by turn, what the run waits for (its MCP servers' start, the model, a tool
+call, the game, a retry) and for how long, and the end-of-episode summary. With `--plain`, or
 when not a terminal, the same lines plain: no colour, no live region, fit for a log."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from zork_mcp.app.transcript import Line, Tone, Transcript
 from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
+from zork_mcp.domain.episode.episode_text import cost_short, cost_words
+from zork_mcp.domain.facts.activity import ActivityWatch
 from zork_mcp.domain.facts.mcp_state import McpState
 from zork_mcp.domain.text.inert import inert
 
@@ -54,7 +56,8 @@ def status_text(report: TurnReport, totals: EpisodeSummary) -> str:
     return (
         f"turn {report.turn} | {inert(observation.room or '?')} | score {observation.score} | "
         f"moves {observation.moves} | tools {totals.tool_calls} | "
-        f"tokens {totals.usage.total_tokens} | > {inert(report.action)}"
+        f"tokens {totals.usage.total_tokens} | {cost_short(totals.usage)} | "
+        f"> {inert(report.action)}"
     )
 
 
@@ -127,11 +130,15 @@ class LiveProgress:
         console: Console,
         clock: Callable[[], float] = time.monotonic,
         mcp: McpState | None = None,
+        activity: ActivityWatch | None = None,
     ) -> None:
+        """`activity`: what each turn waits for (the model, a tool call, the game)."""
         self.console, self._clock, self._mcp = console, clock, mcp
+        self._activity = activity
         self._transcript = Transcript()
         self._status: str | None = None
         self._notice: RetryNotice | None = None
+        self._noticed_while = ""  # what was waited for when the retry was noticed
         self._state: EpisodeState | None = None
         self._waiting, self._since = PREPARING, clock()
         self._live = Live(
@@ -145,18 +152,28 @@ class LiveProgress:
     def live_text(self) -> Text:
         """What the live line shows now (rich's refresh thread asks for it)."""
         notice = self._notice  # read once: the main thread may clear it meanwhile
-        waiting = retry_text(notice) if notice else None
-        if self._status is None:
-            waiting = waiting or self._waited()
+        if notice is not None and self._doing() == self._noticed_while:
+            waiting = retry_text(notice)  # until the call it retries is answered
+        else:
+            waiting = self._waited()
         shown = "\n".join(part for part in (self._status, waiting) if part)
         return Text(shown, style="bold")
 
     def _waited(self) -> str:
         """The wait and its seconds so far, counted afresh when what is waited for changes."""
-        waiting = waiting_text(self._state)
+        waiting = self._doing()
         if waiting != self._waiting:
             self._waiting, self._since = waiting, self._clock()
         return f"{waiting} {self._clock() - self._since:.0f} s"
+
+    def _doing(self) -> str:
+        """What is waited for now: the turn's activity, or before the first turn, its start."""
+        now = self._activity.now if self._activity is not None else None
+        if now is None or self._state is None:
+            return waiting_text(self._state)
+        connections = self._state.connections
+        starting = connections.never_connected or connections.connectable(connections.states())
+        return now.text(starting)
 
     def begin(self, state: EpisodeState) -> None:
         for line in self._transcript.begin(state):
@@ -173,7 +190,7 @@ class LiveProgress:
         self._live.refresh()
 
     def retrying(self, notice: RetryNotice) -> None:
-        self._notice = notice
+        self._notice, self._noticed_while = notice, self._doing()
         self._say(Line(retry_text(notice), Tone.NOTICE))
         self._live.refresh()
 
@@ -185,16 +202,19 @@ class LiveProgress:
 
 
 def progress(
-    plain: bool = False, notices: RetryNotices | None = None, mcp: McpState | None = None
+    plain: bool = False,
+    notices: RetryNotices | None = None,
+    mcp: McpState | None = None,
+    activity: ActivityWatch | None = None,
 ) -> Iterator[PlainProgress | LiveProgress]:
     """A transcript above a live line on a terminal, else plain lines; stopped when the run
     ends. `notices`: the LLM's retries, shown while they wait; `mcp`: what the run's start
-    says of MCP."""
+    says of MCP; `activity`: what each turn waits for, on the live line."""
     console = Console()
     if plain or not console.is_terminal:
         display: PlainProgress | LiveProgress = PlainProgress(console, mcp)
     else:
-        display = LiveProgress(console, mcp=mcp)
+        display = LiveProgress(console, mcp=mcp, activity=activity)
     if notices is not None:
         notices.listen(display.retrying)
     try:
@@ -220,6 +240,7 @@ def print_summary(console: Console, summary: EpisodeSummary, log_dir: str) -> No
             else []
         ),
         ("tokens", f"{summary.usage.prompt_tokens} in / {summary.usage.completion_tokens} out"),
+        ("cost", cost_words(summary.usage)),
         ("wall time", f"{summary.seconds:.1f}s"),
         ("logs", log_dir),
     ]

@@ -48,6 +48,7 @@ class Transcript:
     def __init__(self) -> None:
         self._score: int | None = None
         self._mcp_disabled = False
+        self._unpriced: set[str] = set()  # why calls were unpriced, each said once
         self.deaths = 0
 
     def begin(self, state: EpisodeState) -> list[Line]:
@@ -69,7 +70,17 @@ class Transcript:
         lines += answer_lines(report.observation.text)
         lines += self._score_lines(report)
         lines += self._fate_lines(report)
+        lines += self._cost_lines(report)
         return lines
+
+    def _cost_lines(self, report: TurnReport) -> list[Line]:
+        """Why the turn's calls have no cost, the first time it is why (its status line
+        then says `unpriced`)."""
+        why = report.usage.unpriced
+        if not why or why in self._unpriced:
+            return []
+        self._unpriced.add(why)
+        return [Line(f"cost unpriced: {one_line(why, RESULT_CHARS + 40)}", Tone.NOTICE)]
 
     def _score_lines(self, report: TurnReport) -> list[Line]:
         # The first turn starts from 0; a resumed episode's first turn from an unknown score.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from zork_mcp.adapters.storage.activity_file import ActivityFile
 from zork_mcp.adapters.storage.checkpoint_file import TRUST_FLAG, FileCheckpoints
 from zork_mcp.adapters.storage.episode_folder import EpisodeFolder
 from zork_mcp.adapters.storage.journal_file import NOTE_CHARS, FileJournal
@@ -21,6 +22,12 @@ __all__ = [
     "EpisodeFolder",
     "FileJournal",
 ]  # for the CLIs, the memory server
+
+
+def activity_file(directory: Path) -> ActivityFile:
+    """What the episode whose log folder this is waits for now: its worker writes it, the
+    sweep's live panel reads it."""
+    return ActivityFile(directory)
 
 
 def checkpoints(directory: Path, trust_pickle: bool = False) -> Checkpoints:

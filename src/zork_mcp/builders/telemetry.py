@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zork_mcp.adapters.telemetry.activity import ActivityTelemetry
 from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.adapters.telemetry.logger import LoggingTelemetry
@@ -18,6 +19,7 @@ from zork_mcp.builders.llm import LLMSettings
 from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.tracing import tracing_backends
+from zork_mcp.domain.facts.activity import ActivityWatch
 from zork_mcp.domain.facts.mcp_state import McpState
 from zork_mcp.domain.settings import MCPSettings
 from zork_mcp.ports.telemetry import Telemetry
@@ -85,16 +87,20 @@ def call_telemetry(
 
 
 @contextmanager
-def telemetry(settings: TelemetrySettings) -> Iterator[Telemetry]:
+def telemetry(
+    settings: TelemetrySettings, watch: ActivityWatch | None = None
+) -> Iterator[Telemetry]:
     """The local log, plus Langfuse and/or OTLP when the environment asks; everything the
-    back-ends hold is sent, and the local log closed, when this exits."""
+    back-ends hold is sent, and the local log closed, when this exits. With `watch`, what
+    the episode is doing now is told to it too (the live display's, a sweep worker's)."""
     with _local(settings.local) as local, tracing_backends(settings.identity) as backends:
         if settings.mcp is not None:
             local.emit(settings.mcp.event())
+        watched = [ActivityTelemetry(watch)] if watch is not None else []
         if not backends:
-            yield local
+            yield FanoutTelemetry(local, *watched) if watched else local
             return
-        traced = FanoutTelemetry(local, *backends)
+        traced = FanoutTelemetry(local, *backends, *watched)
         with _root_span(settings, traced):
             yield traced
 

@@ -6,6 +6,7 @@ wrote acts on the terminal."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
@@ -16,9 +17,17 @@ from zork_mcp.builders.llm import RetryNotice
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.turn_facts import TurnFacts, tool_uses
+from zork_mcp.domain.facts.activity import (
+    ActivityWatch,
+    SpanClosed,
+    SpanOpened,
+    SpanUpdated,
+    TurnEnded,
+)
 from zork_mcp.domain.facts.mcp_state import TURN_ON, McpState
+from zork_mcp.domain.facts.span_facts import LLMCalled, ToolCalled, TurnDecided, TurnOpened
 from zork_mcp.domain.game.game import GameObservation
-from zork_mcp.domain.llm.messages import Usage
+from zork_mcp.domain.llm.messages import CostParts, Usage
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 from zork_mcp.domain.loop.loop_records import ToolCallRecord
 from zork_mcp.domain.servers.connection import ConnectResult, ServerConnections
@@ -82,7 +91,7 @@ def test_a_turn_shows_its_tool_calls_command_answer_and_score_gain():
         "Kitchen",
         "A table.",
         "+10 points (10)",
-        "turn 1 | Kitchen | score 10 | moves 1 | tools 1 | tokens 120 | > enter",
+        "turn 1 | Kitchen | score 10 | moves 1 | tools 1 | tokens 120 | unpriced | > enter",
     ]
 
 
@@ -96,7 +105,7 @@ def test_a_death_shows_the_loss_and_the_reincarnation():
     assert lines[-3:] == [
         "−10 points (25)",
         "died (death 1): reincarnated in Forest",
-        "turn 2 | Forest | score 25 | moves 2 | tools 0 | tokens 0 | > north",
+        "turn 2 | Forest | score 25 | moves 2 | tools 0 | tokens 0 | $0.0000 | > north",
     ]
     assert "    ****  You have died  ****" in lines
 
@@ -185,6 +194,51 @@ def test_the_live_line_counts_the_wait_then_shows_the_retry_then_the_status():
     assert "> north" in out.getvalue()
 
 
+LOCAL = "a local or self-hosted server: no price list knows what its model costs"
+
+
+def test_each_turns_line_says_what_the_episode_has_cost_or_that_it_is_unpriced_and_why():
+    """Issue 67: the terminal showed tokens only, even for a priced model."""
+    priced = EpisodeSummary("e", usage=Usage(100, 20, cost_usd=0.0123))
+
+    def play(display):
+        display.turn(report(1, "north", "North of House", 0, "North of House"), priced)
+
+    assert plain_lines(play)[-1] == (
+        "turn 1 | North of House | score 0 | moves 1 | tools 0 | tokens 120 | $0.0123 | > north"
+    )
+    local = Usage(100, 20, unpriced=LOCAL)
+
+    def play_local(display):
+        for turn, command in ((1, "north"), (2, "east")):
+            played = replace(report(turn, command, "Here", 0, "Here"), usage=local)
+            display.turn(played, EpisodeSummary("e", usage=local))
+
+    lines = plain_lines(play_local)
+    assert lines.count(f"cost unpriced: {LOCAL}") == 1, "why, once"
+    assert lines[-1].endswith("| tokens 120 | unpriced | > east")
+
+
+def test_the_summary_says_the_cost_or_why_there_is_none():
+    """Issue 67: the end table showed tokens only; an episode its budget stopped before its
+    first call is $0.0000, not unpriced."""
+    parts = CostParts(0.03, 0.001, 0.0005, 0.0111)
+    usages = {
+        "priced": Usage(1000, 100, cost_usd=parts.total, cost_parts=parts),
+        "local": Usage(1000, 100, unpriced=LOCAL),
+        "none": Usage(),
+    }
+    said = {}
+    for name, usage in usages.items():
+        out = io.StringIO()
+        print_summary(Console(file=out, width=200), EpisodeSummary("e", usage=usage), "logs/e")
+        said[name] = next(line for line in out.getvalue().splitlines() if "│ cost " in line)
+    assert "│ cost       │ $0.0426: input $0.0300, cached input $0.0010, cache writes $0.0005, " \
+        "output $0.0111 │" in said["priced"]  # fmt: skip
+    assert f"│ cost       │ unpriced ({LOCAL}) │" in said["local"]
+    assert "│ cost       │ $0.0000 (no tokens used) │" in said["none"]
+
+
 def test_the_summary_reads_no_markup():
     out = io.StringIO()
     summary = EpisodeSummary("e[bold]1", room="[red]Hall\x1b[2J")
@@ -271,3 +325,47 @@ def test_the_start_says_whether_mcp_is_on_and_how_to_change_it():
     assert chosen.line() == (
         "MCP on: server reasoning from mcp_config.json; --no-mcp to play without them"
     )
+
+
+def test_the_live_line_says_what_each_turn_waits_for_and_since_when():
+    """Issue 67: after turn 1 the live line kept the last turn's status while the model was
+    waited for (3.6 s a turn with npx servers), with no sign of it."""
+    now, watch = [100.0], ActivityWatch()
+    state = EpisodeState(EpisodeSummary("e"), connections=ServerConnections.of(["memory"]))
+    out = io.StringIO()
+    display = LiveProgress(Console(file=out, force_terminal=True, width=100),
+                           clock=lambda: now[0], activity=watch)  # fmt: skip
+    status = "turn 1 | North of House | score 0 | moves 1 | tools 0 | tokens 0 | $0.0000 | > n"
+
+    def shown(change: object = None, wait: float = 0) -> list[str]:
+        if change is not None:
+            watch.change(change)
+            display.live_text()  # the live region's refresh, 4 times a second
+        now[0] += wait
+        return display.live_text().plain.splitlines()
+
+    try:
+        display.begin(state)
+        state.connections["memory"].record(ConnectResult.SUCCEEDED)
+        watch.change(TurnEnded())
+        display.turn(report(1, "n", "North of House", 0, "North of House"), EpisodeSummary("e"))
+        assert shown(SpanOpened(TurnOpened(True, 20, 2)), 3) == [
+            status, "turn 2: starting MCP server memory… 3 s"]  # fmt: skip
+        llm = LLMCalled("m", 2, None, forced_final=False)
+        assert shown(SpanOpened(llm), 2)[1] == "turn 2: waiting for the model… 2 s"
+        tool = ToolCalled("memory", 30, "memory.get_map", "c1")
+        shown(SpanClosed(llm))
+        assert shown(SpanOpened(tool), 1)[1] == "turn 2: waiting for tool memory.get_map… 1 s"
+        shown(SpanClosed(tool))
+        assert shown(SpanOpened(llm), 4)[1] == "turn 2: waiting for the model (call 2)… 4 s"
+        display.retrying(RetryNotice("openrouter", 2, 4, "HTTP 429", 1))
+        assert shown()[1].startswith("waiting for the model… (attempt 2 of 4: HTTP 429")
+        assert shown(SpanClosed(llm))[1] == (
+            "turn 2: the model answered; closing the MCP session… 0 s"
+        ), "the retry is over once its call is answered"
+        decided = TurnDecided(2, 1, "east\x1b[2J", tools_offered=True)
+        assert shown(SpanUpdated(decided), 1)[1] == (
+            r"turn 2: waiting for the game: > east\x1b[2J… 1 s"
+        )
+    finally:
+        display.close()

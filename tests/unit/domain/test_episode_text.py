@@ -13,6 +13,8 @@ from zork_mcp.domain.episode.episode_text import (
     PREVIEW_CHARS,
     answer_lines,
     cost_line,
+    cost_short,
+    cost_words,
     dollars,
     outcome_lines,
     result_line,
@@ -21,6 +23,7 @@ from zork_mcp.domain.episode.episode_text import (
     state_line,
 )
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.budget import dollars as budget_dollars
 from zork_mcp.domain.llm.messages import CostParts, Usage
 
 UNSAFE = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]] + [
@@ -90,14 +93,30 @@ def test_an_episodes_cost_line_says_its_parts_or_why_it_has_none():
     parts = CostParts(0.03, 0.001, 0.0005, 0.0111)
     priced = Usage(1000, 100, 500, cost_usd=parts.total, cost_parts=parts)
     assert cost_line(priced) == (
-        "cost $0.0426: input $0.0300, cached input $0.001000, cache writes $0.000500, "
-        "output $0.0111"
+        "cost $0.0426: input $0.0300, cached input $0.0010, cache writes $0.0005, output $0.0111"
     )
-    assert cost_line(Usage(1, 1, cost_usd=1.5)) == "cost $1.50 (as the provider reported it)"
+    assert cost_line(Usage(1, 1, cost_usd=1.5)) == "cost $1.5000 (as the provider reported it)"
     assert cost_line(Usage(1, 1, unpriced="no price for x")) == "cost: unpriced (no price for x)"
     assert cost_line(Usage(1, 1)) == "cost: unpriced (no price was reported)"
 
 
-def test_a_tiny_cost_is_never_shown_as_zero():
-    assert dollars(0.0000042) == "$0.000004" and dollars(0.0123) == "$0.0123"
-    assert dollars(12.3) == "$12.30" and dollars(0.0) == "$0.000000"
+def test_an_episode_with_no_token_used_cost_nothing_rather_than_being_unpriced():
+    """Issue 67: an episode its budget stopped before its first call said `unpriced (no
+    price was reported)`; it spent $0."""
+    assert cost_line(Usage()) == "cost $0.0000 (no tokens used)"
+    assert cost_words(Usage()) == "$0.0000 (no tokens used)" and cost_short(Usage()) == "$0.0000"
+
+
+def test_the_short_cost_of_a_status_line_is_dollars_or_unpriced():
+    assert cost_short(Usage(1, 1, cost_usd=0.0123)) == "$0.0123"
+    assert cost_short(Usage(1, 1, unpriced="local")) == "unpriced"
+    assert cost_short(Usage(1, 1)) == "unpriced"  # no price reported
+    assert cost_short(Usage(1, 1, cost_usd=0.5, unpriced="one call")) == "$0.5000 (some unpriced)"
+
+
+def test_every_dollar_amount_has_four_decimals_and_a_tiny_cost_is_never_shown_as_zero():
+    """Issue 67: the screen mixed `$1.57` and `$0.7243`, the log `$0.000123`."""
+    assert dollars(0.7243) == "$0.7243" and dollars(1.57) == "$1.5700"
+    assert dollars(1234.5) == "$1,234.5000" and dollars(0.0) == "$0.0000"
+    assert dollars(0.0000042) == "<$0.0001" and dollars(0.00005) == "$0.0001"
+    assert budget_dollars is dollars, "the budget's messages and the logs write dollars alike"

@@ -11,6 +11,7 @@ zork-mcp eval report eval/results.sqlite [--out DIR]
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -23,6 +24,7 @@ from rich.text import Text
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.cli import positive
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.screen import screen
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.sweep import (
@@ -37,7 +39,7 @@ from zork_mcp.builders.game import find_story
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.game.seeds import checked_seeds
-from zork_mcp.domain.llm.budget import Spend
+from zork_mcp.domain.llm.budget import Budget, Spend, dollars
 from zork_mcp.domain.settings import parse_settings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
@@ -147,6 +149,11 @@ def report_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="CSV and plots folder (default: beside RESULTS)")
     p.add_argument("--no-plots", action="store_true", help="tables and CSV only")
     p.add_argument(
+        "--plain",
+        action="store_true",
+        help="no colour, tables laid out for 80 columns (or $COLUMNS), as in a pipe or a file",
+    )
+    p.add_argument(
         "--html",
         type=Path,
         metavar="DIR",
@@ -176,7 +183,7 @@ def sweep(args: argparse.Namespace) -> int:
     if args.dry_run or spec.budget.limits:
         estimates = cell_estimates(spec, args)
         if args.dry_run:
-            print_estimates(Console(), list(estimates.values()))
+            print_estimates(screen(plain=args.plain), list(estimates.values()))
             return 0
         _affordable_models(spec, estimates)
     store = results_store(args.results)
@@ -202,10 +209,11 @@ def sweep(args: argparse.Namespace) -> int:
             if spec.budget.limits else None,
         )  # fmt: skip
         state = scheduler.run(tasks)
-    _report_sweep(store, spec.name, args.out or args.results.parent, state)
+    console = screen(plain=args.plain)
+    _report_sweep(console, store, spec.name, args.out or args.results.parent, state)
     if spec.budget.limits:
-        _report_budget(spec, state)
-    _say_where(args.results, spec.name)
+        _report_budget(console, spec, state)
+    _say_where(console, args.results, spec.name)
     return 130 if state.stopped else (1 if state.failed else 0)
 
 
@@ -246,30 +254,70 @@ def _affordable_models(spec: Sweep, estimates: dict[Cell, RunEstimate]) -> None:
         )
 
 
-def _say_where(results: Path, name: str) -> None:
-    """Where the results are, and the command that writes the HTML report of them."""
+def _say_where(console: Console, results: Path, name: str) -> None:
+    """Where the results are, and the command that writes the HTML report of them (each path
+    and command whole on its line, however wide: it is copied from there)."""
     html = results.parent / "report"
-    _report_console().print(
+    console.print(
         Text.assemble(
             ("Results: ", "bold"), str(results), "\n",
             ("HTML report: ", "bold"),
-            f"zork-mcp eval report {results} --sweep {name} --html {html}",
-            f"  (then open {html / name / 'index.html'})",
+            f"zork-mcp eval report {results} --sweep {name} --html {html}", "\n",
+            f"  then open {html / name / 'index.html'}",
         ),
         soft_wrap=True,
     )  # fmt: skip
 
 
-def _report_budget(spec: Sweep, state: SweepState) -> None:
-    console = _report_console()
-    console.print(f"Budget: {spec.budget.describe(state.spent)} spent.", highlight=False)
-    if state.unplayed:
-        console.print(
-            f"{state.unplayed} episode(s) left unplayed or stopped by the budget: raise "
-            "--budget-usd or --budget-tokens and run the same sweep again with --resume to "
-            "play them on from their checkpoints.",
-            highlight=False,
+def _report_budget(console: Console, spec: Sweep, state: SweepState) -> None:
+    for line in budget_report(spec.budget, state):
+        console.print(line, highlight=False)
+
+
+def budget_report(budget: Budget, state: SweepState) -> list[str]:
+    """What the sweep spent of its budget; what it left unplayed, what the estimates say
+    that needs and what was left, and the budget that would play it on."""
+    lines = [f"Budget: {budget.describe(state.spent)} spent."]
+    if not state.unplayed:
+        return lines
+    one = state.unplayed == 1
+    left = budget.left(state.spent)
+    head = f"{state.unplayed} episode{'' if one else 's'} left unplayed or stopped by the budget"
+    if state.least is None:
+        why = ""
+    elif one:
+        why = f": it needed about {_amount(budget, state.least)} at its estimate, with "
+        why += f"{_amount(budget, left)} left"
+    else:
+        why = (
+            f": the least of them needed about {_amount(budget, state.least)} at its "
+            f"estimate, with {_amount(budget, left)} left, and all of them about "
+            f"{_amount(budget, state.needed)}"
         )
+    them = "it on from its checkpoint" if one else "them on from their checkpoints"
+    lines.append(
+        f"{head}{why}. To play {them}, run the same sweep again with --resume and "
+        f"{_raised(budget, state.spent + state.needed)}."
+    )
+    return lines
+
+
+def _amount(budget: Budget, spend: Spend) -> str:
+    """`spend` in the budget's units: dollars, tokens, or both (never below 0)."""
+    parts = [dollars(max(spend.usd or 0.0, 0.0))] if budget.usd is not None else []
+    if budget.tokens is not None:
+        parts.append(f"{max(spend.tokens, 0):,} tokens")
+    return ", ".join(parts)
+
+
+def _raised(budget: Budget, total: Spend) -> str:
+    """The flags of the budget's limits, each at what would play everything on."""
+    flags = []
+    if budget.usd is not None:
+        flags.append(f"--budget-usd {math.ceil((total.usd or 0.0) * 100) / 100:.2f} or more")
+    if budget.tokens is not None:
+        flags.append(f"--budget-tokens {total.tokens} or more")
+    return " and ".join(flags)
 
 
 def _backend(args: argparse.Namespace, parallel: int) -> SweepBackend:
@@ -358,14 +406,9 @@ def _integers(text: str, flag: str) -> list[int]:
         raise ConfigurationError(f"{flag}: expected whole numbers, got '{text}'.") from e
 
 
-def _report_console() -> Console:
-    """Report tables are wide: off a terminal, do not squeeze them into 80 columns."""
-    console = Console()
-    return console if console.is_terminal else Console(width=200)
-
-
-def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -> None:
-    console = _report_console()
+def _report_sweep(
+    console: Console, store: ResultStore, name: str, out: Path, state: SweepState
+) -> None:
     if state.stopped:
         console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
     records = store.episodes(name)
@@ -381,7 +424,7 @@ def report(args: argparse.Namespace) -> int:
 
     store = results_store(args.results, existing=True)
     names = [args.sweep] if args.sweep else store.sweeps()
-    console = _report_console()
+    console = screen(plain=args.plain)
     for name in names:
         records = store.episodes(name)
         if not records:

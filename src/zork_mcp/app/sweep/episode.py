@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import signal
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ZorkMcpError
+from zork_mcp.domain.facts.activity import Activity
 from zork_mcp.domain.facts.episode_facts import TurnCompleted
 from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.llm.messages import RetryStats
@@ -88,6 +91,8 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     recorder = TrajectoryRecorder()
     recorder.points.extend(earlier)
     container.progress.override(providers.Object(recorder))
+    activity = bootstrap.activity_file(directory)  # for the sweep's live panel
+    container.activity().listen(_quietly(activity.write))
     orchestrator, error = None, None
     try:
         orchestrator = container.orchestrator()
@@ -100,6 +105,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
         error = f"unexpected {type(e).__name__}: {e}"
     finally:
         _shutdown(container)
+        activity.remove()
     summary = orchestrator.summary if orchestrator is not None else None
     error = error or getattr(summary, "error", None)  # an episode the orchestrator ended on error
     if summary is not None and summary.end_reason is EndReason.INTERRUPTED:
@@ -107,6 +113,17 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     setup = episode_setup(container)
     record = _record(task, options, summary, recorder, error, container.llm_stats(), setup)
     return replace(record, **episode_game(container, task))
+
+
+def _quietly(write: Callable[[Activity | None], None]) -> Callable[[Activity | None], None]:
+    """`write` of the episode's activity, whose failure (a full disk, a folder another
+    process changed) is never the episode's: the live panel it is for shows less."""
+
+    def told(activity: Activity | None) -> None:
+        with contextlib.suppress(OSError, ZorkMcpError):
+            write(activity)
+
+    return told
 
 
 def episode_setup(container: Container) -> str | None:

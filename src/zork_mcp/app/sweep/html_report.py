@@ -46,6 +46,7 @@ from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
 from zork_mcp.domain.errors import ZorkMcpError
 from zork_mcp.domain.facts.episode_facts import EpisodeStarted
 from zork_mcp.domain.facts.events import LoggedEvent
+from zork_mcp.domain.llm.budget import dollars
 from zork_mcp.domain.sweep.metrics import BY_NAME, METRICS, values
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
@@ -198,6 +199,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     environment.filters["ci"] = ci_text
+    environment.filters["dollars"] = dollars
     environment.filters["dash"] = lambda value: "-" if value is None else value  # not known
     return environment
 

@@ -24,7 +24,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from zork_mcp.app.tables import Grid
 from zork_mcp.domain.episode.turn_facts import ToolUse
+from zork_mcp.domain.llm.budget import dollars
 from zork_mcp.domain.llm.messages import CostParts
 from zork_mcp.domain.sweep.metrics import (
     BY_NAME,
@@ -73,7 +75,7 @@ class CellStats:
         """Its mean cost per episode, or why it has none ("unpriced: ...")."""
         if self.cost_usd is None:
             return f"unpriced: {self.unpriced}" if self.unpriced else "-"
-        return f"{self.cost_usd:.4f}" + (" (some unpriced)" if self.unpriced else "")
+        return dollars(self.cost_usd) + (" (some unpriced)" if self.unpriced else "")
 
     @property
     def mean_score(self) -> Estimate:
@@ -206,14 +208,21 @@ class DifferenceRow:
     def verdict(self) -> str:
         """Whether the CI excludes 0, or why no verdict is drawn."""
         if self.few:
-            n = (
-                f"{self.treated}"
-                if self.treated == self.control
-                else f"{self.treated} {self.difference.mcp}, {self.control} off"
-            )
-            return f"n = {n}: too few for a CI, {MIN_CI_EPISODES} or more needed"
+            return f"{self.short_verdict} for a CI, {MIN_CI_EPISODES} or more needed"
         estimate = self.difference.difference
         return "-" if math.isnan(estimate.low) else str(not estimate.includes(0))
+
+    @property
+    def short_verdict(self) -> str:
+        """The verdict in a terminal's cell: `n = 2: too few`, the rule in the caption."""
+        if not self.few:
+            return self.verdict
+        n = (
+            f"{self.treated}"
+            if self.treated == self.control
+            else f"{self.treated} {self.difference.mcp}, {self.control} off"
+        )
+        return f"n = {n}: too few"
 
 
 def difference_rows(
@@ -286,6 +295,20 @@ def ci_text(estimate: Estimate, digits: int = 1) -> str:
     return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
+def dollars_text(estimate: Estimate) -> str:
+    """A cost's `mean [low, high]`, each as every dollar amount is written (`dollars`)."""
+    if math.isnan(estimate.value):
+        return "-"
+    if math.isnan(estimate.low):
+        return dollars(estimate.value)
+    return f"{dollars(estimate.value)} [{dollars(estimate.low)}, {dollars(estimate.high)}]"
+
+
+def metric_text(name: str, estimate: Estimate) -> str:
+    """A metric's mean and CI, in dollars for the cost, else to its digits."""
+    return dollars_text(estimate) if name == "cost_usd" else ci_text(estimate, DIGITS.get(name, 1))
+
+
 DIGITS = {"normalized_score": 3, "invalid_rate": 3, "unreadable_rate": 3, "cost_usd": 4,
           "latency_p50": 2}  # fmt: skip
 DIGITS |= {"latency_p95": 2, "tokens": 0, "repeated_rate": 3}
@@ -317,79 +340,6 @@ def legend(cells: Sequence[CellStats], keys: dict[str, str]) -> Table:
     for stats in cells:
         table.add_row(keys[stats.cell], cell_name(stats))
     return table
-
-
-@dataclass
-class Grid:
-    """A table's words before it is laid out: `leading` columns name each row and are
-    repeated in every part when the grid is split to fit the width."""
-
-    title: str
-    headers: list[str]
-    rows: list[list[str | Text]]
-    leading: int = 1
-    caption: str | None = None
-
-    def tables(self, width: int) -> list[Table]:
-        """One table, or several that each fit `width`, split between columns. Nothing is
-        cut: a header wraps between words, a value longer than `SHORT_VALUE` too, and a word
-        longer than `LONGEST_WORD` (a model's name) folds."""
-        least = [self._least(index) for index in range(len(self.headers))]
-        lead = list(range(self.leading))
-        parts: list[list[int]] = []
-        for index in range(self.leading, len(self.headers)):
-            if parts and _table_width([least[i] for i in [*parts[-1], index]]) <= width:
-                parts[-1].append(index)
-            else:
-                parts.append([*lead, index])
-        tables = [self._table(part, least, width) for part in parts or [lead]]
-        if len(tables) > 1:
-            for number, table in enumerate(tables, 1):
-                table.title = f"{self.title} ({number} of {len(tables)})"
-        tables[-1].caption = self.caption
-        return tables
-
-    def _texts(self, index: int) -> list[str]:
-        return [str(row[index]) for row in self.rows]
-
-    def _least(self, index: int) -> int:
-        """The narrowest the column may be: its longest word, or its whole short values."""
-        words = [
-            len(w) for text in [self.headers[index], *self._texts(index)] for w in text.split()
-        ]
-        short = [len(text) for text in self._texts(index) if len(text) <= SHORT_VALUE]
-        return min(max([*words, *short], default=1), LONGEST_WORD)
-
-    def _natural(self, index: int) -> int:
-        lines = [self.headers[index], *self._texts(index)]
-        return max(len(line) for text in lines for line in text.splitlines() or [""])
-
-    def _table(self, columns: list[int], least: list[int], width: int) -> Table:
-        """Each column as wide as it needs, as far as `width` allows: the room left over the
-        least widths goes first to the columns that need the least of it to stop wrapping."""
-        widths = {index: least[index] for index in columns}
-        room = width - _table_width(list(widths.values()))
-        for index in sorted(columns, key=lambda i: self._natural(i) - least[i]):
-            grow = min(max(self._natural(index) - widths[index], 0), room)
-            widths[index], room = widths[index] + grow, room - grow
-        table = Table(title=self.title)
-        for index in columns:
-            justify = "left" if index < self.leading else "right"
-            table.add_column(
-                self.headers[index], justify=justify, width=widths[index], overflow="fold"
-            )
-        for row in self.rows:
-            table.add_row(*(row[index] for index in columns))
-        return table
-
-
-SHORT_VALUE = 24  # a value this long or shorter (a CI: `0.0123 [0.0100, 0.0150]`) never wraps
-LONGEST_WORD = 24  # a longer word (a model's name) folds rather than widen its column
-
-
-def _table_width(widths: list[int]) -> int:
-    """A rich table's width: each column, its padding (1 a side) and the borders between."""
-    return sum(width + 3 for width in widths) + 1
 
 
 def render(console: Console, records: Sequence[EpisodeRecord], title: str = "Sweep") -> None:
@@ -498,7 +448,7 @@ def cost_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> G
     rows: list[list[str | Text]] = []
     for s in cells:
         parts = astuple(s.cost_parts) if s.cost_parts else None
-        split = [f"{p:.4f}" for p in parts] if parts else ["-"] * len(COST_PARTS)
+        split = [dollars(p) for p in parts] if parts else ["-"] * len(COST_PARTS)
         rows.append([keys[s.cell], Text(s.cost_text), *split])
     return Grid(title, ["cell", "total", *COST_PARTS], rows, caption=COST_CAPTION)
 
@@ -512,8 +462,16 @@ def difference_grid(
         d = row.difference
         label = BY_NAME[d.metric].label
         shown = ci_text(d.difference, DIGITS.get(d.metric, 1))
-        rows.append([Text(d.group), Text(d.mcp), label, shown, row.verdict])
-    return Grid(title, headers, rows, leading=2, caption=caption)
+        rows.append([Text(d.group), Text(d.mcp), label, shown, row.short_verdict])
+    if any(row.few for row in differences):
+        caption = "\n".join(filter(None, [caption, TOO_FEW]))
+    return Grid(title, headers, rows, leading=3, caption=caption)  # a part names its metric
+
+
+TOO_FEW = (
+    f"too few: a side has under {MIN_CI_EPISODES} episodes, and a bootstrap CI over so few is "
+    "not trusted (over 2 it holds the mean about half the time), so no verdict is drawn"
+)
 
 
 def metric_grid(
@@ -528,8 +486,7 @@ def metric_grid(
     caption = "\n".join(f"{m.label}: {m.meaning}" for m in metrics) if explained else None
     headers = ["cell", *(metric.label for metric in metrics)]
     rows: list[list[str | Text]] = [
-        [keys[s.cell], *(ci_text(s.metrics[m.name], DIGITS.get(m.name, 1)) for m in metrics)]
-        for s in cells
+        [keys[s.cell], *(metric_text(m.name, s.metrics[m.name]) for m in metrics)] for s in cells
     ]
     return Grid(f"{title} (mean per episode, 95% bootstrap CI)", headers, rows, caption=caption)
 

@@ -7,6 +7,7 @@ LLM's, the game's, a server's) made inert."""
 from __future__ import annotations
 
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.llm.budget import dollars
 from zork_mcp.domain.llm.messages import Usage
 from zork_mcp.domain.text.inert import inert
 
@@ -15,6 +16,7 @@ ANSWER_CHARS = 3000
 PREVIEW_CHARS = 300  # of a tool's result or the agent's reasoning, on one line
 QUOTE = "| "  # before each line of the game's answer
 DIED = "** died **"
+NO_PRICE = "no price was reported"  # a call whose LLM (a test's fake) priced nothing
 
 
 def answer_lines(text: str) -> list[str]:
@@ -46,20 +48,20 @@ def state_line(facts: TurnFacts, score_before: int | None) -> str:
     return f"{score}, moves {facts.moves}, {where}{cost}"
 
 
-def dollars(amount: float) -> str:
-    """A cost as people read a small bill: $0.000123, $0.0123, $1.23; a tiny cost is never
-    shown as $0.0000."""
-    if amount < 0.01:
-        return f"${amount:.6f}"
-    return f"${amount:,.4f}" if amount < 1 else f"${amount:,.2f}"
-
-
 def cost_line(usage: Usage) -> str:
     """What an episode's LLM calls cost, part by part: `cost $0.0421: input $0.0300, cached
     input $0.0010, cache writes $0.0000, output $0.0111`, or `cost: unpriced (why)`."""
+    unpriced = usage.cost_usd is None and unpriced_why(usage) is not None
+    return f"cost{':' if unpriced else ''} {cost_words(usage)}"
+
+
+def cost_words(usage: Usage) -> str:
+    """The cost of `cost_line`, without its name: `$0.0421: input $0.0300, ...`, `unpriced
+    (why)`, or `$0.0000 (no tokens used)` where no call used any (a budget stopped it first)."""
+    why = unpriced_why(usage)
     if usage.cost_usd is None:
-        return f"cost: unpriced ({one_line(usage.unpriced or 'no price was reported')})"
-    head = f"cost {dollars(usage.cost_usd)}"
+        return f"unpriced ({one_line(why)})" if why else f"{dollars(0.0)} (no tokens used)"
+    head = dollars(usage.cost_usd)
     if usage.unpriced:  # some calls priced, others not
         head += f" for the priced calls (others unpriced: {one_line(usage.unpriced)})"
     parts = usage.cost_parts
@@ -69,6 +71,22 @@ def cost_line(usage: Usage) -> str:
         f"{head}: input {dollars(parts.input)}, cached input {dollars(parts.cached_input)}, "
         f"cache writes {dollars(parts.cache_write)}, output {dollars(parts.output)}"
     )
+
+
+def cost_short(usage: Usage) -> str:
+    """The cost in a status line: `$0.0421`, `unpriced` (`unpriced_why` says why), or
+    `$0.0421 (some unpriced)`."""
+    if usage.cost_usd is None:
+        return "unpriced" if unpriced_why(usage) else dollars(0.0)
+    return dollars(usage.cost_usd) + (" (some unpriced)" if usage.unpriced else "")
+
+
+def unpriced_why(usage: Usage) -> str | None:
+    """Why some (or all) of the calls have no cost; None when each has one, or none was
+    made."""
+    if usage.unpriced:
+        return usage.unpriced
+    return NO_PRICE if usage.cost_usd is None and usage.total_tokens else None
 
 
 def outcome_lines(facts: TurnFacts, answer: str, score_before: int | None) -> list[str]:

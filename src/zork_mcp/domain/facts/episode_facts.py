@@ -147,13 +147,18 @@ class BudgetReached:
 
     def line(self) -> str:
         """'stopped by the budget: $0.50 spent of $0.50; the next call needed about ...'"""
+        return f"stopped by the budget: {self.figures()}"
+
+    def figures(self) -> str:
+        """'908 of 3,000 tokens spent, and the next LLM call would have taken about 2,203
+        tokens' (in dollars too, where the budget has a dollar limit)."""
         budget = Budget(self.budget_usd, self.budget_tokens)
         spent = Spend(self.spent_tokens, self.spent_usd)
         usd = self.next_call_usd if self.budget_usd is not None else None
         need = Budget(usd, self.next_call_tokens if self.budget_tokens is not None else None)
         return (
-            f"stopped by the budget: {budget.describe(spent)} spent, and the next LLM call "
-            f"would have taken about {need.describe()}"
+            f"{budget.describe(spent)} spent, and the next LLM call would have taken about "
+            f"{need.describe()}"
         )
 
     def fields(self) -> dict[str, Any]:

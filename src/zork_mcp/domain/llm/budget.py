@@ -96,7 +96,12 @@ class Budget:
 
 
 def dollars(usd: float) -> str:
-    return f"${usd:,.4f}" if usd < 1 else f"${usd:,.2f}"
+    """A dollar amount as every screen, log and report writes it: four decimals (`$0.0123`,
+    `$1.5700`, `$1,234.5000`), so a call's cost and a sweep's read alike and line up; a cost
+    too small for them reads `<$0.0001`, never `$0.0000`."""
+    if 0 < usd < 0.00005:
+        return "<$0.0001"
+    return f"${usd:,.4f}"
 
 
 class BudgetSpent(Exception):  # not an error: the run's end, as its budget says

@@ -49,6 +49,8 @@ class SweepState:
     stopped: bool = False
     unplayed: int = 0  # episodes the budget left unplayed or stopped, to play on later
     spent: Spend = field(default_factory=Spend)  # by the sweep's stored episodes
+    needed: Spend = field(default_factory=Spend)  # the unplayed ones' estimates, summed
+    least: Spend | None = None  # the least of them: more than the budget had left
 
     @property
     def remaining(self) -> int:
@@ -96,10 +98,28 @@ class Scheduler:
             self._drain(running, state)
         finally:
             self.backend.close()
-        stopped = {key for key, reason in self._ended.items() if reason == EndReason.BUDGET}
-        state.unplayed = len(stopped | {task.spec.key for task in pending})
+        self._left_unplayed(state, tasks, pending)
         state.spent = self._total_spent()
         return state
+
+    def _left_unplayed(
+        self, state: SweepState, tasks: Sequence[EpisodeTask], pending: list[EpisodeTask]
+    ) -> None:
+        """How many episodes the budget left to play on, and what their estimates say it
+        would take."""
+        stopped = {key for key, reason in self._ended.items() if reason == EndReason.BUDGET}
+        left = {task.spec.key: task for task in tasks if task.spec.key in stopped}
+        left |= {task.spec.key: task for task in pending}
+        state.unplayed = len(left)
+        if self.estimate is None or not left:
+            return
+        needs = [
+            self.estimate(task, self._played.get(key, 0) if task.resume or key in stopped else 0)
+            for key, task in left.items()
+        ]
+        state.needed = sum(needs, Spend())
+        in_dollars = self.budget.usd is not None
+        state.least = min(needs, key=lambda need: (need.usd or 0.0) if in_dollars else need.tokens)
 
     def _stored(self, record: EpisodeRecord) -> None:
         self._spent[record.key] = Spend(record.prompt_tokens + record.completion_tokens,

@@ -45,7 +45,7 @@ def test_a_sweep_over_the_trilogy_stores_a_cell_per_game_and_its_report_groups_t
     tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
     assert {run_options(t).game for t in tasks} == set(TRILOGY)
     store = SqliteResultStore(tmp_path / "r.sqlite")
-    progress = SweepProgress(Console(file=io.StringIO(), width=300), None, lambda: 0.0)
+    progress = SweepProgress(Console(file=io.StringIO(), width=300), live=False, clock=lambda: 0.0)
     state = Scheduler(ThreadSweepBackend(3, player=play_episode), store, 3, {}, progress).run(tasks)
     assert (state.done, state.failed) == (6, 0)
 

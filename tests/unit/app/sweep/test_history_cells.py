@@ -49,7 +49,7 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
     tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
     assert [run_options(t).history for t in tasks] == list(history)
     store, out = SqliteResultStore(tmp_path / "r.sqlite"), io.StringIO()
-    progress = SweepProgress(Console(file=out, width=300), None, lambda: 0.0)
+    progress = SweepProgress(Console(file=out, width=300), live=False, clock=lambda: 0.0)
     backend = ThreadSweepBackend(2, player=play_episode)
     state = Scheduler(backend, store, 2, {}, progress).run(tasks)
     assert (state.done, state.failed) == (2, 0)

@@ -54,7 +54,8 @@ def test_the_terminal_report_draws_no_verdict_over_too_few_episodes_either():
     out = io.StringIO()
     render(Console(file=out, width=300), sweep(2))
     shown = out.getvalue()
-    assert f"n = 2: {NEEDED}" in shown and " True " not in shown and " False " not in shown
+    assert "│ n = 2: too few │" in shown and " True " not in shown and " False " not in shown
+    assert f"too few: a side has under {MIN_CI_EPISODES} episodes" in shown  # the rule, once
 
 
 def test_with_enough_episodes_the_difference_says_whether_its_ci_excludes_zero():

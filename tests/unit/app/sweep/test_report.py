@@ -62,6 +62,21 @@ def test_the_report_prints_every_cell_and_the_difference(tmp_path):
     assert "local:m mcp=on" in text and "25.0 [" in text and "20.0 [" in text
 
 
+def test_the_reports_dollars_read_as_every_other_screen_writes_them():
+    """Issue 67: the report wrote `0.7243` where the estimate wrote `$1.57`; every dollar
+    amount now has its sign and four decimals."""
+    parts = {"cost_input_usd": 1.2, "cost_cached_input_usd": 0.0, "cost_cache_write_usd": 0.0,
+             "cost_output_usd": 0.37}  # fmt: skip
+    records = [episode("on", 0, 5, cost_usd=1.57, **parts), episode("off", 0, 5, cost_usd=0.7243)]
+    console = Console(record=True, width=200)
+    render(console, records, "s")
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]]
+            for line in console.export_text().splitlines() if line.startswith("│ A ")]  # fmt: skip
+    assert rows[1][8] == "$1.5700"  # its $ per episode
+    assert rows[2] == ["A", "$1.5700", "$1.2000", "$0.0000", "$0.0000", "$0.3700"]  # by part
+    assert any("$1.5700 [$1.5700, $1.5700]" in row for row in rows[3:]), "the play table's $"
+
+
 def test_csv_has_one_row_per_episode_and_per_cell_and_plots_are_pngs(tmp_path):
     episodes, cells = write_csv(RECORDS, tmp_path)
     rows = list(csv.DictReader(episodes.open()))
@@ -88,6 +103,33 @@ def test_eval_report_reads_a_results_file_and_writes_csv_and_plots_per_sweep(tmp
     }  # fmt: skip
     assert main(["eval", "report", str(tmp_path / "none.sqlite")]) == 2
     assert "run `zork-mcp eval --results" in capsys.readouterr().err
+
+
+def test_eval_report_off_a_terminal_lays_its_tables_out_for_80_columns_or_columns(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 67: `eval report > file` wrote lines of 585 bytes, `--plain` was refused, and at
+    80 columns each `n = 2: too few` verdict wrapped over six lines."""
+    from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
+    from zork_mcp.app.cli import main
+
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    for record in (long_named(mcp, "window", i, 10 * i) for mcp in ("on", "off") for i in (0, 1)):
+        store.record(record)
+    report = ["eval", "report", str(tmp_path / "r.sqlite"), "--no-plots", "--out", str(tmp_path)]
+    for columns, plain in ((None, []), (None, ["--plain"]), ("120", ["--plain"])):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert main([*report, *plain]) == 0
+        lines = [line for line in capsys.readouterr().out.splitlines()
+                 if not line.startswith("wrote ")]  # a list of paths, never broken  # fmt: skip
+        width = int(columns or 80)
+        assert max(map(len, lines)) <= width and "…" not in "\n".join(lines)
+        verdicts = [line for line in lines if "│ final score │" in line and "too few" in line]
+        assert verdicts and all(line.endswith(" │ n = 2: too few │") for line in verdicts)
+    assert max(map(len, lines)) > 80, "a wider screen gets wider tables"
 
 
 def played(mcp: str, index: int, turns: list[TurnFacts], **rest) -> EpisodeRecord:
@@ -267,7 +309,7 @@ def test_the_report_of_several_games_has_each_games_tables_and_the_pooled_differ
     assert "s, Zork I: MCP on minus off" in text and "s, Zork III: MCP on minus off" in text
     pooled = text.split("pooled over the games")[1]
     assert "final score / maximum" in pooled and f"{(40 / 350 + 1 / 7) / 2:.3f}" in pooled
-    assert "only the normalised score pools" in text
+    assert "only the normalised score pools" in " ".join(text.split())  # as wrapped
 
 
 def test_the_report_of_one_game_has_no_games_table_and_no_pooled_difference():

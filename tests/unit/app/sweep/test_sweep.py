@@ -7,11 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
+from zork_mcp.app.sweep.cli import budget_report, sweep_parser, sweep_spec
 from zork_mcp.app.sweep.sweep import Sweep, model_spec, parse_history_modes, sweep_from_toml
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.sweep.episodes import ModelSpec
+from zork_mcp.domain.sweep.scheduler import SweepState
 
 GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
 
@@ -148,3 +150,28 @@ def test_a_bad_history_mode_says_what_to_write(modes, message):
         parse_history_modes(modes)
     with pytest.raises(ConfigurationError, match=message):
         sweep_from_toml(f"history = {modes!r}".replace("'", '"'), "sweep.toml")
+
+
+def test_a_budgets_end_says_what_the_unplayed_episodes_need_and_the_flag_to_raise():
+    """Issue 67: `4 episode(s) left unplayed` said nothing of the estimate that stopped them,
+    and offered --budget-usd to a token budget's local models."""
+    state = SweepState(total=6, done=2, unplayed=4, spent=Spend(200), needed=Spend(540),
+                       least=Spend(120))  # fmt: skip
+    spent, left = budget_report(Budget(tokens=250), state)
+    assert spent == "Budget: 200 of 250 tokens spent."
+    assert left == (
+        "4 episodes left unplayed or stopped by the budget: the least of them needed about "
+        "120 tokens at its estimate, with 50 tokens left, and all of them about 540 tokens. "
+        "To play them on from their checkpoints, run the same sweep again with --resume and "
+        "--budget-tokens 740 or more."
+    )
+    dollars = SweepState(total=1, unplayed=1, spent=Spend(900, 0.4912),
+                         needed=Spend(800, 0.6003), least=Spend(800, 0.6003))  # fmt: skip
+    assert budget_report(Budget(usd=0.5), dollars)[1] == (
+        "1 episode left unplayed or stopped by the budget: it needed about $0.6003 at its "
+        "estimate, with $0.0088 left. To play it on from its checkpoint, run the same sweep "
+        "again with --resume and --budget-usd 1.10 or more."
+    )
+    assert budget_report(Budget(tokens=250), SweepState(total=2, done=2, spent=Spend(200))) == [
+        "Budget: 200 of 250 tokens spent."
+    ]

@@ -18,6 +18,7 @@ from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -355,3 +356,24 @@ def test_a_second_ctrl_c_while_stopping_still_stores_the_episodes_that_end(tmp_p
     finally:
         signal.signal(signal.SIGINT, previous)
     assert state.stopped and (state.done, len(store.episodes("s"))) == (2, 2)
+
+
+class Spending(ThreadBackend):
+    """Each episode spends 100 tokens, as its estimate says."""
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        return replace(super()._play(task), prompt_tokens=90, completion_tokens=10)
+
+
+def test_what_the_budget_left_unplayed_is_counted_with_what_it_would_take(tmp_path):
+    """Issue 67: the sweep said `4 episode(s) left unplayed` without the estimate that
+    stopped them; its state now holds their estimates."""
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    played = tasks(2)[:6]
+    estimate = {task.spec.key: Spend(100 + 10 * i) for i, task in enumerate(played)}
+    scheduler = Scheduler(Spending(), store, 1, {}, budget=Budget(tokens=250),
+                          estimate=lambda task, turns: estimate[task.spec.key])  # fmt: skip
+    state = scheduler.run(played)
+    assert (state.done, state.unplayed, state.spent) == (2, 4, Spend(200))
+    assert state.needed == Spend(sum(estimate[t.spec.key].tokens for t in played[2:]))
+    assert state.least == Spend(120)  # the third, the first the 50 tokens left could not cover
