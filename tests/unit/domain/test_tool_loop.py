@@ -245,10 +245,11 @@ async def test_without_a_session_one_schema_constrained_call_answers():
 
 
 async def test_an_unparseable_answer_falls_back_to_a_safe_action_and_says_why():
-    outcome, _, telemetry = await run_loop([text_reply("I think I will go north")])
+    reply = "I think I will go north.\nThe path there looks promising."  # one line: a command
+    outcome, _, telemetry = await run_loop([text_reply(reply)])
     assert outcome.answer.response.action == FALLBACK_ACTION
     [event] = telemetry.of_type(EventType.AGENT_PARSE_ERROR)
-    assert event.fields["raw_response"] == "I think I will go north"
+    assert event.fields["raw_response"] == reply
     assert outcome.answer.error
 
 
