@@ -20,12 +20,12 @@ import itertools
 import multiprocessing
 import multiprocessing.context
 import os
-import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
+from zork_mcp.adapters.posix.held_ctrl_c import ctrl_c_held, ignore_ctrl_c
 from zork_mcp.adapters.posix.main_left_out import main_left_out
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
 from zork_mcp.domain.sweep.episodes import EpisodeTask
@@ -143,7 +143,8 @@ class _Worker:
             name="zork-mcp eval worker",
         )
         try:
-            process.start()
+            with ctrl_c_held():  # the terminal's Ctrl-C is the parent's, from the worker's birth
+                process.start()
         except BaseException:
             ours.close()
             raise
@@ -190,7 +191,7 @@ class _WorkerProcess(multiprocessing.context.SpawnProcess):
 
 def worker_main(conn: Connection, per_worker: int, player: EpisodePlayer) -> None:
     """A worker's life: play what the parent sends, until it says close or is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop an episode
+    ignore_ctrl_c()  # the parent says when to stop an episode
     worker = _Episodes(conn, per_worker, player)
     while True:
         try:

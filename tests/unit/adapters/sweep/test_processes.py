@@ -3,8 +3,11 @@ worker process that imports no part of the app (the adapter reaches the app only
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,10 +29,12 @@ def scored_by_seed(task: EpisodeTask, controls: EpisodeControls) -> EpisodeRecor
     return task.spec.record(status="done", score=task.spec.seed, error=f"{shared} {loaded}")
 
 
+CELL = Cell(ModelSpec("local", "m"), "off")
+
+
 def test_a_worker_plays_with_the_given_player_and_imports_no_app():
-    cell = Cell(ModelSpec("local", "m"), "off")
     tasks = [
-        EpisodeTask(EpisodeSpec("s", cell, i, 20 + i, 5), Path("logs"), Path("x")) for i in range(3)
+        EpisodeTask(EpisodeSpec("s", CELL, i, 20 + i, 5), Path("logs"), Path("x")) for i in range(3)
     ]
     backend = ProcessSweepBackend(1, per_worker=2, player=scored_by_seed)
     try:
@@ -38,6 +43,27 @@ def test_a_worker_plays_with_the_given_player_and_imports_no_app():
         backend.close()
     assert [r.score for r in records] == [20, 21, 22]
     assert {r.error for r in records} == {"shared []"}
+
+
+def test_a_ctrl_c_while_its_worker_starts_neither_kills_it_nor_prints_a_traceback(capfd):
+    """A terminal's Ctrl-C reaches the workers too (they are in its process group), and
+    one that came while a worker imported killed it with a traceback and failed its
+    episodes (issue 67). Here Ctrl-C after Ctrl-C reaches the worker from its start on."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's
+    backend = ProcessSweepBackend(1, per_worker=1, player=scored_by_seed)
+    try:
+        future = backend.submit(EpisodeTask(EpisodeSpec("s", CELL, 0, 20, 5), Path("l"), Path("x")))
+        [pid] = backend.pids
+        while not future.done():
+            os.kill(pid, signal.SIGINT)
+            time.sleep(0.005)
+        record = future.result()
+    finally:
+        backend.close()
+        signal.signal(signal.SIGINT, previous)
+    assert record.score == 20
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
 
 
 DRIVER = """
