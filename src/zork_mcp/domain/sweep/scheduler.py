@@ -164,11 +164,15 @@ class Scheduler:
         """Store a finished episode, then let it go from `running`.
 
         A Ctrl-C in this process is never taken for an episode's own interruption: it
-        propagates, and an episode not yet stored stays in `running` for the drain.
+        propagates, and an episode not yet stored stays in `running` for the drain. Once
+        the sweep stops, an episode that ends with no record (its worker lost as it
+        stopped: the terminal's Ctrl-C reaches workers too) is interrupted, not failed.
         """
         task = running[future]
         error = future.exception()
-        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt))
+        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt)) or bool(
+            error and state.stopped
+        )
         # a worker that failed is recorded with its error, and the sweep goes on
         record = None if interrupted else crashed(task, error) if error else future.result()
         if record:
@@ -195,15 +199,20 @@ class Scheduler:
             self.observer.finished(record, state)
 
     def _drain(self, running: dict[Future[EpisodeRecord], EpisodeTask], state: SweepState) -> None:
-        """Stop the running episodes and keep the ones that finished meanwhile."""
-        self.backend.interrupt()
-        while running:
+        """Stop the running episodes and keep the ones that finished meanwhile. Ctrl-C again
+        stops nothing more: an episode it cut short as it was stored is stored again, whole
+        (a stored episode replaces itself)."""
+        asked = False
+        while running or not asked:
             try:
+                if not asked:
+                    self.backend.interrupt()
+                    asked = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._finish(future, running, state)
             except KeyboardInterrupt:
                 continue
-            for future in done:
-                self._finish(future, running, state)
 
 
 def _same(pending: list[EpisodeTask], task: EpisodeTask) -> EpisodeTask:

@@ -112,16 +112,17 @@ def test_a_failing_worker_is_recorded_with_its_error_and_the_sweep_goes_on(tmp_p
 
 
 class StopAfter:
-    """Ctrl-C arriving while the third episode is reported."""
+    """Ctrl-C arriving, once, while the `count`-th finished episode is reported."""
 
     def __init__(self, count: int) -> None:
-        self.count = count
+        self.count, self.pressed = count, False
 
     def started(self, task, state) -> None:
         pass
 
     def finished(self, record, state) -> None:
-        if state.done == self.count:
+        if state.done == self.count and not self.pressed:
+            self.pressed = True
             raise KeyboardInterrupt
 
 
@@ -355,3 +356,63 @@ def test_a_second_ctrl_c_while_stopping_still_stores_the_episodes_that_end(tmp_p
     finally:
         signal.signal(signal.SIGINT, previous)
     assert state.stopped and (state.done, len(store.episodes("s"))) == (2, 2)
+
+
+class LostAsItStops(ThreadBackend):
+    """Its workers are lost as the sweep stops (the terminal's Ctrl-C reached them too, or
+    they were ended on the way): the episodes then running fail with no record."""
+
+    first = tasks()[0].spec.key
+
+    def pause_for(self, task: EpisodeTask) -> float:
+        return 0.01 if task.spec.key == self.first else 0.5
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        try:
+            return super()._play(task)
+        except EpisodeInterrupted:
+            raise RuntimeError("the worker process died (exit -2)") from None
+
+
+def test_an_episode_whose_worker_is_lost_as_the_sweep_stops_is_interrupted_not_failed(tmp_path):
+    """Issue 67: four episodes stored as `worker failed: WorkerLostError` after a Ctrl-C,
+    which a plain re-run then skipped as done."""
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    state = Scheduler(LostAsItStops(), store, 2, {}, StopAfter(1)).run(tasks())
+    assert state.stopped and state.interrupted >= 1 and state.failed == 0
+    stored = store.episodes("s")
+    assert [r.error for r in stored if r.failed] == []
+    rerun = Scheduler(ThreadBackend(), store, 2, {}).run(tasks())
+    assert (rerun.skipped, rerun.done) == (len(stored), 24 - len(stored))
+
+
+class CtrlCWhileWriting(SqliteResultStore):
+    """A store that the user's Ctrl-C interrupts while it writes its `at`-th episode."""
+
+    def __init__(self, path: Path, at: int) -> None:
+        super().__init__(path)
+        self.writes, self.at = 0, at
+
+    def record(self, episode: EpisodeRecord) -> None:
+        self.writes += 1
+        if self.writes == self.at:
+            raise KeyboardInterrupt
+        super().record(episode)
+
+
+class FinishAnyway(ThreadBackend):
+    """Its episodes end with their record even once stopped (their last turn was done)."""
+
+    def __init__(self) -> None:
+        super().__init__(pause=0.05)
+        self.asked = threading.Event()
+
+    def interrupt(self) -> None:
+        self.asked.set()
+
+
+def test_a_second_ctrl_c_while_a_result_is_written_loses_no_episode_and_ends_the_stop(tmp_path):
+    store, backend = CtrlCWhileWriting(tmp_path / "r.sqlite", at=2), FinishAnyway()
+    state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks())
+    assert state.stopped and backend.asked.is_set()
+    assert len(store.episodes("s")) == state.done == 2, "the one being written is written"
