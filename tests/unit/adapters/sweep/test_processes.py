@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import sweep_players
 from tests.support.paths import ROOT
 from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
-from zork_mcp.domain.sweep.controls import EpisodeControls
+from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
@@ -64,6 +65,26 @@ def test_a_ctrl_c_while_its_worker_starts_neither_kills_it_nor_prints_a_tracebac
     assert record.score == 20
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
     assert "KeyboardInterrupt" not in capfd.readouterr().err
+
+
+def test_an_interrupt_ends_a_worker_still_starting_at_once_its_episodes_interrupted(tmp_path):
+    """A worker that has begun no episode has nothing to close: a Ctrl-C while it imports
+    (14 s on a new user's machine, issue 67) ends it, rather than waiting for it to be up
+    to tell it to stop. Its episodes were not played: interrupted, to be played again."""
+    backend = ProcessSweepBackend(1, per_worker=2, player=sweep_players.until_interrupted)
+    try:
+        played = sweep_players.tasks(2, tmp_path)
+        futures = [backend.submit(task) for task in played]
+        assert not any(future.running() for future in futures), "its worker is still starting"
+        asked = time.monotonic()
+        backend.interrupt()
+        for future in futures:
+            with pytest.raises(EpisodeInterrupted):
+                future.result(timeout=60)
+        assert time.monotonic() - asked < 1.0
+        assert not any(sweep_players.started(task).exists() for task in played)
+    finally:
+        backend.close()
 
 
 DRIVER = """
