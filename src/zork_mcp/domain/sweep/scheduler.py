@@ -32,7 +32,11 @@ POLL_SECONDS = 0.5
 
 
 class SweepObserver(Protocol):
-    def started(self, task: EpisodeTask, state: SweepState) -> None: ...
+    def started(self, task: EpisodeTask, state: SweepState) -> None:
+        """The episode was handed to a worker (which may still be starting)."""
+
+    def began(self, task: EpisodeTask, state: SweepState) -> None:
+        """Its worker has begun playing it."""
 
     def finished(self, record: EpisodeRecord, state: SweepState) -> None: ...
 
@@ -44,7 +48,8 @@ class SweepState:
     done: int = 0
     failed: int = 0
     interrupted: int = 0
-    running: Counter[str] = field(default_factory=Counter)  # per provider
+    running: Counter[str] = field(default_factory=Counter)  # per provider, `starting` too
+    starting: int = 0  # of those, the episodes whose worker has not begun them: it starts
     records: list[EpisodeRecord] = field(default_factory=list)
     stopped: bool = False
     unplayed: int = 0  # episodes the budget left unplayed or stopped, to play on later
@@ -74,6 +79,7 @@ class Scheduler:
         self._played: dict[str, int] = {}  # turns, by stored episode
         self._allowed: dict[str, Spend] = {}  # by running episode
         self._ended: dict[str, EndReason | str] = {}  # by stored episode
+        self._begun: set[Future[EpisodeRecord]] = set()  # running ones their worker began
 
     def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
         sweep = tasks[0].spec.sweep if tasks else ""
@@ -89,6 +95,9 @@ class Scheduler:
                 if not running:  # the budget affords none of what is left
                     break
                 done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future, task in list(running.items()):
+                    if future.running() or future.done():
+                        self._begin(future, task, state)
                 for future in done:
                     self._finish(future, running, state, pending)
         except KeyboardInterrupt:
@@ -150,6 +159,7 @@ class Scheduler:
                 task = replace(task, budget=allowance.plus(spent))
             pending.remove(_same(pending, task))
             state.running[provider] += 1
+            state.starting += 1
             running[self.backend.submit(task)] = task
             if self.observer:
                 self.observer.started(task, state)
@@ -169,6 +179,7 @@ class Scheduler:
         stopped: the terminal's Ctrl-C reaches workers too) is interrupted, not failed.
         """
         task = running[future]
+        self._begin(future, task, state)
         error = future.exception()
         interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt)) or bool(
             error and state.stopped
@@ -178,6 +189,7 @@ class Scheduler:
         if record:
             self.store.record(record)  # idempotent: a replayed episode replaces itself
         del running[future]
+        self._begun.discard(future)
         self._allowed.pop(task.spec.key, None)
         state.running[task.spec.cell.model.provider] -= 1
         played_before = self._played.get(task.spec.key, 0) if task.resume else 0
@@ -197,6 +209,15 @@ class Scheduler:
             state.done += 1
         if self.observer:
             self.observer.finished(record, state)
+
+    def _begin(self, future: Future[EpisodeRecord], task: EpisodeTask, state: SweepState) -> None:
+        """The episode's worker has begun it (or it ended first): say so, once."""
+        if future in self._begun:
+            return
+        self._begun.add(future)
+        state.starting -= 1
+        if self.observer:
+            self.observer.began(task, state)
 
     def _drain(self, running: dict[Future[EpisodeRecord], EpisodeTask], state: SweepState) -> None:
         """Stop the running episodes and keep the ones that finished meanwhile. Ctrl-C again

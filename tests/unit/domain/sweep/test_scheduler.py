@@ -18,7 +18,7 @@ from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.sweep.controls import EpisodeInterrupted
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted, begun
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import Scheduler, still_to_play
@@ -118,6 +118,9 @@ class StopAfter:
         self.count, self.pressed = count, False
 
     def started(self, task, state) -> None:
+        pass
+
+    def began(self, task, state) -> None:
         pass
 
     def finished(self, record, state) -> None:
@@ -221,10 +224,14 @@ class Recording:
 
     def __init__(self) -> None:
         self.starts: list[tuple[str, int]] = []
+        self.begins: list[tuple[str, int]] = []
         self.ends: list[tuple[str, int]] = []
 
     def started(self, task, state) -> None:
         self.starts.append((task.spec.key, sum(state.running.values())))
+
+    def began(self, task, state) -> None:
+        self.begins.append((task.spec.key, state.starting))
 
     def finished(self, record, state) -> None:
         self.ends.append((record.key, state.done + state.failed))
@@ -235,6 +242,7 @@ def test_the_observer_hears_of_every_start_and_every_finished_record_as_it_happe
     state = Scheduler(ThreadBackend(), store, 1, {}, seen).run(tasks_)
     keys = [t.spec.key for t in tasks_]
     assert seen.starts == [(key, 1) for key in keys]
+    assert seen.begins == [(key, 0) for key in keys]
     assert seen.ends == [(key, n) for n, key in enumerate(keys, start=1)]
     assert [r.key for r in state.records] == keys
     assert (state.total, state.remaining) == (8, 0)
@@ -416,3 +424,54 @@ def test_a_second_ctrl_c_while_a_result_is_written_loses_no_episode_and_ends_the
     state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks())
     assert state.stopped and backend.asked.is_set()
     assert len(store.episodes("s")) == state.done == 2, "the one being written is written"
+
+
+class SlowToStart:
+    """Workers that take `seconds` to start: each episode's future is pending until then,
+    running while it plays, then done."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.timers: list[threading.Timer] = []
+
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        future: Future[EpisodeRecord] = Future()
+        up = threading.Timer(self.seconds, begun, (future,))
+        ends = threading.Timer(self.seconds * 2, future.set_result, (record_of(task),))
+        self.timers += [up, ends]
+        up.start()
+        ends.start()
+        return future
+
+    def interrupt(self) -> None:
+        pass
+
+    def close(self) -> None:
+        for timer in self.timers:
+            timer.join()
+
+
+class Starting(Recording):
+    """What the state says of each episode as it is handed out, begun and finished."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, int, int]] = []
+
+    def started(self, task, state) -> None:
+        self.seen.append(("started", state.starting, sum(state.running.values())))
+
+    def began(self, task, state) -> None:
+        self.seen.append(("began", state.starting, sum(state.running.values())))
+
+    def finished(self, record, state) -> None:
+        self.seen.append(("finished", state.starting, sum(state.running.values())))
+
+
+def test_an_episode_counts_as_starting_until_its_worker_has_begun_it(tmp_path):
+    """Issue 67: the live line said `running 4` while the workers still imported."""
+    store, seen = SqliteResultStore(tmp_path / "r.sqlite"), Starting()
+    state = Scheduler(SlowToStart(0.7), store, 2, {}, seen).run(tasks(1)[:2])
+    assert seen.seen == [("started", 1, 1), ("started", 2, 2), ("began", 1, 2),
+                         ("began", 0, 2), ("finished", 0, 1), ("finished", 0, 0)]  # fmt: skip
+    assert (state.done, state.starting) == (2, 0)
