@@ -165,17 +165,21 @@ class _Worker:
             args=(theirs, self._per_worker, self._player),
             name="zork-mcp eval worker",
         )
-        try:
-            with ctrl_c_held():  # the terminal's Ctrl-C is the parent's, from the worker's birth
+        # the terminal's Ctrl-C is the parent's, from the worker's birth; the parent's own
+        # comes once it knows its worker (an interrupt then ends it)
+        with ctrl_c_held():
+            try:
                 process.start()
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
-        self._process, self._conn = process, ours
-        self._reader = threading.Thread(target=self._read, name="eval-worker-reader", daemon=True)
-        self._reader.start()
+            except BaseException:
+                ours.close()
+                raise
+            finally:
+                theirs.close()
+            self._process, self._conn = process, ours
+            self._reader = threading.Thread(
+                target=self._read, name="eval-worker-reader", daemon=True
+            )
+            self._reader.start()
 
     def _read(self) -> None:
         assert self._conn is not None
