@@ -104,7 +104,9 @@ class Scheduler:
             state.stopped = True
             self._drain(running, state)
         finally:
-            self.backend.close()
+            pressed = _close(self.backend)
+        if pressed and not state.stopped:  # Ctrl-C as the workers ended: now they have
+            raise KeyboardInterrupt
         stopped = {key for key, reason in self._ended.items() if reason == EndReason.BUDGET}
         state.unplayed = len(stopped | {task.spec.key for task in pending})
         state.spent = self._total_spent()
@@ -234,6 +236,19 @@ class Scheduler:
                     self._finish(future, running, state)
             except KeyboardInterrupt:
                 continue
+
+
+def _close(backend: SweepBackend) -> bool:
+    """Close the back-end whole, whatever Ctrl-C says meanwhile (its workers are closing
+    what they started; cut short, one never told to close would wait for this process as
+    this process, exiting, waited for it); and whether Ctrl-C came."""
+    pressed = False
+    while True:
+        try:
+            backend.close()
+            return pressed
+        except KeyboardInterrupt:
+            pressed = True
 
 
 def _same(pending: list[EpisodeTask], task: EpisodeTask) -> EpisodeTask:

@@ -475,3 +475,29 @@ def test_an_episode_counts_as_starting_until_its_worker_has_begun_it(tmp_path):
     assert seen.seen == [("started", 1, 1), ("started", 2, 2), ("began", 1, 2),
                          ("began", 0, 2), ("finished", 0, 1), ("finished", 0, 0)]  # fmt: skip
     assert (state.done, state.starting) == (2, 0)
+
+
+class CtrlCAsItCloses(ThreadBackend):
+    """Ctrl-C comes while the back-end waits for its workers to end, once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closes = 0
+
+    def close(self) -> None:
+        self.closes += 1
+        if self.closes == 1:
+            raise KeyboardInterrupt
+        super().close()
+
+
+def test_a_ctrl_c_while_the_workers_end_lets_them_end_then_stops_the_run(tmp_path):
+    """Cut short, the wait left a worker that was never told to close waiting for its
+    parent, which waited for it at exit: the sweep hung after saying it was interrupted."""
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), CtrlCAsItCloses()
+    with pytest.raises(KeyboardInterrupt):
+        Scheduler(backend, store, 2, {}).run(tasks(1))
+    assert backend.closes == 2 and len(store.episodes("s")) == 4
+    backend = CtrlCAsItCloses()
+    state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks(2))
+    assert state.stopped and backend.closes == 2, "Ctrl-C again stops nothing more"
