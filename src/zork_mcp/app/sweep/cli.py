@@ -22,9 +22,11 @@ from rich.text import Text
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.cli import positive
+from zork_mcp.app.command_line import INTERRUPTED
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
+from zork_mcp.app.sweep.play_on import interrupted, rerun, stopped
 from zork_mcp.app.sweep.sweep import (
     Sweep,
     model_spec,
@@ -160,13 +162,16 @@ def main(argv: Sequence[str]) -> int:
     try:
         if rest[:1] == ["report"]:
             return report(report_parser().parse_args(rest[1:]))
-        return sweep(sweep_parser().parse_args(rest))
+        return sweep(sweep_parser().parse_args(rest), rest)
     except ZorkMcpError as error:
         console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
         return 2
+    except KeyboardInterrupt:  # wherever it came: the scheduler stops on its own
+        console.print(Text(interrupted(rest)), soft_wrap=True)
+        return INTERRUPTED
 
 
-def sweep(args: argparse.Namespace) -> int:
+def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     spec, parallel = sweep_spec(args)
     _check_games(spec)
     if args.dry_run or spec.budget.limits:
@@ -198,11 +203,14 @@ def sweep(args: argparse.Namespace) -> int:
             if spec.budget.limits else None,
         )  # fmt: skip
         state = scheduler.run(tasks)
-    _report_sweep(store, spec.name, args.out or args.results.parent, state)
+    _report_sweep(store, spec.name, args.out or args.results.parent)
     if spec.budget.limits:
         _report_budget(spec, state)
     _say_where(args.results, spec.name)
-    return 130 if state.stopped else (1 if state.failed else 0)
+    said = stopped(state, argv) if state.stopped else rerun(state, spec.name, argv)
+    if said:
+        _report_console().print(Text(said), soft_wrap=True)
+    return INTERRUPTED if state.stopped else (1 if state.failed else 0)
 
 
 def cell_estimates(spec: Sweep, args: argparse.Namespace) -> dict[Cell, RunEstimate]:
@@ -360,10 +368,8 @@ def _report_console() -> Console:
     return console if console.is_terminal else Console(width=200)
 
 
-def _report_sweep(store: ResultStore, name: str, out: Path, state: SweepState) -> None:
+def _report_sweep(store: ResultStore, name: str, out: Path) -> None:
     console = _report_console()
-    if state.stopped:
-        console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
     records = store.episodes(name)
     if records:
         from zork_mcp.app.sweep.report import render  # numpy, scipy: once the sweep is done

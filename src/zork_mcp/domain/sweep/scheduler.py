@@ -53,6 +53,7 @@ class SweepState:
     records: list[EpisodeRecord] = field(default_factory=list)
     stopped: bool = False
     unplayed: int = 0  # episodes the budget left unplayed or stopped, to play on later
+    kept_failed: int = 0  # stored as failed before, and not played again (no redo_failed)
     spent: Spend = field(default_factory=Spend)  # by the sweep's stored episodes
 
     @property
@@ -88,6 +89,10 @@ class Scheduler:
             self._stored(record)
         pending = still_to_play(tasks, stored, redo_failed=self.redo_failed)
         state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
+        if not self.redo_failed:
+            state.kept_failed = sum(
+                1 for task in tasks if (r := stored.get(task.spec.key)) is not None and r.failed
+            )
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}
         try:
             while pending or running:

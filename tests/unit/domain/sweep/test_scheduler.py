@@ -501,3 +501,10 @@ def test_a_ctrl_c_while_the_workers_end_lets_them_end_then_stops_the_run(tmp_pat
     backend = CtrlCAsItCloses()
     state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks(2))
     assert state.stopped and backend.closes == 2, "Ctrl-C again stops nothing more"
+
+
+def test_a_rerun_counts_the_failed_episodes_it_keeps_unless_asked_to_play_them(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(fail_seeds=frozenset({12})), store, 2, {}).run(tasks(2))
+    assert Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2)).kept_failed == 4
+    assert Scheduler(ThreadBackend(), store, 2, {}, redo_failed=True).run(tasks(2)).kept_failed == 0
