@@ -24,6 +24,7 @@ from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep
 from zork_mcp.app.cli import positive
 from zork_mcp.app.command_line import INTERRUPTED
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.sweep.ctrl_c import ctrl_c_stops
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.play_on import interrupted, rerun, stopped
@@ -195,12 +196,12 @@ def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
         )
         for episode in spec.episodes_to_play()
     ]
-    with sweep_progress(args.plain) as progress:
+    with sweep_progress(args.plain) as progress, ctrl_c_stops() as stop:
         scheduler = Scheduler(
             _backend(args, parallel), store, parallel, spec.provider_limits, progress,
             args.resume, spec.budget,
             (lambda task, played: _left(estimates[task.spec.cell], task, played))
-            if spec.budget.limits else None,
+            if spec.budget.limits else None, stop,
         )  # fmt: skip
         state = scheduler.run(tasks)
     _report_sweep(store, spec.name, args.out or args.results.parent)

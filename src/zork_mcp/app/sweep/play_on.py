@@ -29,7 +29,9 @@ def interrupted(argv: Sequence[str]) -> str:
 
 
 def stopped(state: SweepState, argv: Sequence[str]) -> str:
-    """A sweep that Ctrl-C stopped while its episodes played."""
+    """A sweep that Ctrl-C stopped while its episodes played (or as its workers ended)."""
+    if not state.remaining:
+        return "Stopped: every episode is stored, none as failed; nothing is left to play."
     return (
         f"Stopped: {state.interrupted} running episode(s) were interrupted and "
         f"{state.remaining - state.interrupted} not begun; none is stored as failed. To play "

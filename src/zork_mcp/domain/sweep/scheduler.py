@@ -1,6 +1,8 @@
 """The sweep scheduler: at most N episodes at once and at most K per provider; each finished
 episode is stored at once, finished ones are skipped on a re-run (or carried on, when the
-re-run's turn limit is higher), Ctrl-C stops cleanly.
+re-run's turn limit is higher), Ctrl-C stops cleanly: as its `stop` (the app's Ctrl-C sets
+it, so that no KeyboardInterrupt lands between two steps of storing an episode or of waiting
+on one), or as a KeyboardInterrupt in its thread.
 
 With a budget, it starts no episode that what is left (the budget, less what the sweep's
 stored episodes spent and what its running ones may spend) cannot cover at its estimate, and
@@ -11,6 +13,7 @@ plays it on from its checkpoint."""
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -72,6 +75,7 @@ class Scheduler:
     budget: Budget = field(default_factory=Budget)
     # what playing a task on from the turns it has played would take
     estimate: Callable[[EpisodeTask, int], Spend] | None = None
+    stop: threading.Event = field(default_factory=threading.Event)  # set: stop as on Ctrl-C
 
     def __post_init__(self) -> None:
         if self.budget.limits and self.estimate is None:
@@ -95,27 +99,38 @@ class Scheduler:
             )
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}
         try:
-            while pending or running:
-                self._fill(pending, running, state)
-                if not running:  # the budget affords none of what is left
-                    break
-                done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-                for future, task in list(running.items()):
-                    if future.running() or future.done():
-                        self._begin(future, task, state)
-                for future in done:
-                    self._finish(future, running, state, pending)
-        except KeyboardInterrupt:
-            state.stopped = True
-            self._drain(running, state)
+            try:
+                self._play(pending, running, state)
+            except KeyboardInterrupt:
+                self.stop.set()
+            if self.stop.is_set():
+                state.stopped = True
+                self._drain(running, state)
         finally:
-            pressed = _close(self.backend)
-        if pressed and not state.stopped:  # Ctrl-C as the workers ended: now they have
-            raise KeyboardInterrupt
+            if _close(self.backend):  # Ctrl-C as the workers ended: now they have
+                self.stop.set()
+        state.stopped = self.stop.is_set()
         stopped = {key for key, reason in self._ended.items() if reason == EndReason.BUDGET}
         state.unplayed = len(stopped | {task.spec.key for task in pending})
         state.spent = self._total_spent()
         return state
+
+    def _play(
+        self,
+        pending: list[EpisodeTask],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        while (pending or running) and not self.stop.is_set():
+            self._fill(pending, running, state)
+            if not running:  # the budget affords none of what is left
+                return
+            done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future, task in list(running.items()):
+                if future.running() or future.done():
+                    self._begin(future, task, state)
+            for future in done:
+                self._finish(future, running, state, pending)
 
     def _stored(self, record: EpisodeRecord) -> None:
         self._spent[record.key] = Spend(record.prompt_tokens + record.completion_tokens,

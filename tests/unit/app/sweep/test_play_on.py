@@ -32,6 +32,9 @@ def test_a_ctrl_c_says_no_episode_was_stored_as_failed_and_how_to_play_on():
         f"failed. To play them, the interrupted ones on from their checkpoints: "
         f"{resume_command(ARGV)}"
     )
+    assert stopped(SweepState(total=4, done=4), ARGV) == (
+        "Stopped: every episode is stored, none as failed; nothing is left to play."
+    )
     report = ["report", "eval/results.sqlite"]
     assert interrupted(report) == (
         "Interrupted: the report is not finished. To write it: "
