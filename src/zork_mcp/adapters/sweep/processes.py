@@ -188,14 +188,14 @@ class _Worker:
                 kind, key, payload = self._conn.recv()
             except (EOFError, OSError):
                 break
-            if kind == "began":
-                self._begun = True
-                with self._lock:
-                    begun(self._futures[key])
+            self._begun = True
+            with self._lock:  # None: failed already (a send to it broke), nothing to say
+                future = self._futures.get(key) if kind == "began" else self._futures.pop(key, None)
+            if future is None:
                 continue
-            with self._lock:
-                future = self._futures.pop(key)
-            if kind == "done":
+            if kind == "began":
+                begun(future)
+            elif kind == "done":
                 future.set_result(payload)
             else:
                 future.set_exception(payload)

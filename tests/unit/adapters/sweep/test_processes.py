@@ -14,7 +14,7 @@ import pytest
 
 from tests.support import sweep_players
 from tests.support.paths import ROOT
-from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+from zork_mcp.adapters.sweep.processes import ProcessSweepBackend, _Worker
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -87,6 +87,29 @@ def test_an_interrupt_ends_a_worker_still_starting_at_once_its_episodes_interrup
         backend.close()
 
 
+class Answers:
+    """The parent's end of a worker's pipe, holding what the worker sent before it died."""
+
+    def __init__(self, *answers: tuple) -> None:
+        self.answers = list(answers)
+
+    def recv(self) -> tuple:
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+
+def test_what_a_dead_worker_sent_for_episodes_already_failed_is_let_go(tmp_path):
+    """A send to a worker that died fails every episode it had; what it had sent before,
+    still in the pipe, names episodes no longer there (the reader thread died of a KeyError
+    and printed its traceback)."""
+    record = sweep_players.tasks(1, tmp_path)[0].spec.record(status="done")
+    reader = _Worker(1, sweep_players.scored_by_seed)
+    reader._conn = Answers(("began", 7, None), ("done", 7, record), ("failed", 8, None))
+    reader._read()
+    assert not reader.alive
+
+
 DRIVER = """
 import sys
 from pathlib import Path
@@ -96,7 +119,7 @@ with marks.open("a") as file:  # each time this module's body runs, in any proce
     file.write(__name__ + "\\n")
 sys.path.insert(0, root)
 from tests.support.sweep_players import scored_by_seed, tasks
-from zork_mcp.adapters.sweep.processes import ProcessSweepBackend
+from zork_mcp.adapters.sweep.processes import ProcessSweepBackend, _Worker
 
 
 def own(task, controls):
