@@ -69,6 +69,20 @@ class SweepBackendContract(ABC):
         )
         assert [future.result(timeout=RESULT_SECONDS).score for future in futures] == [20, 21]
 
+    def test_an_episode_runs_once_its_worker_has_begun_it(self, backend, tmp_path):
+        """Pending while its worker starts (a sweep's live line says it is starting, not
+        running), running once it is played."""
+        sweep = backend(2, sweep_players.until_interrupted)
+        [task] = tasks(1, tmp_path)
+        future = sweep.submit(task)
+        deadline = time.monotonic() + RESULT_SECONDS
+        while not (sweep_players.started(task).exists() and future.running()):
+            assert time.monotonic() < deadline and not future.done(), "it never ran"
+            time.sleep(0.02)
+        sweep.interrupt()
+        with pytest.raises(EpisodeInterrupted):
+            future.result(timeout=RESULT_SECONDS)
+
     @staticmethod
     def started_then_interrupted(sweep: SweepBackend, tmp_path) -> list:
         played = tasks(2, tmp_path)

@@ -86,7 +86,7 @@ def test_a_sweep_killed_mid_way_resumes_to_the_results_of_a_clean_run(tmp_path, 
 
 
 def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoint(
-    tmp_path, zork_game
+    tmp_path, zork_game, capsys
 ):
     results = tmp_path / "results.sqlite"
     replies = [action_reply(c, new_objective=f"step {i}") for i, c in enumerate(WALKTHROUGH[:10])]
@@ -97,8 +97,13 @@ def test_a_failed_episode_is_recorded_and_resume_continues_it_from_its_checkpoin
     [failed] = SqliteResultStore(results).episodes()
     assert failed.failed and "LLMError" in (failed.error or "") and failed.turns == 6
     with peer_for("openai", replies[6:], api_key=None).serve() as url:
+        capsys.readouterr()
         assert main(sweep_args(url, tmp_path, results, *spec)) == 0  # a failure is a result
         assert SqliteResultStore(results).episodes() == [failed]
+        said = " ".join(capsys.readouterr().out.split())  # a plain re-run says why (issue 67)
+        assert "Nothing left to play: the 1 episode(s) of sweep 'sweep' are stored. 1 " in said
+        assert "failed in an earlier run and were kept, not played again. To play them " in said
+        assert f"again: zork-mcp {' '.join(sweep_args(url, tmp_path, results, *spec))} " in said
         assert main(sweep_args(url, tmp_path, results, *spec, "--resume")) == 0
     [resumed] = SqliteResultStore(results).episodes()
     assert not resumed.failed and (resumed.turns, resumed.score, resumed.end_reason) == (

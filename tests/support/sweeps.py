@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.support.eval_peers import WalkthroughPeer
 from tests.support.paths import ROOT
+from tests.support.processes import live_descendants
 from tests.support.projects import write_project
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.domain.episode.turn_facts import TurnFacts
@@ -64,3 +65,25 @@ def wait_for_rows(
 
 def untimed(turns: tuple[TurnFacts, ...]) -> list[TurnFacts]:
     return [replace(turn, llm_seconds=0.0) for turn in turns]
+
+
+def worker_pids(sweep: subprocess.Popen) -> list[int]:
+    """The sweep's worker processes (spawned: `spawn_main` in their command line)."""
+    return [pid for pid in live_descendants(sweep.pid) if b"spawn_main" in _command_line(pid)]
+
+
+def importing(sweep: subprocess.Popen) -> bool:
+    """Whether the sweep process is loading the app: pydantic's core is mapped (the app's
+    settings import it), and no worker has been started."""
+    try:
+        maps = Path(f"/proc/{sweep.pid}/maps").read_text()
+    except OSError:
+        return False
+    return "pydantic_core" in maps and not worker_pids(sweep)
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

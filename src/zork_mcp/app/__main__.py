@@ -1,3 +1,3 @@
-from zork_mcp.app.cli import run
+from zork_mcp.app.command_line import run
 
 run()

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from zork_mcp.app import bootstrap
+from zork_mcp.app.command_line import interrupted_while_loading
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
@@ -306,8 +307,10 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
 
         return show_main(argv[1:])
     if argv[:1] == ["eval"]:
-        from zork_mcp.app.sweep.cli import main as eval_main  # numpy etc. only for sweeps
-
+        try:
+            from zork_mcp.app.sweep.cli import main as eval_main  # numpy etc. only for sweeps
+        except KeyboardInterrupt:
+            return interrupted_while_loading(argv)
         return eval_main(argv[1:])
     args = parser().parse_args(argv)
     options = options_from(args)
@@ -559,4 +562,5 @@ def escape_unencodable_output() -> None:
 
 
 def run() -> None:
+    """The entry of an install from before `command_line.run` (its `zork-mcp` script)."""
     sys.exit(main())

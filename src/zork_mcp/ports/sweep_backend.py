@@ -13,11 +13,14 @@ from zork_mcp.domain.sweep.records import EpisodeRecord
 
 class SweepBackend(Protocol):
     def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
-        """Play the episode; the future fails with EpisodeInterrupted if it was stopped."""
+        """Play the episode; the future is pending while its worker starts and runs once the
+        worker has begun it (`controls.begun`); it fails with EpisodeInterrupted if the
+        episode was stopped."""
         ...
 
     def interrupt(self) -> None:
-        """Ask every running episode to stop (it ends as on Ctrl-C: resources closed)."""
+        """Ask every running episode to stop (it ends as on Ctrl-C: resources closed), and
+        one whose worker is still starting not to begin."""
 
     def close(self) -> None: ...
 

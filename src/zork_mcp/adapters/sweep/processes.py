@@ -20,14 +20,19 @@ import itertools
 import multiprocessing
 import multiprocessing.context
 import os
-import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
+from zork_mcp.adapters.posix.held_ctrl_c import ctrl_c_held, ignore_ctrl_c
 from zork_mcp.adapters.posix.main_left_out import main_left_out
-from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted, RunningEpisodes
+from zork_mcp.domain.sweep.controls import (
+    EpisodeControls,
+    EpisodeInterrupted,
+    RunningEpisodes,
+    begun,
+)
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.ports.sweep_backend import EpisodePlayer
@@ -42,7 +47,8 @@ class WorkerLostError(RuntimeError):
 class ProcessSweepBackend:
     """`workers` spawned processes, each playing up to `per_worker` episodes at once; an
     episode goes to the least busy one. A worker that died is replaced at the next submit,
-    and the episodes it was playing are failed (the sweep records them and goes on)."""
+    and the episodes it was playing are failed (the sweep records them and goes on). An
+    episode's future runs once its worker has begun it: until then the worker is starting."""
 
     def __init__(self, workers: int, per_worker: int = 1, *, player: EpisodePlayer) -> None:
         self._slots = [_Worker(per_worker, player) for _ in range(workers)]
@@ -57,8 +63,14 @@ class ProcessSweepBackend:
         return self._slots[index].submit(task)
 
     def interrupt(self) -> None:
+        """Each worker stops its episodes as Ctrl-C would. One still starting (importing,
+        seconds) has begun none, so it has nothing to close: it is ended at once rather than
+        waited for, and its episodes are interrupted."""
         for worker in self._slots:
-            worker.send(("interrupt",))
+            if worker.started and not worker.begun:
+                worker.end()
+            else:
+                worker.send(("interrupt",))
 
     def close(self) -> None:
         for worker in self._slots:
@@ -85,6 +97,8 @@ class _Worker:
         self._lock = threading.Lock()
         self._reader: threading.Thread | None = None
         self._dead = False
+        self._begun = False  # it has begun an episode: it is up
+        self._ended = False  # ended by `end`, as the sweep stopped
 
     @property
     def started(self) -> bool:
@@ -101,6 +115,15 @@ class _Worker:
     @property
     def alive(self) -> bool:
         return not self._dead
+
+    @property
+    def begun(self) -> bool:
+        return self._begun
+
+    def end(self) -> None:
+        """End it now: its episodes, not begun, are interrupted."""
+        self._ended = True
+        self._process.terminate()
 
     def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
         if self._process is None:
@@ -142,16 +165,21 @@ class _Worker:
             args=(theirs, self._per_worker, self._player),
             name="zork-mcp eval worker",
         )
-        try:
-            process.start()
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
-        self._process, self._conn = process, ours
-        self._reader = threading.Thread(target=self._read, name="eval-worker-reader", daemon=True)
-        self._reader.start()
+        # the terminal's Ctrl-C is the parent's, from the worker's birth; the parent's own
+        # comes once it knows its worker (an interrupt then ends it)
+        with ctrl_c_held():
+            try:
+                process.start()
+            except BaseException:
+                ours.close()
+                raise
+            finally:
+                theirs.close()
+            self._process, self._conn = process, ours
+            self._reader = threading.Thread(
+                target=self._read, name="eval-worker-reader", daemon=True
+            )
+            self._reader.start()
 
     def _read(self) -> None:
         assert self._conn is not None
@@ -160,9 +188,14 @@ class _Worker:
                 kind, key, payload = self._conn.recv()
             except (EOFError, OSError):
                 break
-            with self._lock:
-                future = self._futures.pop(key)
-            if kind == "done":
+            self._begun = True
+            with self._lock:  # None: failed already (a send to it broke), nothing to say
+                future = self._futures.get(key) if kind == "began" else self._futures.pop(key, None)
+            if future is None:
+                continue
+            if kind == "began":
+                begun(future)
+            elif kind == "done":
                 future.set_result(payload)
             else:
                 future.set_exception(payload)
@@ -173,8 +206,10 @@ class _Worker:
         with self._lock:
             futures, self._futures = list(self._futures.values()), {}
         code = self._process.exitcode if self._process is not None else None
-        for future in futures:
-            if not future.done():
+        for future in (future for future in futures if not future.done()):
+            if self._ended:
+                future.set_exception(EpisodeInterrupted("its worker was ended as it started"))
+            else:
                 future.set_exception(WorkerLostError(f"the worker process died (exit {code})"))
 
 
@@ -190,7 +225,7 @@ class _WorkerProcess(multiprocessing.context.SpawnProcess):
 
 def worker_main(conn: Connection, per_worker: int, player: EpisodePlayer) -> None:
     """A worker's life: play what the parent sends, until it says close or is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop an episode
+    ignore_ctrl_c()  # the parent says when to stop an episode
     worker = _Episodes(conn, per_worker, player)
     while True:
         try:
@@ -228,6 +263,7 @@ class _Episodes:
         self._running.wait(timeout)
 
     def _play(self, key: int, task: EpisodeTask, controls: EpisodeControls) -> None:
+        self._send(("began", key, None))
         try:
             record = controls.settle(self._player(task, controls))
             answer: tuple[str, int, object] = ("done", key, record)
@@ -235,6 +271,9 @@ class _Episodes:
             answer = ("failed", key, e)
         except BaseException as e:  # the player records failures; this is a bug's trace
             answer = ("failed", key, RuntimeError(f"{type(e).__name__}: {e}"))
-        with self._send_lock, contextlib.suppress(OSError, ValueError):  # parent gone: we end
-            self._conn.send(answer)
+        self._send(answer)
         self._running.done(key)
+
+    def _send(self, message: tuple[str, int, object]) -> None:
+        with self._send_lock, contextlib.suppress(OSError, ValueError):  # parent gone: we end
+            self._conn.send(message)

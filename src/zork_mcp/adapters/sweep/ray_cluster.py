@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.sweep.controls import EpisodeInterrupted, RunningEpisodes
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted, RunningEpisodes, begun
 from zork_mcp.domain.sweep.episodes import EpisodeTask
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.ports.sweep_backend import EpisodePlayer
@@ -138,6 +138,10 @@ class RaySweepBackend:
         result: Future[EpisodeRecord] = Future()
         play.remote(task, logs).future().add_done_callback(
             lambda done: self._settle(index, task, done, result)
+        )
+        # the actor plays as soon as it is up (each play has a thread of its own)
+        self._actors[index].__ray_ready__.remote().future().add_done_callback(
+            lambda _: begun(result)
         )
         return result
 

@@ -23,10 +23,13 @@ from rich.text import Text
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
 from zork_mcp.app.cli import positive
+from zork_mcp.app.command_line import INTERRUPTED
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
 from zork_mcp.app.screen import screen
+from zork_mcp.app.sweep.ctrl_c import ctrl_c_stops
 from zork_mcp.app.sweep.episode import play_episode, run_options
 from zork_mcp.app.sweep.live import sweep_progress
+from zork_mcp.app.sweep.play_on import interrupted, rerun, stopped
 from zork_mcp.app.sweep.sweep import (
     Sweep,
     model_spec,
@@ -170,14 +173,17 @@ def main(argv: Sequence[str]) -> int:
     try:
         if rest[:1] == ["report"]:
             return report(report_parser().parse_args(rest[1:]))
-        return sweep(sweep_parser().parse_args(rest))
+        return sweep(sweep_parser().parse_args(rest), rest)
     except ZorkMcpError as error:
         message = Text.assemble(("error:", "bold red"), " ", inert(str(error)))  # no markup
         console.print(message, highlight=False, soft_wrap=True)
         return 2
+    except KeyboardInterrupt:  # wherever it came: the scheduler stops on its own
+        console.print(Text(interrupted(rest)), soft_wrap=True)
+        return INTERRUPTED
 
 
-def sweep(args: argparse.Namespace) -> int:
+def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     spec, parallel = sweep_spec(args)
     _check_games(spec)
     if args.dry_run or spec.budget.limits:
@@ -201,20 +207,23 @@ def sweep(args: argparse.Namespace) -> int:
         )
         for episode in spec.episodes_to_play()
     ]
-    with sweep_progress(args.plain) as progress:
+    with sweep_progress(args.plain) as progress, ctrl_c_stops() as stop:
         scheduler = Scheduler(
             _backend(args, parallel), store, parallel, spec.provider_limits, progress,
             args.resume, spec.budget,
             (lambda task, played: _left(estimates[task.spec.cell], task, played))
-            if spec.budget.limits else None,
+            if spec.budget.limits else None, stop,
         )  # fmt: skip
         state = scheduler.run(tasks)
     console = screen(plain=args.plain)
-    _report_sweep(console, store, spec.name, args.out or args.results.parent, state)
+    _report_sweep(console, store, spec.name, args.out or args.results.parent)
     if spec.budget.limits:
         _report_budget(console, spec, state)
     _say_where(console, args.results, spec.name)
-    return 130 if state.stopped else (1 if state.failed else 0)
+    said = stopped(state, argv) if state.stopped else rerun(state, spec.name, argv)
+    if said:
+        console.print(Text(said), soft_wrap=True)
+    return INTERRUPTED if state.stopped else (1 if state.failed else 0)
 
 
 def cell_estimates(spec: Sweep, args: argparse.Namespace) -> dict[Cell, RunEstimate]:
@@ -406,11 +415,7 @@ def _integers(text: str, flag: str) -> list[int]:
         raise ConfigurationError(f"{flag}: expected whole numbers, got '{text}'.") from e
 
 
-def _report_sweep(
-    console: Console, store: ResultStore, name: str, out: Path, state: SweepState
-) -> None:
-    if state.stopped:
-        console.print(f"Stopped: {state.interrupted} running episode(s) will be played again.")
+def _report_sweep(console: Console, store: ResultStore, name: str, out: Path) -> None:
     records = store.episodes(name)
     if records:
         from zork_mcp.app.sweep.report import render  # numpy, scipy: once the sweep is done

@@ -39,9 +39,11 @@ def best_cell(records: list[EpisodeRecord]) -> str:
 def status(state: SweepState, elapsed: float) -> str:
     finished = state.done + state.failed
     eta = elapsed / finished * state.remaining if finished else None
+    starting = f" | starting {state.starting}" if state.starting else ""  # workers not up yet
     return (
         f"done {state.done + state.skipped}/{state.total} (skipped {state.skipped}) | "
-        f"running {sum(state.running.values())} | failed {state.failed} | "
+        f"running {sum(state.running.values()) - state.starting}{starting} | "
+        f"failed {state.failed} | "
         f"ETA {'?' if eta is None else f'{eta:.0f}s'} | best {best_cell(state.records)}"
     )
 
@@ -95,6 +97,9 @@ class SweepProgress:
             self._running[task.spec.key] = (task, self._now())
             self._seen.pop(task.spec.key, None)
             self._state = state
+
+    def began(self, task: EpisodeTask, state: SweepState) -> None:
+        self._show(state)
 
     def finished(self, record: EpisodeRecord, state: SweepState) -> None:
         with self._lock:

@@ -1,9 +1,12 @@
 """What a worker (a local worker process or a Ray actor) has over the episodes it plays:
-it can stop each as Ctrl-C would, and a stopped episode ends with EpisodeInterrupted."""
+it can stop each as Ctrl-C would, and a stopped episode ends with EpisodeInterrupted; and
+what a back-end tells of each: its future runs once its worker has begun it."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from concurrent.futures import Future
 from typing import Protocol
 
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -11,6 +14,13 @@ from zork_mcp.domain.sweep.records import EpisodeRecord
 
 class EpisodeInterrupted(Exception):
     """The episode was stopped by Ctrl-C: it has no result and is played again next time."""
+
+
+def begun(future: Future[EpisodeRecord]) -> None:
+    """The episode's worker has begun it (it is up, no longer starting): its future runs,
+    unless it has already ended."""
+    with contextlib.suppress(RuntimeError):  # settled first: nothing left to say
+        future.set_running_or_notify_cancel()
 
 
 class Interruptible(Protocol):

@@ -1,6 +1,8 @@
 """The sweep scheduler: at most N episodes at once and at most K per provider; each finished
 episode is stored at once, finished ones are skipped on a re-run (or carried on, when the
-re-run's turn limit is higher), Ctrl-C stops cleanly.
+re-run's turn limit is higher), Ctrl-C stops cleanly: as its `stop` (the app's Ctrl-C sets
+it, so that no KeyboardInterrupt lands between two steps of storing an episode or of waiting
+on one), or as a KeyboardInterrupt in its thread.
 
 With a budget, it starts no episode that what is left (the budget, less what the sweep's
 stored episodes spent and what its running ones may spend) cannot cover at its estimate, and
@@ -11,6 +13,7 @@ plays it on from its checkpoint."""
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -32,7 +35,11 @@ POLL_SECONDS = 0.5
 
 
 class SweepObserver(Protocol):
-    def started(self, task: EpisodeTask, state: SweepState) -> None: ...
+    def started(self, task: EpisodeTask, state: SweepState) -> None:
+        """The episode was handed to a worker (which may still be starting)."""
+
+    def began(self, task: EpisodeTask, state: SweepState) -> None:
+        """Its worker has begun playing it."""
 
     def finished(self, record: EpisodeRecord, state: SweepState) -> None: ...
 
@@ -44,10 +51,12 @@ class SweepState:
     done: int = 0
     failed: int = 0
     interrupted: int = 0
-    running: Counter[str] = field(default_factory=Counter)  # per provider
+    running: Counter[str] = field(default_factory=Counter)  # per provider, `starting` too
+    starting: int = 0  # of those, the episodes whose worker has not begun them: it starts
     records: list[EpisodeRecord] = field(default_factory=list)
     stopped: bool = False
     unplayed: int = 0  # episodes the budget left unplayed or stopped, to play on later
+    kept_failed: int = 0  # stored as failed before, and not played again (no redo_failed)
     spent: Spend = field(default_factory=Spend)  # by the sweep's stored episodes
     needed: Spend = field(default_factory=Spend)  # the unplayed ones' estimates, summed
     least: Spend | None = None  # the least of them: more than the budget had left
@@ -68,6 +77,7 @@ class Scheduler:
     budget: Budget = field(default_factory=Budget)
     # what playing a task on from the turns it has played would take
     estimate: Callable[[EpisodeTask, int], Spend] | None = None
+    stop: threading.Event = field(default_factory=threading.Event)  # set: stop as on Ctrl-C
 
     def __post_init__(self) -> None:
         if self.budget.limits and self.estimate is None:
@@ -76,6 +86,7 @@ class Scheduler:
         self._played: dict[str, int] = {}  # turns, by stored episode
         self._allowed: dict[str, Spend] = {}  # by running episode
         self._ended: dict[str, EndReason | str] = {}  # by stored episode
+        self._begun: set[Future[EpisodeRecord]] = set()  # running ones their worker began
 
     def run(self, tasks: Sequence[EpisodeTask]) -> SweepState:
         sweep = tasks[0].spec.sweep if tasks else ""
@@ -84,20 +95,23 @@ class Scheduler:
             self._stored(record)
         pending = still_to_play(tasks, stored, redo_failed=self.redo_failed)
         state = SweepState(total=len(tasks), skipped=len(tasks) - len(pending))
+        if not self.redo_failed:
+            state.kept_failed = sum(
+                1 for task in tasks if (r := stored.get(task.spec.key)) is not None and r.failed
+            )
         running: dict[Future[EpisodeRecord], EpisodeTask] = {}
         try:
-            while pending or running:
-                self._fill(pending, running, state)
-                if not running:  # the budget affords none of what is left
-                    break
-                done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-                for future in done:
-                    self._finish(future, running, state, pending)
-        except KeyboardInterrupt:
-            state.stopped = True
-            self._drain(running, state)
+            try:
+                self._play(pending, running, state)
+            except KeyboardInterrupt:
+                self.stop.set()
+            if self.stop.is_set():
+                state.stopped = True
+                self._drain(running, state)
         finally:
-            self.backend.close()
+            if _close(self.backend):  # Ctrl-C as the workers ended: now they have
+                self.stop.set()
+        state.stopped = self.stop.is_set()
         self._left_unplayed(state, tasks, pending)
         state.spent = self._total_spent()
         return state
@@ -120,6 +134,23 @@ class Scheduler:
         state.needed = sum(needs, Spend())
         in_dollars = self.budget.usd is not None
         state.least = min(needs, key=lambda need: (need.usd or 0.0) if in_dollars else need.tokens)
+
+    def _play(
+        self,
+        pending: list[EpisodeTask],
+        running: dict[Future[EpisodeRecord], EpisodeTask],
+        state: SweepState,
+    ) -> None:
+        while (pending or running) and not self.stop.is_set():
+            self._fill(pending, running, state)
+            if not running:  # the budget affords none of what is left
+                return
+            done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future, task in list(running.items()):
+                if future.running() or future.done():
+                    self._begin(future, task, state)
+            for future in done:
+                self._finish(future, running, state, pending)
 
     def _stored(self, record: EpisodeRecord) -> None:
         self._spent[record.key] = Spend(record.prompt_tokens + record.completion_tokens,
@@ -170,6 +201,7 @@ class Scheduler:
                 task = replace(task, budget=allowance.plus(spent))
             pending.remove(_same(pending, task))
             state.running[provider] += 1
+            state.starting += 1
             running[self.backend.submit(task)] = task
             if self.observer:
                 self.observer.started(task, state)
@@ -184,16 +216,22 @@ class Scheduler:
         """Store a finished episode, then let it go from `running`.
 
         A Ctrl-C in this process is never taken for an episode's own interruption: it
-        propagates, and an episode not yet stored stays in `running` for the drain.
+        propagates, and an episode not yet stored stays in `running` for the drain. Once
+        the sweep stops, an episode that ends with no record (its worker lost as it
+        stopped: the terminal's Ctrl-C reaches workers too) is interrupted, not failed.
         """
         task = running[future]
+        self._begin(future, task, state)
         error = future.exception()
-        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt))
+        interrupted = isinstance(error, (EpisodeInterrupted, KeyboardInterrupt)) or bool(
+            error and state.stopped
+        )
         # a worker that failed is recorded with its error, and the sweep goes on
         record = None if interrupted else crashed(task, error) if error else future.result()
         if record:
             self.store.record(record)  # idempotent: a replayed episode replaces itself
         del running[future]
+        self._begun.discard(future)
         self._allowed.pop(task.spec.key, None)
         state.running[task.spec.cell.model.provider] -= 1
         played_before = self._played.get(task.spec.key, 0) if task.resume else 0
@@ -214,16 +252,43 @@ class Scheduler:
         if self.observer:
             self.observer.finished(record, state)
 
+    def _begin(self, future: Future[EpisodeRecord], task: EpisodeTask, state: SweepState) -> None:
+        """The episode's worker has begun it (or it ended first): say so, once."""
+        if future in self._begun:
+            return
+        self._begun.add(future)
+        state.starting -= 1
+        if self.observer:
+            self.observer.began(task, state)
+
     def _drain(self, running: dict[Future[EpisodeRecord], EpisodeTask], state: SweepState) -> None:
-        """Stop the running episodes and keep the ones that finished meanwhile."""
-        self.backend.interrupt()
-        while running:
+        """Stop the running episodes and keep the ones that finished meanwhile. Ctrl-C again
+        stops nothing more: an episode it cut short as it was stored is stored again, whole
+        (a stored episode replaces itself)."""
+        asked = False
+        while running or not asked:
             try:
+                if not asked:
+                    self.backend.interrupt()
+                    asked = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._finish(future, running, state)
             except KeyboardInterrupt:
                 continue
-            for future in done:
-                self._finish(future, running, state)
+
+
+def _close(backend: SweepBackend) -> bool:
+    """Close the back-end whole, whatever Ctrl-C says meanwhile (its workers are closing
+    what they started; cut short, one never told to close would wait for this process as
+    this process, exiting, waited for it); and whether Ctrl-C came."""
+    pressed = False
+    while True:
+        try:
+            backend.close()
+            return pressed
+        except KeyboardInterrupt:
+            pressed = True
 
 
 def _same(pending: list[EpisodeTask], task: EpisodeTask) -> EpisodeTask:

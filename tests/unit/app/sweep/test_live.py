@@ -35,6 +35,14 @@ def test_the_status_shows_done_running_failed_eta_and_the_best_cell():
     assert best_cell([]) == "-" and "ETA ?" in status(SweepState(total=3), 1.0)
 
 
+def test_episodes_whose_worker_still_starts_are_starting_not_running():
+    """Issue 67: `running 4` while the workers were still importing."""
+    starting = SweepState(total=4, running=Counter(local=4), starting=4)
+    assert status(starting, 9.0).startswith("done 0/4 (skipped 0) | running 0 | starting 4 |")
+    some = SweepState(total=4, running=Counter(local=4), starting=1)
+    assert "| running 3 | starting 1 |" in status(some, 9.0)
+
+
 def test_off_a_terminal_each_finished_episode_is_one_plain_line():
     out = io.StringIO()
     progress = SweepProgress(Console(file=out, width=300), live=False, clock=lambda: 0.0)

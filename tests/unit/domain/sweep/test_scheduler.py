@@ -19,7 +19,7 @@ from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget, Spend
-from zork_mcp.domain.sweep.controls import EpisodeInterrupted
+from zork_mcp.domain.sweep.controls import EpisodeInterrupted, begun
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import Scheduler, still_to_play
@@ -113,16 +113,20 @@ def test_a_failing_worker_is_recorded_with_its_error_and_the_sweep_goes_on(tmp_p
 
 
 class StopAfter:
-    """Ctrl-C arriving while the third episode is reported."""
+    """Ctrl-C arriving, once, while the `count`-th finished episode is reported."""
 
     def __init__(self, count: int) -> None:
-        self.count = count
+        self.count, self.pressed = count, False
 
     def started(self, task, state) -> None:
         pass
 
+    def began(self, task, state) -> None:
+        pass
+
     def finished(self, record, state) -> None:
-        if state.done == self.count:
+        if state.done == self.count and not self.pressed:
+            self.pressed = True
             raise KeyboardInterrupt
 
 
@@ -221,10 +225,14 @@ class Recording:
 
     def __init__(self) -> None:
         self.starts: list[tuple[str, int]] = []
+        self.begins: list[tuple[str, int]] = []
         self.ends: list[tuple[str, int]] = []
 
     def started(self, task, state) -> None:
         self.starts.append((task.spec.key, sum(state.running.values())))
+
+    def began(self, task, state) -> None:
+        self.begins.append((task.spec.key, state.starting))
 
     def finished(self, record, state) -> None:
         self.ends.append((record.key, state.done + state.failed))
@@ -235,6 +243,7 @@ def test_the_observer_hears_of_every_start_and_every_finished_record_as_it_happe
     state = Scheduler(ThreadBackend(), store, 1, {}, seen).run(tasks_)
     keys = [t.spec.key for t in tasks_]
     assert seen.starts == [(key, 1) for key in keys]
+    assert seen.begins == [(key, 0) for key in keys]
     assert seen.ends == [(key, n) for n, key in enumerate(keys, start=1)]
     assert [r.key for r in state.records] == keys
     assert (state.total, state.remaining) == (8, 0)
@@ -377,3 +386,146 @@ def test_what_the_budget_left_unplayed_is_counted_with_what_it_would_take(tmp_pa
     assert (state.done, state.unplayed, state.spent) == (2, 4, Spend(200))
     assert state.needed == Spend(sum(estimate[t.spec.key].tokens for t in played[2:]))
     assert state.least == Spend(120)  # the third, the first the 50 tokens left could not cover
+
+
+class LostAsItStops(ThreadBackend):
+    """Its workers are lost as the sweep stops (the terminal's Ctrl-C reached them too, or
+    they were ended on the way): the episodes then running fail with no record."""
+
+    first = tasks()[0].spec.key
+
+    def pause_for(self, task: EpisodeTask) -> float:
+        return 0.01 if task.spec.key == self.first else 0.5
+
+    def _play(self, task: EpisodeTask) -> EpisodeRecord:
+        try:
+            return super()._play(task)
+        except EpisodeInterrupted:
+            raise RuntimeError("the worker process died (exit -2)") from None
+
+
+def test_an_episode_whose_worker_is_lost_as_the_sweep_stops_is_interrupted_not_failed(tmp_path):
+    """Issue 67: four episodes stored as `worker failed: WorkerLostError` after a Ctrl-C,
+    which a plain re-run then skipped as done."""
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    state = Scheduler(LostAsItStops(), store, 2, {}, StopAfter(1)).run(tasks())
+    assert state.stopped and state.interrupted >= 1 and state.failed == 0
+    stored = store.episodes("s")
+    assert [r.error for r in stored if r.failed] == []
+    rerun = Scheduler(ThreadBackend(), store, 2, {}).run(tasks())
+    assert (rerun.skipped, rerun.done) == (len(stored), 24 - len(stored))
+
+
+class CtrlCWhileWriting(SqliteResultStore):
+    """A store that the user's Ctrl-C interrupts while it writes its `at`-th episode."""
+
+    def __init__(self, path: Path, at: int) -> None:
+        super().__init__(path)
+        self.writes, self.at = 0, at
+
+    def record(self, episode: EpisodeRecord) -> None:
+        self.writes += 1
+        if self.writes == self.at:
+            raise KeyboardInterrupt
+        super().record(episode)
+
+
+class FinishAnyway(ThreadBackend):
+    """Its episodes end with their record even once stopped (their last turn was done)."""
+
+    def __init__(self) -> None:
+        super().__init__(pause=0.05)
+        self.asked = threading.Event()
+
+    def interrupt(self) -> None:
+        self.asked.set()
+
+
+def test_a_second_ctrl_c_while_a_result_is_written_loses_no_episode_and_ends_the_stop(tmp_path):
+    store, backend = CtrlCWhileWriting(tmp_path / "r.sqlite", at=2), FinishAnyway()
+    state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks())
+    assert state.stopped and backend.asked.is_set()
+    assert len(store.episodes("s")) == state.done == 2, "the one being written is written"
+
+
+class SlowToStart:
+    """Workers that take `seconds` to start: each episode's future is pending until then,
+    running while it plays, then done."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.timers: list[threading.Timer] = []
+
+    def submit(self, task: EpisodeTask) -> Future[EpisodeRecord]:
+        future: Future[EpisodeRecord] = Future()
+        up = threading.Timer(self.seconds, begun, (future,))
+        ends = threading.Timer(self.seconds * 2, future.set_result, (record_of(task),))
+        self.timers += [up, ends]
+        up.start()
+        ends.start()
+        return future
+
+    def interrupt(self) -> None:
+        pass
+
+    def close(self) -> None:
+        for timer in self.timers:
+            timer.join()
+
+
+class Starting(Recording):
+    """What the state says of each episode as it is handed out, begun and finished."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, int, int]] = []
+
+    def started(self, task, state) -> None:
+        self.seen.append(("started", state.starting, sum(state.running.values())))
+
+    def began(self, task, state) -> None:
+        self.seen.append(("began", state.starting, sum(state.running.values())))
+
+    def finished(self, record, state) -> None:
+        self.seen.append(("finished", state.starting, sum(state.running.values())))
+
+
+def test_an_episode_counts_as_starting_until_its_worker_has_begun_it(tmp_path):
+    """Issue 67: the live line said `running 4` while the workers still imported."""
+    store, seen = SqliteResultStore(tmp_path / "r.sqlite"), Starting()
+    state = Scheduler(SlowToStart(0.7), store, 2, {}, seen).run(tasks(1)[:2])
+    assert seen.seen == [("started", 1, 1), ("started", 2, 2), ("began", 1, 2),
+                         ("began", 0, 2), ("finished", 0, 1), ("finished", 0, 0)]  # fmt: skip
+    assert (state.done, state.starting) == (2, 0)
+
+
+class CtrlCAsItCloses(ThreadBackend):
+    """Ctrl-C comes while the back-end waits for its workers to end, once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closes = 0
+
+    def close(self) -> None:
+        self.closes += 1
+        if self.closes == 1:
+            raise KeyboardInterrupt
+        super().close()
+
+
+def test_a_ctrl_c_while_the_workers_end_lets_them_end_then_stops_the_run(tmp_path):
+    """Cut short, the wait left a worker that was never told to close waiting for its
+    parent, which waited for it at exit: the sweep hung after saying it was interrupted."""
+    store, backend = SqliteResultStore(tmp_path / "r.sqlite"), CtrlCAsItCloses()
+    state = Scheduler(backend, store, 2, {}).run(tasks(1))
+    assert state.stopped and backend.closes == 2 and len(store.episodes("s")) == 4
+    backend = CtrlCAsItCloses()
+    state = Scheduler(backend, store, 2, {}, StopAfter(1)).run(tasks(2))
+    assert state.stopped and backend.closes == 2, "Ctrl-C again stops nothing more"
+
+
+def test_a_rerun_counts_the_failed_episodes_it_keeps_unless_asked_to_play_them(tmp_path):
+    store = SqliteResultStore(tmp_path / "r.sqlite")
+    Scheduler(ThreadBackend(fail_seeds=frozenset({12})), store, 2, {}).run(tasks(2))
+    assert Scheduler(ThreadBackend(), store, 2, {}).run(tasks(2)).kept_failed == 4
+    assert Scheduler(ThreadBackend(), store, 2, {}, redo_failed=True).run(tasks(2)).kept_failed == 0
