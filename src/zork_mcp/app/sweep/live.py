@@ -99,7 +99,8 @@ class SweepProgress:
             self._state = state
 
     def began(self, task: EpisodeTask, state: SweepState) -> None:
-        self._show(state)
+        with self._lock:
+            self._state = state  # one fewer starting: its worker is playing it
 
     def finished(self, record: EpisodeRecord, state: SweepState) -> None:
         with self._lock:
