@@ -13,7 +13,7 @@ ends with valid game commands or the documented error, and no server process lef
 | malformed_tool_call_json    | invalid arguments: skip the tool     | command; error in history  |
 | unknown_tool_name           | tool call fails: error to history    | command; error in history  |
 | empty_llm_response          | no content: force the final action   | command from forced call   |
-| content_not_json            | parse fallback (R1.4, P2)            | look; agent_parse_error    |
+| content_not_json            | prose over lines: parse fallback (P2)| look; agent_parse_error    |
 | never_ending_tool_calls     | max iterations: force the action     | command from forced call   |
 | server_missing              | start fails on turn 1: fail fast     | startup error with advice  |
 | server_dies_at_start        | start fails on turn 1: fail fast     | startup error, no retry    |
@@ -191,7 +191,7 @@ def empty_llm_response(tmp_path):
 
 
 def content_not_json(tmp_path):
-    rig = Rig(tmp_path, [text_reply("I think I will go north now.")])
+    rig = Rig(tmp_path, [text_reply("I think I will go north now.\nThe forest is dark.")])
     assert rig.turn() == FALLBACK_ACTION and "agent_parse_error" in rig.types()
     return rig
 

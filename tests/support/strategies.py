@@ -148,7 +148,8 @@ class AnswerForm(Enum):
     BARE = "bare"
     FENCED = "fenced"
     IN_PROSE = "in_prose"
-    NOT_JSON = "not_json"
+    PLAIN = "plain"  # one short line, no JSON: the command it says (a small model's way)
+    NOT_JSON = "not_json"  # prose over lines: nothing to read
     EMPTY = "empty"
     BLANK = "blank"
     NO_ACTION = "no_action"
@@ -163,7 +164,12 @@ class Answer:
 
     @property
     def parseable(self) -> bool:
-        return self.form in (AnswerForm.BARE, AnswerForm.FENCED, AnswerForm.IN_PROSE)
+        return self.form in (
+            AnswerForm.BARE,
+            AnswerForm.FENCED,
+            AnswerForm.IN_PROSE,
+            AnswerForm.PLAIN,
+        )
 
     def text(self) -> str | None:
         body = json.dumps(
@@ -173,7 +179,8 @@ class Answer:
             AnswerForm.BARE: body,
             AnswerForm.FENCED: f"```json\n{body}\n```",
             AnswerForm.IN_PROSE: f"I will act now.\n{body}\nThat is my answer.",
-            AnswerForm.NOT_JSON: f"I think I should {self.action}.",
+            AnswerForm.PLAIN: f"> {self.action}",
+            AnswerForm.NOT_JSON: f"I think\nI should {self.action}.",
             AnswerForm.EMPTY: None,
             AnswerForm.BLANK: "  \n ",
             AnswerForm.NO_ACTION: json.dumps({"thinking": self.thinking}),
