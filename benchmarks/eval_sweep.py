@@ -48,6 +48,7 @@ from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 try:  # issue 28: the back-end is an adapter; the scheduler and episodes are domain/sweep's
@@ -81,7 +82,7 @@ def project(directory: Path, protocol: str | None = None) -> Path:
 def episodes(
     url: str, args: argparse.Namespace, directory: Path, mode: str, protocol: str | None
 ) -> list[EpisodeTask]:
-    model = ModelSpec("local", "p1-q1", f"{url}/v1")
+    model = ModelSpec(parse_model("local:p1-q1"), f"{url}/v1")
     sweep = Sweep("bench", (model,), (mode,), (), args.episodes // len(args.modes), args.turns)
     config = project(directory, protocol)
     return [

@@ -203,7 +203,8 @@ async def test_tool_calls_without_ids_get_unique_ids_the_next_request_can_answer
 async def test_openai_default_model_gets_tools_with_reasoning_off():
     peer = peer_for("openai", [tool_calls_reply(("game.play", {}))], NAMES)
     async with httpx.AsyncClient(transport=peer.mock_transport()) as client:
-        llm = PROVIDERS["openai"].llm(client, api_key=peer.api_key, base_url=f"{MOCK_BASE}/v1")
+        openai = PROVIDERS["openai"]
+        llm = openai.llm(client, openai.resolve(), api_key=peer.api_key, base_url=f"{MOCK_BASE}/v1")
         await llm.complete(LLMRequest(tuple(initial_messages("s", "u")), TOOLS, ToolChoice.AUTO))
     assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
 

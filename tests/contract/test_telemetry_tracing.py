@@ -15,8 +15,11 @@ from tests.support.langfuse_capture import LangfuseCapture
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.adapters.telemetry.otel import OtelTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
+from zork_mcp.builders.providers import resolve_model
 
-IDENTITY = RunIdentity("anthropic", "claude-x", session_id="ep-1", mcp_config="off", seed=3)
+IDENTITY = RunIdentity(
+    resolve_model("anthropic", "claude-x"), session_id="ep-1", mcp_config="off", seed=3
+)
 
 
 class TestLangfuseTelemetry(TelemetryContract):

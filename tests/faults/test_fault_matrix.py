@@ -120,7 +120,7 @@ class Rig:
         async with httpx.AsyncClient(transport=self.transport) as client:
             yield PROVIDERS["openrouter"].llm(
                 client,
-                model="openai/gpt-4o-mini",
+                PROVIDERS["openrouter"].resolve("openai/gpt-4o-mini"),
                 api_key=self.peer.api_key,
                 base_url="https://peer.invalid/api/v1",
                 retry=RetryPolicy(attempts=3, initial_delay=0.01, sleep=no_sleep),

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from tests.support.agents import agent_for
 from zork_mcp.adapters.game.fake import FakeGameEnv
+from zork_mcp.adapters.llm.budgeted import BudgetedLLM
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply, tool_calls_reply
-from zork_mcp.adapters.llm.prices import BudgetedLLM
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.storage.fake_checkpoints import FakeCheckpoints
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry

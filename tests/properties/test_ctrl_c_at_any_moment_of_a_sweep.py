@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
@@ -27,7 +28,10 @@ from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import Scheduler
 
 ENDINGS = ("interrupted", "broken", "lost", "finished")
-CELLS = (Cell(ModelSpec("local", "m"), "on"), Cell(ModelSpec("local", "m"), "off"))
+CELLS = (
+    Cell(ModelSpec(parse_model("local:m")), "on"),
+    Cell(ModelSpec(parse_model("local:m")), "off"),
+)
 TASKS = [
     EpisodeTask(EpisodeSpec("ctrl-c", cell, i, 12 + i, 3), Path("logs"), Path("pyproject.toml"))
     for i in range(5)

@@ -5,7 +5,11 @@ from hypothesis import strategies as st
 from tests.support.strategies import TEXT, no_tool_models, tool_models
 from zork_mcp.builders.providers import MODELS_WITHOUT_TOOLS, PROVIDERS
 from zork_mcp.domain.errors import MCPError
-from zork_mcp.domain.tools.model_support import ensure_tool_support, supports_tool_calling
+from zork_mcp.domain.tools.model_support import (
+    ensure_tool_support,
+    refusing_rule,
+    supports_tool_calling,
+)
 
 RULES = MODELS_WITHOUT_TOOLS
 
@@ -43,5 +47,15 @@ def test_p13_the_override_accepts_any_model(model):
     ensure_tool_support(model, RULES, force=True)
 
 
-def test_p13_every_provider_offers_the_registry_rules():
-    assert all(p.offer_limits().no_tools == RULES for p in PROVIDERS.values())
+@given(no_tool_models, st.sampled_from(sorted(PROVIDERS)))
+def test_p13_a_model_is_matched_once_when_resolved_and_each_turn_reads_the_rule(model, name):
+    """The registry matches the name once, as it resolves the run's model; what a turn's
+    request may offer carries the rule that refuses it, whichever provider serves it."""
+    resolved = PROVIDERS[name].resolve(model)
+    assert not resolved.profile.takes_tools
+    assert resolved.offer_limits().refused_tools == refusing_rule(model, RULES)
+
+
+@given(tool_models, st.sampled_from(sorted(PROVIDERS)))
+def test_p13_a_model_that_takes_tools_resolves_with_no_rule(model, name):
+    assert PROVIDERS[name].resolve(model).offer_limits().refused_tools is None

@@ -21,9 +21,10 @@ from zork_mcp.adapters.telemetry.fanout import FanoutTelemetry
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.adapters.telemetry.otel import OtelTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
+from zork_mcp.builders.providers import resolve_model
 from zork_mcp.domain.loop.batch_policy import CallOutcome
 
-IDENTITY = RunIdentity("openrouter", "openai/gpt-4o-mini", session_id="ep-p", seed=1)
+IDENTITY = RunIdentity(resolve_model("openrouter", "openai/gpt-4o-mini"), session_id="ep-p", seed=1)
 LEVELS = {
     CallOutcome.SUCCEEDED: None,
     CallOutcome.TOOL_ERROR: "ERROR",

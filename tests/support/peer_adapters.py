@@ -20,6 +20,6 @@ def build_adapter(protocol: str, client: httpx.AsyncClient, base: str, key: str,
     """The real adapter of this protocol (from the provider registry), sending to `base`."""
     name, path = THROUGH[protocol]
     api = "responses" if protocol == "openai-responses" else None
-    return PROVIDERS[name].llm(
-        client, api_key=key, base_url=f"{base}{path}", retry=retry, openai_api=api
-    )
+    provider = PROVIDERS[name]
+    model = provider.resolve(api=api)
+    return provider.llm(client, model, api_key=key, base_url=f"{base}{path}", retry=retry)

@@ -15,7 +15,6 @@ from zork_mcp.builders.mcp import (
     run_tool_settings,
     shared_start_plan,
 )
-from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import (
     RunOptions,
     history_policy,
@@ -68,4 +67,4 @@ __all__ = [
 
 def offer_limits(options: RunOptions, settings: MCPSettings) -> OfferLimits:
     """What one request may offer: the provider's documented tool limit and our budget."""
-    return PROVIDERS[options.provider].offer_limits(settings.max_tool_definition_chars)
+    return options.model.offer_limits(settings.max_tool_definition_chars)

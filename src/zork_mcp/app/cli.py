@@ -28,6 +28,7 @@ from zork_mcp.builders.providers import (
     PROVIDERS,
     Provider,
     provider_named,
+    resolve_model,
 )
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
@@ -269,14 +270,12 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         )
     episode = args.episode_id or time.strftime("episode-%Y%m%d-%H%M%S")
     try:
-        PROVIDERS[args.provider].api_for(args.model, args.openai_api)
+        model = resolve_model(args.provider, args.model, args.openai_api)
     except ConfigurationError as e:
         parser().error(str(e))
     return RunOptions(
-        provider=args.provider,
-        model=args.model,
+        model=model,
         base_url=args.base_url,
-        openai_api=args.openai_api,
         game=args.game,
         max_score=args.max_score,
         max_turns=args.max_turns,

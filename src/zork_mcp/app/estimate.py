@@ -18,9 +18,10 @@ from rich.text import Text
 from zork_mcp.app.container import Container
 from zork_mcp.app.prompts import system_prompt
 from zork_mcp.app.tables import Grid
-from zork_mcp.builders.llm import EstimatedCost, priced_estimate
+from zork_mcp.builders.llm import priced_estimate
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
+from zork_mcp.domain.episode.estimate_cost import EstimatedCost
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
 from zork_mcp.domain.tools.tool_offer import choose_offered
 from zork_mcp.domain.tools.tool_schema import ToolDefinition, tool_definitions
@@ -58,9 +59,8 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
                                        options.max_turns, game.typical_answer_chars)  # fmt: skip
         finally:
             container.shutdown_resources()
-    model = options.model_name
-    cost, unpriced = priced_estimate(options.provider, model, episode)
-    return RunEstimate(label or f"{options.provider}:{model}", episodes, episode, cost, unpriced)
+    cost, unpriced = priced_estimate(options.model, episode)
+    return RunEstimate(label or str(options.model), episodes, episode, cost, unpriced)
 
 
 def offered_tools(container: Container) -> tuple[ToolDefinition, ...]:

@@ -12,17 +12,9 @@ from inspect_ai.model import Model
 
 from zork_mcp.adapters.llm.inspect_model import InspectModelLLM
 from zork_mcp.builders.llm import LLMSession
-from zork_mcp.builders.providers import PROVIDERS
+from zork_mcp.builders.providers import inspect_model
+from zork_mcp.domain.llm.model import ResolvedModel
 from zork_mcp.ports.llm import LLM
-
-# Inspect's model API names where the registry knows the provider behind them (for what one
-# request may offer); any other API is held to OpenAI's limits.
-REGISTRY_NAMES = {
-    "openai": "openai",
-    "anthropic": "anthropic",
-    "google": "gemini",
-    "openrouter": "openrouter",
-}
 
 
 def inspect_llm_session(model: Model, inspect_loop: asyncio.AbstractEventLoop) -> LLMSession:
@@ -35,8 +27,6 @@ def inspect_llm_session(model: Model, inspect_loop: asyncio.AbstractEventLoop) -
     return session
 
 
-def registry_provider(model: Model) -> str:
-    """The registry's provider for Inspect's `model` (`openai/gpt-4o`: openai)."""
-    api = str(model).split("/", 1)[0]
-    name = REGISTRY_NAMES.get(api, "openai")
-    return PROVIDERS[name].name
+def resolved_model(model: Model) -> ResolvedModel:
+    """Inspect's `model` as the registry resolves it (`openai/gpt-4o`: openai's gpt-4o)."""
+    return inspect_model(str(model))

@@ -14,21 +14,17 @@ from dataclasses import dataclass
 import certifi
 import httpx
 
+from zork_mcp.adapters.llm.budgeted import BudgetedLLM
 from zork_mcp.adapters.llm.endpoint import RetryNotice, RetryPolicy, rate_gate
-from zork_mcp.adapters.llm.prices import (
-    BudgetedLLM,
-    EstimatedCost,
-    PricedLLM,
-    call_price,
-    estimate_cost,
-    unpriced_reason,
-)
-from zork_mcp.builders.providers import PROVIDERS, OpenAIApi, required_key
+from zork_mcp.adapters.llm.prices import PricedLLM, cache_rates, call_price, unpriced_reason
+from zork_mcp.builders.providers import PROVIDERS, required_key
 from zork_mcp.builders.settings import RunOptions, run_budget
 from zork_mcp.domain.episode.estimate import EpisodeEstimate
+from zork_mcp.domain.episode.estimate_cost import EstimatedCost, estimate_cost
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import SpendGuard
 from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.llm.model import ResolvedModel
 from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.ports.llm import LLM
 
@@ -38,25 +34,23 @@ LLMSession = Callable[[], AbstractAsyncContextManager[LLM]]
 
 @dataclass(frozen=True)
 class LLMSettings:
-    """Which provider and model a run talks to, where, and with which key: resolved once."""
+    """Which model a run talks to (resolved once, at its edge), where, and with which key."""
 
-    provider: str
+    model: ResolvedModel
     api_key: str | None
-    model: str | None = None
     base_url: str | None = None
-    openai_api: OpenAIApi | None = None
 
 
 def llm_settings(options: RunOptions, environ: Mapping[str, str] | None = None) -> LLMSettings:
     """The CLI's (and a sweep episode's) LLM, its key from the environment."""
     key = required_key(
-        PROVIDERS[options.provider],
+        PROVIDERS[options.model.provider],
         os.environ if environ is None else environ,
         how="or play without a hosted provider: run a local OpenAI-compatible server "
         "(llama.cpp's llama-server, Ollama, vLLM) and pass "
         "--provider local --base-url http://127.0.0.1:8080/v1",
     )
-    return LLMSettings(options.provider, key, options.model, options.base_url, options.openai_api)
+    return LLMSettings(options.model, key, options.base_url)
 
 
 def llm_session(
@@ -74,7 +68,7 @@ def llm_session(
     (`on_retry`: the CLI's display). With a `guard`, no call starts that the run's budget
     cannot cover.
     """
-    provider = PROVIDERS[settings.provider]
+    provider = PROVIDERS[settings.model.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
     retry = RetryPolicy(gate=gate, stats=stats, notify=on_retry)
     tls = tls_context() if client is None else None
@@ -116,16 +110,11 @@ def _llm(
 ) -> LLM:
     """The provider's adapter, its every answer priced (adapters/llm/prices.py), within the
     run's budget where it has one."""
-    provider = PROVIDERS[settings.provider]
+    provider = PROVIDERS[settings.model.provider]
     llm = provider.llm(
-        client,
-        api_key=settings.api_key,
-        model=settings.model,
-        base_url=settings.base_url,
-        retry=retry,
-        openai_api=settings.openai_api,
+        client, settings.model, api_key=settings.api_key, base_url=settings.base_url, retry=retry
     )
-    priced = PricedLLM(llm, provider.prices)
+    priced = PricedLLM(llm, settings.model.profile.price_list)
     return priced if guard is None else BudgetedLLM(priced, guard)
 
 
@@ -135,12 +124,12 @@ def spend_guard(options: RunOptions, project: ProjectSettings | None = None) -> 
     budget = run_budget(options, project)
     if not budget.limits:
         return None
-    provider, model = PROVIDERS[options.provider], options.model_name
-    price = call_price(provider.prices, model)
+    model = options.model
+    price = call_price(model.profile.price_list, model.name)
     if budget.usd is not None and price is None:
         raise ConfigurationError(
-            f"A dollar budget needs a priced model, and {options.provider}:{model} is not: "
-            f"{unpriced_reason(provider.prices, model)}. Give a token budget instead "
+            f"A dollar budget needs a priced model, and {model} is not: "
+            f"{unpriced_reason(model.profile.price_list, model.name)}. Give a token budget instead "
             "(--budget-tokens, budget_tokens in [tool.zorkgpt] or the sweep file)."
         )
     return SpendGuard(budget, price or _unpriced)
@@ -151,9 +140,16 @@ def _unpriced(input_tokens: int, output_tokens: int) -> float | None:
 
 
 def priced_estimate(
-    provider_name: str, model: str, estimate: EpisodeEstimate
+    model: ResolvedModel, estimate: EpisodeEstimate
 ) -> tuple[EstimatedCost | None, str | None]:
     """What an estimate's calls cost at the model's list prices, with and without its
     provider's caching rule; or None and why the model is unpriced."""
-    prices = PROVIDERS[provider_name].prices
-    return estimate_cost(prices, model, estimate), unpriced_reason(prices, model)
+    prices = model.profile.price_list
+    price = call_price(prices, model.name)
+    if prices is None or price is None:
+        return None, unpriced_reason(prices, model.name)
+
+    def rates(tokens: int) -> tuple[float, float] | None:
+        return cache_rates(prices, model.name, tokens)
+
+    return estimate_cost(estimate, price, rates, model.profile.cache), None

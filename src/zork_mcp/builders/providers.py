@@ -1,11 +1,14 @@
 """The provider registry: everything the project knows about each LLM provider, in one place.
 
-The CLI, `zork-mcp eval`, MCP-Ghost and the tests all read `PROVIDERS`, and choose a provider
-through `provider_named` and `parse_model` (one error text for a wrong name, wherever it was
-written), with one default (`DEFAULT_PROVIDER`) and one key lookup (`Provider.key_in`,
-`required_key`). Adding a provider is one entry here, plus its adapter in zork_mcp.adapters.llm
-and its peer in tests/support/llm_peers.py when it brings a new wire protocol (an
-OpenAI-compatible service needs neither).
+The edges (the CLI, `zork-mcp eval`, an Inspect task, MCP-Ghost) resolve what their user wrote
+into one `ResolvedModel` here, once (`resolve_model`, `parse_model`, `inspect_model`: one error
+text for a wrong name, wherever it was written): the provider, the model's id, the API that
+takes its tools, and its profile (whether it takes tools, its provider's caching rule, price
+list and OpenTelemetry name). Every other module reads that value; this registry is the only
+table of provider knowledge, with one default (`DEFAULT_PROVIDER`) and one key lookup
+(`Provider.key_in`, `required_key`). Adding a provider is one entry here, plus its adapter
+in zork_mcp.adapters.llm and its peer in tests/support/llm_peers.py when it brings a new
+wire protocol (an OpenAI-compatible service needs neither).
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ from zork_mcp.adapters.llm.gemini import GeminiLLM
 from zork_mcp.adapters.llm.openai.chat import OpenAICompatibleLLM, OpenAIFlavor
 from zork_mcp.adapters.llm.openai.responses import OpenAIResponsesLLM
 from zork_mcp.domain.errors import ConfigurationError
-from zork_mcp.domain.tools.model_support import NoTools
-from zork_mcp.domain.tools.tool_offer import DEFINITION_BUDGET_CHARS, OfferLimits
+from zork_mcp.domain.llm.model import (
+    OPENAI_APIS,
+    CacheRule,
+    ModelProfile,
+    OpenAIApi,
+    ResolvedModel,
+)
+from zork_mcp.domain.tools.model_support import NoTools, refusing_rule
 from zork_mcp.domain.tools.wire_names import RULES, WireNameRule
 from zork_mcp.ports.llm import LLM
 
 # "openai" is chat completions (OpenAI, OpenRouter, local servers); "openai-responses" is
 # OpenAI's Responses API.
 WireProtocol = Literal["openai", "openai-responses", "anthropic", "gemini"]
-OpenAIApi = Literal["chat", "responses"]
-OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
 API_PROTOCOLS: dict[OpenAIApi, WireProtocol] = {"chat": "openai", "responses": "openai-responses"}
 AdapterFactory = Callable[..., LLM]  # (client, *, model, api_key, base_url, retry, wire_names)
 
@@ -100,6 +107,13 @@ GEMINI_TOOLS = ToolLimit(
 )
 
 
+# How each provider's prompt cache serves a prompt's prefix (its prompt-caching page, as of
+# 2026-11).
+OPENAI_CACHE = CacheRule(1024, step=128)  # automatic, from 1,024 tokens in 128-token steps
+ANTHROPIC_CACHE = CacheRule(1024, writes=True)  # breakpoints; writes at 1.25x
+GEMINI_CACHE = CacheRule(2048)  # Gemini 2.5's implicit caching
+
+
 @dataclass(frozen=True)
 class Provider:
     name: str
@@ -113,13 +127,34 @@ class Provider:
     families: tuple[ModelFamily, ...] = ()  # which API each model family takes (first match)
     tools: ToolLimit = OPENAI_TOOLS  # how many tools one request may offer
     prices: str | None = None  # its name in the price list (genai-prices); None: unpriced
+    cache: CacheRule = OPENAI_CACHE  # how its prompt cache serves a prompt's prefix
+    maker: str | None = None  # the maker OpenRouter names in a model's id (`anthropic/...`)
+    routes: bool = False  # it serves other makers' models, under their caching rules
+    inspect_api: str | None = None  # Inspect AI's model API for it (`openai/gpt-4o`)
+    telemetry_name: str | None = None  # OpenTelemetry's gen_ai.provider.name (None: `name`)
 
-    def offer_limits(self, definition_budget_chars: int = DEFINITION_BUDGET_CHARS) -> OfferLimits:
-        """What one request to this provider may offer (README: "What a request offers"),
-        and which models take no tools."""
-        return OfferLimits(
-            self.tools.max_tools, definition_budget_chars, self.name, MODELS_WITHOUT_TOOLS
+    def resolve(self, model: str | None = None, api: OpenAIApi | None = None) -> ResolvedModel:
+        """`model` (None: the default model) at this provider, through `api` (None: its
+        family's); an API the model cannot take is refused, saying why."""
+        name = model or self.default_model
+        family = self.family_of(name)
+        profile = ModelProfile(
+            refused_tools=refusing_rule(name, MODELS_WITHOUT_TOOLS),
+            cache=self._cache_for(name),
+            price_list=self.prices,
+            telemetry_name=self.telemetry_name or self.name,
+            max_tools=self.tools.max_tools,
+            reasoning=family.reasoning if family else False,
+            chat_tools_effort=family.chat_tools_effort if family else None,
         )
+        return ResolvedModel(self.name, name, self._api(name, family, api), profile)
+
+    def _cache_for(self, model: str) -> CacheRule:
+        """Its own rule; a router's is the rule of the maker its model's id names."""
+        if not self.routes:
+            return self.cache
+        maker = model.partition("/")[0]
+        return next((p.cache for p in PROVIDERS.values() if p.maker == maker), OPENAI_CACHE)
 
     @property
     def wire_names(self) -> WireNameRule:
@@ -133,16 +168,10 @@ class Provider:
     def family_of(self, model: str) -> ModelFamily | None:
         return next((family for family in self.families if family.matches(model)), None)
 
-    def api_for(self, model: str | None, chosen: OpenAIApi | None = None) -> OpenAIApi | None:
-        """Which OpenAI API serves `model` (None: the default model): `chosen`, else its
-        family's (None: this provider has one API). A choice the model cannot take is
-        refused, saying why."""
-        model = model or self.default_model
-        return self._api(model, self.family_of(model), chosen)
-
     def _api(
         self, model: str, family: ModelFamily | None, chosen: OpenAIApi | None
     ) -> OpenAIApi | None:
+        """`chosen`, else the family's (None: this provider has one API)."""
         if chosen is not None and chosen not in OPENAI_APIS:
             raise ConfigurationError(
                 f"openai_api must be one of {', '.join(OPENAI_APIS)} (or None), got {chosen!r}."
@@ -162,9 +191,8 @@ class Provider:
             )
         return chosen or (family.api if family else "chat")
 
-    def protocol_for(self, model: str | None, chosen: OpenAIApi | None = None) -> WireProtocol:
-        api = self.api_for(model, chosen)
-        return API_PROTOCOLS[api] if api else self.protocol
+    def protocol_for(self, model: ResolvedModel) -> WireProtocol:
+        return API_PROTOCOLS[model.api] if model.api else self.protocol
 
     def key_in(self, environ: Mapping[str, str]) -> str | None:
         return next((environ[name] for name in self.key_variables if environ.get(name)), None)
@@ -172,29 +200,26 @@ class Provider:
     def llm(
         self,
         client: httpx.AsyncClient,
+        model: ResolvedModel,
         *,
         api_key: str | None,
-        model: str | None = None,
         base_url: str | None = None,
         retry: RetryPolicy | None = None,
-        openai_api: OpenAIApi | None = None,
     ) -> LLM:
-        model = model or self.default_model
+        """The adapter for `model` (one this provider resolved) over `client`."""
         options = {"api_key": api_key, "base_url": base_url or self.base_url, "retry": retry}
-        family = self.family_of(model)
-        api = self._api(model, family, openai_api)
-        if api == "responses" and self.responses is not None:
-            reasoning = family.reasoning if family else False
+        profile = model.profile
+        if model.api == "responses" and self.responses is not None:
             return self.responses(
                 client,
-                model=model,
-                reasoning=reasoning,
+                model=model.name,
+                reasoning=profile.reasoning,
                 wire_names=RULES["openai-responses"],
                 **options,
             )
-        if family is not None and family.chat_tools_effort is not None:
-            options["tools_reasoning_effort"] = family.chat_tools_effort
-        return self.adapter(client, model=model, wire_names=self.wire_names, **options)
+        if profile.chat_tools_effort is not None:
+            options["tools_reasoning_effort"] = profile.chat_tools_effort
+        return self.adapter(client, model=model.name, wire_names=self.wire_names, **options)
 
 
 def _keyed(adapter: type) -> AdapterFactory:
@@ -270,6 +295,8 @@ PROVIDERS: dict[str, Provider] = {
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("openrouter", cache_markers=True)),
             tools=OPENROUTER_TOOLS,
             prices="openrouter",
+            routes=True,
+            inspect_api="openrouter",
         ),
         Provider(
             "openai",
@@ -281,6 +308,8 @@ PROVIDERS: dict[str, Provider] = {
             responses=OpenAIResponsesLLM,
             families=OPENAI_FAMILIES,
             prices="openai",
+            maker="openai",
+            inspect_api="openai",
         ),
         Provider(
             "anthropic",
@@ -291,6 +320,9 @@ PROVIDERS: dict[str, Provider] = {
             _keyed(AnthropicLLM),
             tools=ANTHROPIC_TOOLS,
             prices="anthropic",
+            cache=ANTHROPIC_CACHE,
+            maker="anthropic",
+            inspect_api="anthropic",
         ),
         Provider(
             "gemini",
@@ -301,6 +333,10 @@ PROVIDERS: dict[str, Provider] = {
             _keyed(GeminiLLM),
             tools=GEMINI_TOOLS,
             prices="google",
+            cache=GEMINI_CACHE,
+            maker="google",
+            inspect_api="google",
+            telemetry_name="gcp.gemini",  # OpenTelemetry's well-known value
         ),
         Provider(
             "local",
@@ -310,6 +346,7 @@ PROVIDERS: dict[str, Provider] = {
             "http://127.0.0.1:8080/v1",
             partial(OpenAICompatibleLLM, flavor=OpenAIFlavor("local", cache_markers=False)),
             hosted=False,
+            telemetry_name="openai",  # it speaks OpenAI's protocol
         ),
     )
 }
@@ -329,7 +366,23 @@ def provider_named(name: str, *, where: str = "", hosted: bool = False) -> Provi
     return PROVIDERS[name]
 
 
-def parse_model(text: str) -> tuple[Provider, str]:
+def resolve_model(
+    provider: str = DEFAULT_PROVIDER,
+    model: str | None = None,
+    api: OpenAIApi | None = None,
+    *,
+    where: str = "",
+    hosted: bool = False,
+) -> ResolvedModel:
+    """`model` (None: the provider's default) at the provider called `provider`, through
+    `api` (None: the registry's choice); a wrong name or API is refused, saying why."""
+    return provider_named(provider, where=where, hosted=hosted).resolve(model, api)
+
+
+DEFAULT_MODEL = resolve_model()
+
+
+def parse_model(text: str) -> ResolvedModel:
     """`provider:model` (the model may hold colons, e.g. `local:qwen:7b`)."""
     name, sep, model = text.partition(":")
     if not sep or not model:
@@ -337,7 +390,20 @@ def parse_model(text: str) -> tuple[Provider, str]:
             f"Model '{text}' is not provider:model (e.g. openrouter:openai/gpt-4o-mini, "
             f"local:my-model); providers: {', '.join(PROVIDERS)}."
         )
-    return provider_named(name, where=f"model '{text}'"), model
+    return resolve_model(name, model, where=f"model '{text}'")
+
+
+def inspect_model(name: str) -> ResolvedModel:
+    """Inspect AI's model `api/model` (`openai/gpt-4o`, `openrouter/anthropic/claude-...`) as
+    the registry resolves it: the provider whose Inspect API it is, the rest its id. Any
+    other API (`mockllm`, `openai-api/<service>`, `ollama`) is served by no provider the
+    registry prices: it is held to an OpenAI-compatible server's limits, as `local`, its
+    whole name its id."""
+    api, _, model = name.partition("/")
+    provider = next((p for p in PROVIDERS.values() if api and p.inspect_api == api), None)
+    if provider is None or not model:
+        return PROVIDERS["local"].resolve(name)
+    return provider.resolve(model)
 
 
 # A key as docs and examples write one, not a key: `...`, `sk-...`, `<your key>`, `your-key-here`.

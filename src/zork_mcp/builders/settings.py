@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from zork_mcp.builders.providers import DEFAULT_PROVIDER, PROVIDERS, OpenAIApi
+from zork_mcp.builders.providers import DEFAULT_MODEL
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.llm.model import ResolvedModel
 from zork_mcp.domain.servers.config_advice import (
     CLI_SWITCHES,
     McpConfigOrigin,
@@ -27,10 +28,8 @@ from zork_mcp.domain.settings import MCPSettings, ProjectSettings, parse_setting
 
 @dataclass(frozen=True)
 class RunOptions:
-    provider: str = DEFAULT_PROVIDER
-    model: str | None = None
+    model: ResolvedModel = DEFAULT_MODEL  # the edge's `provider:model`, resolved once
     base_url: str | None = None
-    openai_api: OpenAIApi | None = None  # None: the registry's choice for the model
     game: str | None = None  # a known game's name or a story file's path (None: the config's)
     max_score: int | None = None  # an unknown game's most points (None: the config's)
     max_turns: int = 100
@@ -52,10 +51,6 @@ class RunOptions:
     history_budget_tokens: int | None = None
     budget: Budget | None = None  # None: as the pyproject says (default: no limit)
     mcp_switches: McpSwitches = CLI_SWITCHES  # how its entry point spells the MCP options
-
-    @property
-    def model_name(self) -> str:
-        return self.model or PROVIDERS[self.provider].default_model
 
     @property
     def episode_dir(self) -> Path:

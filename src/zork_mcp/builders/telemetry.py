@@ -16,7 +16,6 @@ from zork_mcp.adapters.telemetry.jsonl import JsonlTelemetry
 from zork_mcp.adapters.telemetry.logger import LoggingTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
 from zork_mcp.builders.llm import LLMSettings
-from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.tracing import tracing_backends
 from zork_mcp.domain.facts.activity import ActivityWatch
@@ -56,9 +55,7 @@ def episode_telemetry(options: RunOptions, settings: MCPSettings) -> TelemetrySe
     mcp = "off"
     if settings.enabled:
         mcp = (options.mcp_config or Path(settings.config_file)).name
-    identity = RunIdentity(
-        options.provider, options.model_name, options.episode_id, mcp, options.seed
-    )
+    identity = RunIdentity(options.model, options.episode_id, mcp, options.seed)
     log = EpisodeLog(options.episode_dir, options.episode_id)
     return TelemetrySettings(identity, log, mcp_state(options, settings))
 
@@ -81,8 +78,7 @@ def call_telemetry(
     logger: logging.Logger, llm: LLMSettings, servers: Iterable[str], prompt: Any
 ) -> TelemetrySettings:
     """One mcp_ghost() call's: its logger, its provider and model, its servers."""
-    model = llm.model or PROVIDERS[llm.provider].default_model
-    identity = RunIdentity(llm.provider, model, mcp_config=",".join(servers), name="mcp-ghost")
+    identity = RunIdentity(llm.model, mcp_config=",".join(servers), name="mcp-ghost")
     return TelemetrySettings(identity, CallLog(logger, prompt))
 
 

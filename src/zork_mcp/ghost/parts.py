@@ -13,7 +13,6 @@ import httpx
 
 from zork_mcp.builders.llm import LLMSettings, llm_session
 from zork_mcp.builders.mcp import ToolServerSettings, mcp_tool_server, start_plan
-from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.builders.telemetry import call_telemetry, telemetry
 from zork_mcp.domain.llm.messages import RetryStats
 from zork_mcp.domain.servers.server_config import MCPConfig
@@ -69,5 +68,5 @@ async def ghost_parts(call: GhostCall, prompt: Any) -> AsyncIterator[GhostParts]
         )
         tool_server = mcp_tool_server(settings, warn=call.logger.warning)
         stack.push_async_callback(asyncio.to_thread, tool_server.close)
-        offer = PROVIDERS[call.llm.provider].offer_limits()
+        offer = call.llm.model.offer_limits()
         yield GhostParts(call.config, trace, llm, tool_server, offer)

@@ -22,9 +22,10 @@ from zork_mcp.builders.llm import LLMSettings
 from zork_mcp.builders.providers import (
     PROVIDERS,
     OpenAIApi,
+    Provider,
     placeholder,
-    provider_named,
     required_key,
+    resolve_model,
 )
 from zork_mcp.domain.errors import ConfigurationError, LLMError, MCPError, NestedEventLoopError
 from zork_mcp.domain.llm.messages import Message, system_message, user_message
@@ -91,11 +92,11 @@ async def mcp_ghost(
     through.
     """
     config = _server_config(server_config)
-    _check_arguments(provider, timeout, max_iterations, context_budget_tokens)
-    PROVIDERS[provider].api_for(model, openai_api)  # refuses an API the model cannot take
+    resolved = resolve_model(provider, model, openai_api, where="mcp_ghost()", hosted=True)
+    _check_arguments(timeout, max_iterations, context_budget_tokens)
     call = GhostCall(
         config,
-        LLMSettings(provider, _api_key(provider, api_key), model, base_url, openai_api),
+        LLMSettings(resolved, _api_key(PROVIDERS[resolved.provider], api_key), base_url),
         logging.getLogger(namespace),
         http_client=http_client,
         startup_timeout=startup_timeout,
@@ -198,10 +199,7 @@ def _server_config(server_config: Mapping[str, Any]) -> MCPConfig:
     return config
 
 
-def _check_arguments(
-    provider: str, timeout: float, max_iterations: int, context_budget_tokens: int
-) -> None:
-    provider_named(provider, where="mcp_ghost()", hosted=True)
+def _check_arguments(timeout: float, max_iterations: int, context_budget_tokens: int) -> None:
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be more than 0 seconds, got {timeout}.")
     if max_iterations < 1:
@@ -212,15 +210,13 @@ def _check_arguments(
         )
 
 
-def _api_key(provider: str, given: str | None) -> str:
+def _api_key(provider: Provider, given: str | None) -> str:
     if given is None:
-        given = required_key(
-            PROVIDERS[provider], environment_with_env_file(), how="or pass it as api_key"
-        )
+        given = required_key(provider, environment_with_env_file(), how="or pass it as api_key")
     if placeholder(given):
-        names = PROVIDERS[provider].key_variables
+        names = provider.key_variables
         raise ConfigurationError(
-            f"api_key is empty or a placeholder: pass the {provider} API key, or pass "
+            f"api_key is empty or a placeholder: pass the {provider.name} API key, or pass "
             f"api_key=None and set {' or '.join(names)} (in the environment or in ./.env)."
         )
     return given

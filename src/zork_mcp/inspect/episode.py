@@ -13,7 +13,7 @@ from dependency_injector import providers
 from inspect_ai.model import Model
 
 from zork_mcp.app.container import Container
-from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
+from zork_mcp.builders.inspect_llm import inspect_llm_session, resolved_model
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.servers.config_advice import McpSwitches
@@ -45,8 +45,7 @@ class EpisodeParameters:
         """The sample's episode: its game (None: the run's own) and seed, the task's rest."""
         mcp_on = self.mcp_config not in MCP_OFF
         return RunOptions(
-            provider=registry_provider(model),
-            model=str(model),
+            model=resolved_model(model),
             game=game,
             max_score=self.max_score,
             max_turns=self.max_turns,

@@ -9,6 +9,7 @@ import pytest
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.sweep.sweep import sweep_from_toml
 from zork_mcp.builders.llm import spend_guard
+from zork_mcp.builders.providers import resolve_model
 from zork_mcp.builders.settings import RunOptions, run_budget
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget
@@ -40,15 +41,21 @@ def test_a_budget_flag_takes_a_number_above_0(flag, value, capsys):
 
 
 def test_a_dollar_budget_on_a_model_no_price_list_knows_is_refused_naming_it():
-    local = RunOptions(provider="local", model="my-model", budget=Budget(usd=1.0))
+    local = RunOptions(model=resolve_model("local", "my-model"), budget=Budget(usd=1.0))
     with pytest.raises(ConfigurationError, match="local:my-model is not") as error:
         spend_guard(local)
     assert "--budget-tokens" in str(error.value)
-    unknown = RunOptions(provider="openai", model="gpt-nonesuch", budget=Budget(usd=1.0))
+    unknown = RunOptions(model=resolve_model("openai", "gpt-nonesuch"), budget=Budget(usd=1.0))
     with pytest.raises(ConfigurationError, match="openai:gpt-nonesuch"):
         spend_guard(unknown)
-    assert spend_guard(RunOptions(provider="local", model="m", budget=Budget(tokens=9))) is not None
-    assert spend_guard(RunOptions(provider="openai", model="gpt-4.1-mini", budget=Budget())) is None
+    assert (
+        spend_guard(RunOptions(model=resolve_model("local", "m"), budget=Budget(tokens=9)))
+        is not None
+    )
+    assert (
+        spend_guard(RunOptions(model=resolve_model("openai", "gpt-4.1-mini"), budget=Budget()))
+        is None
+    )
 
 
 def test_the_single_episode_cli_refuses_it_before_any_call(tmp_path, capsys):

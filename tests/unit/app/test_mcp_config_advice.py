@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.projects import write_project
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config
 from zork_mcp.domain.errors import MCPConfigError
 
@@ -77,7 +78,7 @@ def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
     )
 
     monkeypatch.chdir(tmp_path)
-    cell = Cell(ModelSpec("local", "m", None), McpMode.ON)
+    cell = Cell(ModelSpec(parse_model("local:m"), None), McpMode.ON)
     task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, Path("pyproject.toml"))
     said = refusal(run_options(task))
     assert "MCP is on (--mcp on)" in said and "--mcp PATH" in said and "--mcp off" in said

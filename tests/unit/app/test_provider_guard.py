@@ -10,7 +10,8 @@ from zork_mcp.domain.llm.messages import LLMRequest, initial_messages
 
 async def test_requests_to_real_hosts_are_refused_before_leaving_the_machine():
     async with httpx.AsyncClient() as client:
-        llm = PROVIDERS["openrouter"].llm(client, model="m", api_key="k")
+        openrouter = PROVIDERS["openrouter"]
+        llm = openrouter.llm(client, openrouter.resolve("m"), api_key="k")
         with pytest.raises(RealProviderBlocked, match=r"openrouter\.ai"):
             await llm.complete(LLMRequest(tuple(initial_messages("s", "u"))))
 

@@ -14,7 +14,7 @@ from zork_mcp.adapters.llm.fake import tool_calls_reply
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.sweep.sweep import model_spec
 from zork_mcp.builders.llm import llm_session, llm_settings
-from zork_mcp.builders.providers import HOSTED, PROVIDERS
+from zork_mcp.builders.providers import HOSTED, PROVIDERS, inspect_model, resolve_model
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.errors import ConfigurationError, LLMError
 from zork_mcp.domain.llm.messages import LLMRequest, RetryStats, initial_messages
@@ -40,7 +40,7 @@ async def one_call(name: str, peer, tools: tuple, urls: list | None = None, **op
         return httpx.Response(status, headers=headers, content=body)
 
     environ = {provider.key_variables[-1]: peer.api_key}
-    settings = llm_settings(RunOptions(provider=name, **options), environ=environ)
+    settings = llm_settings(RunOptions(model=provider.resolve(**options)), environ=environ)
     async with (
         httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client,
         llm_session(settings, RetryStats(), client)() as llm,
@@ -58,7 +58,7 @@ async def test_each_provider_reaches_its_base_url_with_its_key_in_its_protocol(n
 
     assert peer.rejections == []
     assert str(urls[0]).startswith(provider.base_url.rstrip("/"))
-    assert llm.model == provider.default_model == RunOptions(provider=name).model_name
+    assert llm.model == provider.default_model == provider.resolve().name
     assert [call.function.name for call in response.tool_calls] == [TOOL]
     wire = peer.requests[0]
     assert provider.wire_names.pattern.match(_offered_name(provider.protocol, wire))
@@ -111,7 +111,7 @@ OPENAI_ROUTES = {
 
 @pytest.mark.parametrize("model", sorted(OPENAI_ROUTES))
 async def test_each_openai_model_gets_its_tools_through_an_api_that_takes_them(model):
-    protocol = PROVIDERS["openai"].protocol_for(model)
+    protocol = PROVIDERS["openai"].protocol_for(resolve_model("openai", model))
     assert protocol == OPENAI_ROUTES[model]
     peer = peer_for(protocol, [tool_calls_reply((TOOL, {}))], [TOOL])
     _, response = await one_call("openai", peer, TOOLS, model=model)
@@ -121,7 +121,7 @@ async def test_each_openai_model_gets_its_tools_through_an_api_that_takes_them(m
 @pytest.mark.parametrize("model", ["gpt-5.6-terra", "gpt-6-sol", "gpt-5.4-mini"])
 async def test_chat_completions_can_be_chosen_where_openai_says_they_take_tools(model):
     peer = peer_for("openai", [tool_calls_reply((TOOL, {}))], [TOOL])
-    await one_call("openai", peer, TOOLS, model=model, openai_api="chat")
+    await one_call("openai", peer, TOOLS, model=model, api="chat")
     assert peer.rejections == [] and peer.requests[0]["reasoning_effort"] == "none"
 
 
@@ -164,18 +164,15 @@ async def test_an_unknown_openai_api_is_refused_before_any_request():
     config = {"mcpServers": {"s": {"command": "x"}}}
     with pytest.raises(ConfigurationError, match="openai_api must be one of chat, responses"):
         await mcp_ghost(config, "s", "openai", "k", "u", openai_api="assistants")
-    async with httpx.AsyncClient() as client:
-        with pytest.raises(ConfigurationError, match="got 'assistants'"):
-            PROVIDERS["openai"].llm(client, api_key="k", openai_api="assistants")
+    with pytest.raises(ConfigurationError, match="got 'assistants'"):
+        PROVIDERS["openai"].resolve(api="assistants")
 
 
 def test_the_cli_passes_the_chosen_api_on():
     args = ["--provider", "openai", "--openai-api", "responses", "--model", "gpt-4.1-mini"]
     options = options_from(parser().parse_args(args))
-    assert options.openai_api == "responses"
-    assert PROVIDERS["openai"].protocol_for("gpt-4.1-mini", options.openai_api) == (
-        "openai-responses"
-    )
+    assert options.model.api == "responses"
+    assert PROVIDERS["openai"].protocol_for(options.model) == "openai-responses"
 
 
 def test_the_cli_and_eval_offer_exactly_the_registry():
@@ -187,7 +184,7 @@ def test_the_cli_and_eval_offer_exactly_the_registry():
 
 @pytest.mark.parametrize("name", sorted(PROVIDERS))
 def test_a_missing_key_is_an_error_only_for_hosted_providers(name):
-    options = RunOptions(provider=name)
+    options = RunOptions(model=resolve_model(name))
     if name not in HOSTED:
         assert llm_settings(options, environ={}).api_key is None
         return
@@ -224,7 +221,9 @@ def test_a_placeholder_key_is_refused_at_once_naming_its_variable_never_its_valu
     """Issue 55: `OPENROUTER_API_KEY=...`, as the README writes it, was sent as a key: 15 s of
     retries before a clear error."""
     with pytest.raises(ConfigurationError) as caught:
-        llm_settings(RunOptions(provider="openrouter"), environ={"OPENROUTER_API_KEY": written})
+        llm_settings(
+            RunOptions(model=resolve_model("openrouter")), environ={"OPENROUTER_API_KEY": written}
+        )
     message = str(caught.value)
     assert message.startswith("OPENROUTER_API_KEY holds a placeholder, not an API key: set it")
     assert "./.env" in message
@@ -234,12 +233,18 @@ def test_a_placeholder_key_is_refused_at_once_naming_its_variable_never_its_valu
 
 def test_an_empty_key_variable_is_named_and_a_real_looking_key_is_taken():
     with pytest.raises(ConfigurationError, match=r"^OPENROUTER_API_KEY is empty: set it"):
-        llm_settings(RunOptions(provider="openrouter"), environ={"OPENROUTER_API_KEY": ""})
+        llm_settings(
+            RunOptions(model=resolve_model("openrouter")), environ={"OPENROUTER_API_KEY": ""}
+        )
     key = "sk-or-v1-0123456789abcdef0123456789abcdef"
     environ = {"OPENROUTER_API_KEY": key}
-    assert llm_settings(RunOptions(provider="openrouter"), environ=environ).api_key == key
-    local = llm_settings(RunOptions(provider="local"), environ={"OPENAI_API_KEY": "..."})
-    assert local.provider == "local"  # a local server takes whatever key it is given
+    assert (
+        llm_settings(RunOptions(model=resolve_model("openrouter")), environ=environ).api_key == key
+    )
+    local = llm_settings(
+        RunOptions(model=resolve_model("local")), environ={"OPENAI_API_KEY": "..."}
+    )
+    assert local.model.provider == "local"  # a local server takes whatever key it is given
 
 
 def test_the_cli_refuses_the_readmes_placeholder_key_before_any_request(
@@ -252,3 +257,39 @@ def test_the_cli_refuses_the_readmes_placeholder_key_before_any_request(
     assert time.monotonic() - started < 5, "refused at once, not after retries"
     error = capsys.readouterr().err
     assert "error: OPENROUTER_API_KEY holds a placeholder, not an API key" in error
+
+
+@pytest.mark.parametrize(
+    ("inspect_name", "provider", "model"),
+    [
+        ("openai/gpt-4.1-mini", "openai", "gpt-4.1-mini"),
+        ("anthropic/claude-haiku-5-5", "anthropic", "claude-haiku-5-5"),
+        ("google/gemini-3.5-flash-lite", "gemini", "gemini-3.5-flash-lite"),
+        ("openrouter/anthropic/claude-haiku-5.5", "openrouter", "anthropic/claude-haiku-5.5"),
+        ("mockllm/model", "local", "mockllm/model"),  # served by no provider the registry prices
+        ("openai-api/lab/qwen-7b", "local", "openai-api/lab/qwen-7b"),
+    ],
+)
+def test_an_inspect_model_resolves_to_the_provider_whose_inspect_api_it_is(
+    inspect_name, provider, model
+):
+    resolved = inspect_model(inspect_name)
+    assert (resolved.provider, resolved.name) == (provider, model)
+    assert resolved.profile.price_list == PROVIDERS[provider].prices
+
+
+def test_a_model_is_resolved_once_with_what_the_registry_knows_of_it():
+    """The profile every reader takes: its caching rule (OpenRouter's, its maker's), its price
+    list, OpenTelemetry's name for its provider, how many tools a request may offer."""
+    claude = resolve_model("openrouter", "anthropic/claude-haiku-5.5")
+    assert claude.profile.cache == resolve_model("anthropic").profile.cache
+    assert claude.profile.cache.writes and claude.profile.price_list == "openrouter"
+    gemini = resolve_model("openrouter", "google/gemini-3.5-flash-lite")
+    assert gemini.profile.cache == resolve_model("gemini").profile.cache
+    assert resolve_model("openrouter", "meta-llama/llama-4").profile.cache.step == 128
+    assert resolve_model("gemini").profile.telemetry_name == "gcp.gemini"
+    assert resolve_model("local").profile.telemetry_name == "openai"
+    assert resolve_model("anthropic").profile.max_tools is None
+    sol = resolve_model("openai", "gpt-6-sol")
+    assert (sol.api, sol.profile.chat_tools_effort, sol.profile.reasoning) == ("chat", "none", True)
+    assert str(sol) == "openai:gpt-6-sol"

@@ -10,8 +10,8 @@ from rich.console import Console
 
 from zork_mcp.app.estimate import RunEstimate, print_estimates
 from zork_mcp.app.screen import screen
-from zork_mcp.builders.llm import EstimatedCost
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, TurnPrompt
+from zork_mcp.domain.episode.estimate_cost import EstimatedCost
 
 EPISODE = EpisodeEstimate(tuple(TurnPrompt(18_000, 0) for _ in range(100)))
 LOCAL = "a local or self-hosted server: no price list knows what its model costs"

@@ -21,6 +21,7 @@ from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply, tool_calls_rep
 from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.app.agent import ZorkAgent
 from zork_mcp.app.orchestrator import Orchestrator
+from zork_mcp.builders.providers import resolve_model
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.builders.telemetry import episode_telemetry
 from zork_mcp.builders.telemetry import telemetry as telemetry_of
@@ -59,8 +60,7 @@ async def slow(thought: str) -> str:
 
 def play_two_turns(tmp_path, llm) -> None:
     options = RunOptions(
-        provider="openrouter",
-        model=MODEL,
+        model=resolve_model("openrouter", MODEL),
         seed=7,
         episode_id=EPISODE,
         log_dir=tmp_path,

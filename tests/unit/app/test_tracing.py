@@ -19,10 +19,11 @@ from tests.support.paths import ROOT
 from zork_mcp.adapters.telemetry.langfuse import LangfuseTelemetry
 from zork_mcp.adapters.telemetry.otel import OtelTelemetry
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
+from zork_mcp.builders.providers import resolve_model
 from zork_mcp.builders.tracing import tracing_backends
 from zork_mcp.domain.errors import ConfigurationError
 
-IDENTITY = RunIdentity("openai", "gpt-4o-mini", session_id="ep")
+IDENTITY = RunIdentity(resolve_model("openai", "gpt-4o-mini"), session_id="ep")
 LANGFUSE = {"LANGFUSE_PUBLIC_KEY": "pk-lf-x", "LANGFUSE_SECRET_KEY": "sk-lf-x"}
 OTLP = {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}
 
@@ -85,11 +86,13 @@ from opentelemetry import trace
 
 from tests.support.otlp_receiver import receivers
 from zork_mcp.adapters.telemetry.trace_semantics import RunIdentity
+from zork_mcp.builders.providers import resolve_model
 from zork_mcp.builders.tracing import tracing_backends
 
 
 def test_a_run_traced_to_langfuse(monkeypatch):
-    with receivers(monkeypatch, otlp=False), tracing_backends(RunIdentity("local", "m")):
+    identity = RunIdentity(resolve_model("local", "m"))
+    with receivers(monkeypatch, otlp=False), tracing_backends(identity):
         pass
 
 
@@ -97,7 +100,7 @@ def test_a_run_traced_to_langfuse_at_a_fixed_address(monkeypatch):
     for name, value in {"LANGFUSE_PUBLIC_KEY": "pk-lf-y", "LANGFUSE_SECRET_KEY": "sk-lf-y",
                         "LANGFUSE_BASE_URL": "http://127.0.0.1:9"}.items():
         monkeypatch.setenv(name, value)
-    with tracing_backends(RunIdentity("local", "m")):
+    with tracing_backends(RunIdentity(resolve_model("local", "m"))):
         pass
 
 

@@ -92,7 +92,8 @@ async def test_sessions_are_closed_at_the_end_of_every_turn():
 
 
 async def test_a_model_that_takes_no_tools_fails_before_any_connect():
-    server, registry = FakeToolServer("box", {"echo": echo}), PROVIDERS["openai"].offer_limits()
+    server = FakeToolServer("box", {"echo": echo})
+    registry = PROVIDERS["openrouter"].resolve("openai/o1-mini").offer_limits()
     with pytest.raises(MCPError, match="takes no tools"):
         await turn(server, ConnectionTracker(), 1, model="openai/o1-mini", offer=registry)
     assert server.connect_attempts == 0
@@ -101,7 +102,8 @@ async def test_a_model_that_takes_no_tools_fails_before_any_connect():
         server, ConnectionTracker(), 1, model="openai/o1-mini", settings=forced, offer=registry
     )
     assert action == "look"
-    _, _, action = await turn(server, ConnectionTracker(), 1, model="o3-mini", offer=registry)
+    takes_tools = PROVIDERS["openai"].resolve("o3-mini").offer_limits()
+    _, _, action = await turn(server, ConnectionTracker(), 1, model="o3-mini", offer=takes_tools)
     assert action == "look", "a reasoning model that takes tools is not refused"
 
 

@@ -96,7 +96,7 @@ def test_a_tool_the_boundary_accepts_is_one_every_provider_accepts(listed, copie
     request_messages = (system_message("s"), user_message("u"))
     for protocol in PROTOCOLS:
         provider = next(p for p in PROVIDERS.values() if protocol in p.protocols)
-        offer = choose_offered(specs, provider.offer_limits())
+        offer = choose_offered(specs, provider.resolve().offer_limits())
         tools = tool_definitions(offer.offered)
         if tools:
             request = LLMRequest(request_messages, tools=tools, tool_choice=ToolChoice.AUTO)

@@ -81,7 +81,7 @@ def test_a_tool_is_left_out_only_when_it_does_not_fit(tools, limit):
 
 def test_the_reason_names_the_provider_and_its_limit():
     tools = [ToolSpec("s", f"t{i}") for i in range(130)]
-    offer = choose_offered(tools, PROVIDERS["openai"].offer_limits())
+    offer = choose_offered(tools, PROVIDERS["openai"].resolve().offer_limits())
     assert len(offer.offered) == 128
     assert offer.left_out[0] == LeftOut("s.t128", "openai takes at most 128 tools in a request")
 
@@ -195,7 +195,7 @@ def test_an_episode_says_what_it_rejected_left_out_and_spoke_once_however_many_t
                 clock=time.monotonic,
                 tool_server=ListingServer(130),
                 turn=turn,
-                offer=PROVIDERS["openai"].offer_limits(),
+                offer=PROVIDERS["openai"].resolve().offer_limits(),
                 notices=notices,
             )
         )
@@ -233,7 +233,7 @@ def test_what_is_rejected_and_left_out_is_said_as_a_warning_naming_server_tool_a
             clock=time.monotonic,
             tool_server=ListingServer(listed),
             turn=1,
-            offer=PROVIDERS["openai"].offer_limits(),
+            offer=PROVIDERS["openai"].resolve().offer_limits(),
         )
     )
     (rejected,) = [e for e in telemetry.events if e.type.value == "mcp_tool_rejected"]

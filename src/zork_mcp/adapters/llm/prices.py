@@ -5,12 +5,13 @@ its parts are then the price list's split of that total. A call the data cannot 
 `unpriced`, saying why, never 0.
 
 `PricedLLM` wraps any LLM adapter, so every provider's calls are priced in one place;
-`BudgetedLLM` over it starts no call the run's budget cannot cover.
+`budgeted.py`'s `BudgetedLLM` over it starts no call the run's budget cannot cover, and
+`domain/episode/estimate_cost.py` prices an estimate with the functions here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -18,8 +19,7 @@ from functools import lru_cache
 from genai_prices import Usage as PriceUsage
 from genai_prices import calc_price
 
-from zork_mcp.domain.episode.estimate import EpisodeEstimate
-from zork_mcp.domain.llm.budget import Price, SpendGuard
+from zork_mcp.domain.llm.budget import Price
 from zork_mcp.domain.llm.messages import CostParts, LLMRequest, LLMResponse, Usage
 from zork_mcp.ports.llm import LLM
 
@@ -131,76 +131,3 @@ def cache_rates(provider: str, model: str, input_tokens: int) -> tuple[float, fl
     """USD a token for a cache read and a cache write, at a prompt of this size."""
     rates = _rates(provider, model, max(1, input_tokens))
     return None if rates is None else (float(rates[0]), float(rates[1]))
-
-
-class BudgetedLLM:
-    """An LLM that starts no call its guard's budget cannot cover (the LLM port, over a
-    priced one: the guard counts what each answer cost)."""
-
-    def __init__(self, llm: LLM, guard: SpendGuard) -> None:
-        self._llm, self._guard = llm, guard
-
-    @property
-    def model(self) -> str:
-        return self._llm.model
-
-    async def complete(self, request: LLMRequest) -> LLMResponse:
-        self._guard.allow(request)
-        response = await self._llm.complete(request)
-        self._guard.add(response.usage)
-        return response
-
-
-@dataclass(frozen=True)
-class CacheRule:
-    """How a provider's prompt cache serves a prompt's prefix (each provider's prompt-caching
-    page, as of 2026-11): a hit from `minimum` tokens, in whole `step`s; with `writes`, what
-    follows the hit is written to the cache at its write price (Anthropic's 1.25x)."""
-
-    minimum: int
-    step: int = 1
-    writes: bool = False
-
-
-CACHE_RULES = {
-    "openai": CacheRule(1024, step=128),  # automatic, from 1,024 tokens in 128-token steps
-    "anthropic": CacheRule(1024, writes=True),  # breakpoints; writes at 1.25x
-    "google": CacheRule(2048),  # Gemini 2.5's implicit caching
-}
-
-
-def cache_rule(provider: str, model: str) -> CacheRule:
-    """The rule for `model` at `provider`; OpenRouter passes its models' own providers' on."""
-    if provider == "openrouter":
-        vendor = model.partition("/")[0]
-        provider = {"anthropic": "anthropic", "google": "google"}.get(vendor, "openai")
-    return CACHE_RULES.get(provider, CACHE_RULES["openai"])
-
-
-@dataclass(frozen=True)
-class EstimatedCost:
-    """An estimate's dollars: without caching, and with the provider's caching rule."""
-
-    plain: float
-    cached: float
-
-
-def estimate_cost(
-    provider: str | None, model: str, estimate: EpisodeEstimate
-) -> EstimatedCost | None:
-    """What `estimate`'s calls cost at `model`'s list prices (None: unpriced); each prompt
-    at its own size's rates (a long-context tier costs more)."""
-    price = call_price(provider, model)
-    if provider is None or price is None:
-        return None
-    output = sum(price(0, estimate.output_per_call) or 0.0 for _ in estimate.prompts)
-    rule, plain, cached = cache_rule(provider, model), output, output
-    for prompt in estimate.prompts:
-        uncached = price(prompt.tokens, 0) or 0.0
-        rate = uncached / prompt.tokens if prompt.tokens else 0.0
-        read, write = cache_rates(provider, model, prompt.tokens) or (rate, rate)
-        hit = prompt.shared // rule.step * rule.step if prompt.shared >= rule.minimum else 0
-        rest_rate = write if rule.writes and prompt.tokens >= rule.minimum else rate
-        plain += uncached
-        cached += hit * read + (prompt.tokens - hit) * rest_rate
-    return EstimatedCost(plain, cached)

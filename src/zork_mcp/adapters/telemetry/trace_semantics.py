@@ -22,9 +22,9 @@ from zork_mcp.domain.facts.span_facts import (
     TurnOpened,
 )
 from zork_mcp.domain.llm.messages import Message, Usage, to_openai_dict
+from zork_mcp.domain.llm.model import ResolvedModel
 
 EPISODE_EVENTS = (EventType.EPISODE_START, EventType.EPISODE_END)
-PROVIDER_NAMES = {"gemini": "gcp.gemini", "local": "openai"}  # the convention's well-known values
 TOOL_OUTCOME_LEVELS = {
     "timed_out": Level.WARNING,
     "tool_error": Level.ERROR,
@@ -36,8 +36,7 @@ TOOL_OUTCOME_LEVELS = {
 class RunIdentity:
     """Whose traces these are: one episode (a session) or one MCP-Ghost call."""
 
-    provider: str
-    model: str
+    resolved: ResolvedModel
     session_id: str | None = None
     mcp_config: str | None = None
     seed: int | None = None
@@ -64,8 +63,17 @@ class RunIdentity:
         return f"episode {self.session_id} {span_name}"
 
     @property
+    def provider(self) -> str:
+        return self.resolved.provider
+
+    @property
+    def model(self) -> str:
+        return self.resolved.name
+
+    @property
     def provider_name(self) -> str:
-        return PROVIDER_NAMES.get(self.provider, self.provider)
+        """The provider as OpenTelemetry's convention names it (its well-known values)."""
+        return self.resolved.profile.telemetry_name
 
 
 @dataclass(frozen=True)

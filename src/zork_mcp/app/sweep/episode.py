@@ -50,7 +50,6 @@ def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
     cell = task.spec.cell
     mcp_config = Path(cell.mcp.path) if isinstance(cell.mcp, McpConfigFile) else None
     return RunOptions(
-        provider=cell.model.provider,
         model=cell.model.model,
         base_url=cell.model.base_url,
         game=task.game_played,

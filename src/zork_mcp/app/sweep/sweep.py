@@ -108,8 +108,7 @@ class Sweep:
 
 def model_spec(text: str) -> ModelSpec:
     """`provider:model` as a sweep's model (the registry's `parse_model`, checked)."""
-    provider, model = providers.parse_model(text)
-    return ModelSpec(provider.name, model)
+    return ModelSpec(providers.parse_model(text))
 
 
 def model_from_toml(entry: Any) -> ModelSpec:
@@ -117,7 +116,7 @@ def model_from_toml(entry: Any) -> ModelSpec:
         return model_spec(entry)
     if isinstance(entry, dict) and set(entry) <= {"provider", "model", "base_url"}:
         spec = model_spec(f"{entry.get('provider', '')}:{entry.get('model', '')}")
-        return ModelSpec(spec.provider, spec.model, entry.get("base_url"))
+        return ModelSpec(spec.model, entry.get("base_url"))
     raise ConfigurationError(
         f'models entry {entry!r}: write "provider:model" or '
         '{provider = "...", model = "...", base_url = "..."}.'

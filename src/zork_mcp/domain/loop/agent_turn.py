@@ -26,7 +26,7 @@ from zork_mcp.domain.servers.connection import (
     ServerConnections,
 )
 from zork_mcp.domain.settings import MCPSettings
-from zork_mcp.domain.tools.model_support import ensure_tool_support
+from zork_mcp.domain.tools.model_support import refuse_without_tools
 from zork_mcp.domain.tools.tool_offer import OfferLimits, ToolNotices
 
 if TYPE_CHECKING:  # a port is a Protocol: the domain names it, never needs it at run time
@@ -67,8 +67,8 @@ async def decide_action(
         async with AsyncExitStack() as stack:
             session = None
             if tool_server is not None and connections.connectable(tool_server.server_names):
-                no_tools, force = limits.offer.no_tools, settings.force_tool_support
-                ensure_tool_support(llm.model, no_tools, force=force)
+                refused, force = limits.offer.refused_tools, settings.force_tool_support
+                refuse_without_tools(llm.model, refused, force=force)
                 session = await connect_tools(tool_server, connections, stack, telemetry, turn)
             loop = ToolLoop(llm, session, limits, telemetry, clock, turn, notices=notices)
             outcome = await loop.run(messages)

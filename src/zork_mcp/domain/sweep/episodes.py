@@ -12,19 +12,26 @@ from typing import Any
 
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.llm.model import ResolvedModel
 from zork_mcp.domain.servers.config_advice import McpSwitches
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    provider: str
-    model: str
+    """A sweep's model, as its file or `--model` named it (resolved once), and where it is
+    served (None: its provider's own address)."""
+
+    model: ResolvedModel
     base_url: str | None = None
 
     @property
+    def provider(self) -> str:
+        return self.model.provider
+
+    @property
     def label(self) -> str:
-        return f"{self.provider}:{self.model}"
+        return str(self.model)
 
 
 class McpMode(StrEnum):

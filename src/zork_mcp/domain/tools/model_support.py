@@ -4,6 +4,8 @@ list of models that take none (requirement 12), with an override (`force_tool_su
 The domain holds no list of its own: `builders/providers.py` (`MODELS_WITHOUT_TOOLS`) does,
 each rule with where its provider says so and when that was checked. A model no rule names
 is taken to take tools (a wrong guess surfaces as the provider's own error, which names it).
+The match is made once, when the registry resolves the run's model (its profile's
+`refused_tools`); each turn only reads what it found (`refuse_without_tools`).
 """
 
 from __future__ import annotations
@@ -56,8 +58,12 @@ def supports_tool_calling(
 def ensure_tool_support(model: str, rules: Sequence[NoTools] = (), *, force: bool = False) -> None:
     """Raise MCPError before the first tool call if the model takes no tools (12.5), naming
     the rule that says so and how to override it."""
-    rule = None if force else refusing_rule(model, rules)
-    if rule is not None:
+    refuse_without_tools(model, refusing_rule(model, rules), force=force)
+
+
+def refuse_without_tools(model: str, rule: NoTools | None, *, force: bool = False) -> None:
+    """`ensure_tool_support` with the rule already found (None: the model takes tools)."""
+    if rule is not None and not force:
         raise MCPError(
             f"Model '{model}' takes no tools: the provider registry says {rule.name} takes "
             f"none ({rule.source}; checked {rule.checked}).\n"

@@ -47,12 +47,12 @@ ALLOW_ALL = ToolFilter()
 @dataclass(frozen=True)
 class OfferLimits:
     """What one request may offer: the provider's documented tool count (None: no documented
-    limit), our budget for the definitions' JSON text, and which models take none."""
+    limit), our budget for the definitions' JSON text, and whether the model takes any."""
 
     max_tools: int | None = None
     definition_budget_chars: int = DEFINITION_BUDGET_CHARS
     provider: str = "the provider"
-    no_tools: tuple[NoTools, ...] = ()  # the registry's models that take no tools at all
+    refused_tools: NoTools | None = None  # the registry's rule that the model takes none
 
 
 @dataclass(frozen=True)

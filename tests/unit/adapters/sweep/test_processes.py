@@ -15,6 +15,7 @@ import pytest
 from tests.support import sweep_players
 from tests.support.paths import ROOT
 from zork_mcp.adapters.sweep.processes import ProcessSweepBackend, _Worker
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -30,7 +31,7 @@ def scored_by_seed(task: EpisodeTask, controls: EpisodeControls) -> EpisodeRecor
     return task.spec.record(status="done", score=task.spec.seed, error=f"{shared} {loaded}")
 
 
-CELL = Cell(ModelSpec("local", "m"), "off")
+CELL = Cell(ModelSpec(parse_model("local:m")), "off")
 
 
 def test_a_worker_plays_with_the_given_player_and_imports_no_app():

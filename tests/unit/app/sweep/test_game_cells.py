@@ -22,12 +22,13 @@ from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, game_stats, render
 from zork_mcp.app.sweep.sweep import Sweep, sweep_from_toml
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler
 
 COMMANDS = ["north", "east", "take egg"]  # the fake game's 10 points, in whatever game
-MODEL = ModelSpec("local", "m", "http://127.0.0.1:9/v1")
+MODEL = ModelSpec(parse_model("local:m"), "http://127.0.0.1:9/v1")
 TRILOGY = ("zork1", "zork2", "zork3")
 
 

@@ -21,6 +21,7 @@ from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, render
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.metrics import BY_NAME
@@ -43,7 +44,7 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
     tmp_path, fake_play
 ):
     pyproject = write_project(tmp_path, enabled=False)
-    model = ModelSpec("local", "m", "http://127.0.0.1:9/v1")
+    model = ModelSpec(parse_model("local:m"), "http://127.0.0.1:9/v1")
     history = (HistoryMode.WINDOW, HistoryMode.STATE)
     sweep = Sweep("h", (model,), ("off",), (12,), 1, len(COMMANDS), history=history)
     tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
@@ -96,7 +97,7 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
         "notes": {**server, "includeTools": ["add_note", "read_notes"]},
     }}))  # fmt: skip
     pyproject = write_project(tmp_path, enabled=True)
-    sweep = Sweep("m", (ModelSpec("local", "m"),), (str(config), "off"),
+    sweep = Sweep("m", (ModelSpec(parse_model("local:m")),), (str(config), "off"),
                   history=(None, HistoryMode.FULL))  # fmt: skip
     named = {}
     for spec in sweep.episodes_to_play():
@@ -116,7 +117,7 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
 
 
 def test_an_episode_whose_settings_do_not_resolve_has_no_set_up_rather_than_failing(tmp_path):
-    sweep = Sweep("m", (ModelSpec("local", "m"),), (str(tmp_path / "missing.json"),))
+    sweep = Sweep("m", (ModelSpec(parse_model("local:m")),), (str(tmp_path / "missing.json"),))
     [spec] = sweep.episodes_to_play()
     container = Container()
     pyproject = write_project(tmp_path, enabled=True)

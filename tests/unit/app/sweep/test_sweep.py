@@ -9,18 +9,19 @@ from hypothesis import strategies as st
 
 from zork_mcp.app.sweep.cli import budget_report, sweep_parser, sweep_spec
 from zork_mcp.app.sweep.sweep import Sweep, model_spec, parse_history_modes, sweep_from_toml
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.sweep.episodes import ModelSpec
 from zork_mcp.domain.sweep.scheduler import SweepState
 
-GPT = ModelSpec("openrouter", "openai/gpt-4o-mini")
+GPT = ModelSpec(parse_model("openrouter:openai/gpt-4o-mini"))
 
 
 def test_a_model_is_provider_colon_model_and_the_model_may_hold_slashes_and_colons():
     assert model_spec("openrouter:openai/gpt-4o-mini") == GPT
-    assert model_spec("local:qwen:7b").model == "qwen:7b"
+    assert model_spec("local:qwen:7b").model.name == "qwen:7b"
     with pytest.raises(ConfigurationError, match="provider:model"):
         model_spec("gpt-4o")
     with pytest.raises(ConfigurationError, match=r"Unknown provider 'openia'.*openrouter"):
@@ -28,7 +29,7 @@ def test_a_model_is_provider_colon_model_and_the_model_may_hold_slashes_and_colo
 
 
 def test_cells_are_models_times_mcp_modes_and_episodes_cycle_the_seeds():
-    sweep = Sweep("s", (GPT, ModelSpec("local", "m")), ("on", "off"), (7, 9), 3, 20)
+    sweep = Sweep("s", (GPT, ModelSpec(parse_model("local:m"))), ("on", "off"), (7, 9), 3, 20)
     assert [c.label for c in sweep.cells] == [
         "openrouter:openai/gpt-4o-mini mcp=on",
         "openrouter:openai/gpt-4o-mini mcp=off",
@@ -46,7 +47,7 @@ def test_cells_are_models_times_mcp_modes_and_episodes_cycle_the_seeds():
 
 @given(st.integers(1, 6), st.integers(1, 200))
 def test_episode_keys_are_unique_in_a_sweep_and_stable_across_runs(episodes, turns):
-    sweep = Sweep("s", (GPT, ModelSpec("local", "m")), ("on", "off"), (), episodes, turns)
+    sweep = Sweep("s", (GPT, ModelSpec(parse_model("local:m"))), ("on", "off"), (), episodes, turns)
     keys = [e.key for e in sweep.episodes_to_play()]
     assert len(set(keys)) == len(keys)
     assert keys == [e.key for e in sweep.episodes_to_play()]
@@ -122,7 +123,7 @@ def test_cells_are_models_times_mcp_modes_times_history_modes():
 
 def test_a_cell_of_the_runs_own_history_keeps_the_key_it_had_before_cells_had_one():
     """A sweep stored before history modes re-runs (and resumes) onto its stored rows."""
-    [spec] = Sweep("s", (ModelSpec("local", "m"),), ("on",), (12,)).episodes_to_play()
+    [spec] = Sweep("s", (ModelSpec(parse_model("local:m")),), ("on",), (12,)).episodes_to_play()
     assert (spec.cell.label, spec.key) == ("local:m mcp=on", "081bf65522534acc")
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
@@ -24,7 +25,7 @@ from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import Scheduler, still_to_play
 
-MODELS = (ModelSpec("openrouter", "a"), ModelSpec("local", "b"))
+MODELS = (ModelSpec(parse_model("openrouter:a")), ModelSpec(parse_model("local:b")))
 
 
 class ThreadBackend:
@@ -296,7 +297,7 @@ def test_a_provider_at_its_limit_leaves_the_free_slots_to_the_other_providers(tm
 
 def test_a_provider_limit_above_one_holds(tmp_path):
     store, backend = SqliteResultStore(tmp_path / "r.sqlite"), ThreadBackend(pause=0.05)
-    only_local = (ModelSpec("local", "b"),)
+    only_local = (ModelSpec(parse_model("local:b")),)
     state = Scheduler(backend, store, 4, {"local": 2}).run(tasks(3, models=only_local))
     assert state.done == 6 and backend.peak["local"] <= 2
 
