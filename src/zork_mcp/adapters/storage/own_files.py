@@ -21,6 +21,11 @@ from pathlib import Path
 
 from zork_mcp.domain.errors import ConfigurationError
 
+# What the agent makes is its user's alone, whether appended to or replaced whole: no other
+# user reads its episodes (servers run as the agent's user, so they need no more).
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+
 _NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 # Opening a pipe waits for its other end; with O_NONBLOCK (nothing to a regular file) it
 # opens or fails at once, and is refused. These errors say the name is no regular file: a
@@ -101,7 +106,7 @@ def replace(path: Path, data: bytes) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.close(_checked(path, os.O_RDONLY))  # refuses a link or a folder in its place
     partial = path.with_name(f".{path.name}.{secrets.token_hex(6)}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o600)
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, FILE_MODE)
     try:
         _write_all(fd, data)
         os.close(fd)
@@ -112,10 +117,10 @@ def replace(path: Path, data: bytes) -> None:
 
 
 def folder(path: Path) -> Path:
-    """`path` as a folder of the agent's: made (mode 0700 beneath an existing parent) when
+    """`path` as a folder of the agent's: made (FOLDER_MODE beneath an existing parent) when
     missing; a link or another user's folder in its place is refused."""
     with contextlib.suppress(FileExistsError):
-        path.mkdir(mode=0o700, parents=True)
+        path.mkdir(mode=FOLDER_MODE, parents=True)
     info = os.lstat(path)
     if not stat.S_ISDIR(info.st_mode):
         raise ForeignFileError(_refusal(path, _kind(info), "folder"))
@@ -127,7 +132,7 @@ def folder(path: Path) -> Path:
 
 def _checked(path: Path, flags: int) -> int:
     try:
-        fd = os.open(path, flags | _NO_FOLLOW | _NO_WAIT, 0o644)
+        fd = os.open(path, flags | _NO_FOLLOW | _NO_WAIT, FILE_MODE)
     except OSError as e:
         if e.errno not in _NOT_A_FILE:
             raise

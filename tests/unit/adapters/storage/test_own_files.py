@@ -119,3 +119,27 @@ def test_a_servers_file_that_is_not_read_is_not_called_one_zork_mcp_made(tmp_pat
         f"{path} is a pipe: from a server's folder zork-mcp reads only a regular file of its "
         "own user with one name."
     )
+
+
+@pytest.fixture
+def no_umask():
+    """The modes the files are made with, unmasked."""
+    before = os.umask(0)
+    yield
+    os.umask(before)
+
+
+@pytest.mark.usefixtures("no_umask")
+def test_every_file_the_agent_makes_is_its_users_alone_appended_or_replaced(tmp_path):
+    own_files.append(tmp_path / "events.jsonl", b"{}\n")
+    own_files.touch(tmp_path / "journal.jsonl")
+    own_files.replace(tmp_path / "checkpoint.json", b"{}")
+    own_files.folder(tmp_path / "memory")
+    modes = {path.name: path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+    assert own_files.FILE_MODE == 0o600 and own_files.FOLDER_MODE == 0o700
+    assert modes == {
+        "events.jsonl": 0o600,
+        "journal.jsonl": 0o600,
+        "checkpoint.json": 0o600,
+        "memory": 0o700,
+    }
