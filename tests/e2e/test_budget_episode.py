@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.full_game import WALKTHROUGH
-from tests.e2e.test_estimate import project
 from tests.support.llm_peers import OpenAIPeer
+from tests.support.projects import measured_project
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.bootstrap import episode_events
 from zork_mcp.app.cli import main
@@ -33,7 +33,7 @@ def play(tmp_path: Path, game: Path, episode: str, first: int, *extra: str) -> t
         code = main([
             "--provider", "openrouter", "--base-url", f"{url}/v1", "--model",
             "openai/gpt-4.1-mini", "--game", str(game), "--max-turns", str(TURNS), "--plain",
-            "--config", str(project(tmp_path)), "--log-dir", str(tmp_path / "logs"),
+            "--config", str(measured_project(tmp_path)), "--log-dir", str(tmp_path / "logs"),
             "--episode-id", episode, *extra,
         ])  # fmt: skip
     assert not peer.rejections

@@ -5,14 +5,14 @@ provider gets them, at 4 characters a token)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from benchmarks.full_game import WALKTHROUGH
-from benchmarks.prompt_size import SERVERS, prompt_text
+from benchmarks.prompt_size import prompt_text
 from tests.support.llm_peers import OpenAIPeer
+from tests.support.projects import measured_project
 from tests.support.walkthrough import walkthrough
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main, options_from, parser
@@ -22,18 +22,12 @@ pytestmark = pytest.mark.slow
 TURNS = 60
 
 
-def project(directory: Path) -> Path:
-    (directory / "mcp_config.json").write_text(json.dumps({"mcpServers": SERVERS}))
-    pyproject = directory / "pyproject.toml"
-    pyproject.write_text("[tool.zorkgpt.mcp]\nenabled = true\n")
-    return pyproject
-
-
 def run_args(url: str, tmp_path: Path, game: Path | str, *extra: str) -> list[str]:
     return [
         "--provider", "openrouter", "--base-url", f"{url}/v1", "--model", "openai/gpt-4.1-mini",
-        "--game", str(game), "--max-turns", str(TURNS), "--plain", "--config",
-        str(project(tmp_path)), "--log-dir", str(tmp_path / "logs"), "--episode-id", "e", *extra,
+        "--game", str(game), "--max-turns", str(TURNS), "--plain",
+        "--config", str(measured_project(tmp_path)),
+        "--log-dir", str(tmp_path / "logs"), "--episode-id", "e", *extra,
     ]  # fmt: skip
 
 

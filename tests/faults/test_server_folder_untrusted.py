@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import threading
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.agents import agent_for
+from tests.support.deadline import PROMPTLY, within
 from zork_mcp.adapters.game.fake import FakeGameEnv
 from zork_mcp.adapters.llm.fake import ScriptedLLM, action_reply
 from zork_mcp.adapters.storage.journal_file import (
@@ -31,7 +31,6 @@ from zork_mcp.domain.errors import ServerFileError
 from zork_mcp.domain.facts.events import EventType
 from zork_mcp.domain.game.trilogy import ZORK1
 
-PROMPTLY = 10.0  # seconds: a read that has not returned by then is a hang
 ZORK1_START = Place("West of House", 64)
 
 
@@ -72,23 +71,6 @@ def journal_with_notes(tmp_path: Path) -> tuple[FileJournal, Path]:
     journal.begin(ZORK1_START, "opening", 0)
     (tmp_path / "memory").mkdir(exist_ok=True)
     return journal, tmp_path / "memory" / NOTES_FILE
-
-
-def within(seconds: float, call: Callable[[], object]) -> object:
-    """`call`'s result (or the exception it raised), failing if it takes longer."""
-    outcome: list[object] = []
-
-    def run() -> None:
-        try:
-            outcome.append(call())
-        except Exception as e:
-            outcome.append(e)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"still waiting after {seconds} s"
-    return outcome[0]
 
 
 @pytest.mark.parametrize("kind", list(HOSTILE))

@@ -26,6 +26,14 @@ def write_project(
     return pyproject
 
 
+def measured_project(directory: Path) -> Path:
+    """A project with MCP on and the servers benchmarks/prompt_size.py measures (reasoning
+    and memory), as the estimate's and the budget's end-to-end tests play it."""
+    from benchmarks.prompt_size import SERVERS  # the benchmark imports the app: only here
+
+    return write_project(directory, SERVERS, enabled=True)
+
+
 def _toml(value: bool | float | str) -> str:
     if isinstance(value, bool):
         return str(value).lower()

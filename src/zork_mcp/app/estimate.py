@@ -55,8 +55,13 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
         try:
             tools = offered_tools(container)
             game = container.profile()
-            episode = estimate_episode(system_prompt(game), tools, container.history(),
-                                       options.max_turns, game.typical_answer_chars)  # fmt: skip
+            episode = estimate_episode(
+                system_prompt(game),
+                tools,
+                container.history(),
+                options.max_turns,
+                game.typical_answer_chars,
+            )
         finally:
             container.shutdown_resources()
     cost, unpriced = priced_estimate(options.model, episode)
@@ -85,16 +90,27 @@ def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
     rows: list[list[str | Text]] = []
     for run in estimates:
         each, cost = run.episode, run.cost
-        money = [dollars(c * run.episodes) for c in (cost.plain, cost.cached)] if cost else [
-            "unpriced", "unpriced"]  # fmt: skip
-        numbers = [str(run.episodes), str(len(each.prompts)),
-                   f"{run.episodes * each.input_tokens:,}",
-                   f"{run.episodes * each.output_tokens:,}", *money]  # fmt: skip
+        money = (
+            [dollars(c * run.episodes) for c in (cost.plain, cost.cached)]
+            if cost
+            else ["unpriced", "unpriced"]
+        )
+        numbers = [
+            str(run.episodes),
+            str(len(each.prompts)),
+            f"{run.episodes * each.input_tokens:,}",
+            f"{run.episodes * each.output_tokens:,}",
+            *money,
+        ]
         rows.append([*([] if single else [Text(run.label)]), *numbers])
     if not single:
         rows.append(_total_row(estimates))
-    grid = Grid(title + ", before any LLM call", headers if single else ["run", *headers], rows,
-                leading=0 if single else 1)  # fmt: skip
+    grid = Grid(
+        title + ", before any LLM call",
+        headers if single else ["run", *headers],
+        rows,
+        leading=0 if single else 1,
+    )
     for table in grid.tables(console.width):
         console.print(table)
     for run in estimates:
@@ -108,13 +124,22 @@ def print_estimates(console: Console, estimates: Sequence[RunEstimate]) -> None:
 def _total_row(estimates: Sequence[RunEstimate]) -> list[str | Text]:
     priced = [r for r in estimates if r.cost is not None]
     money = [
-        (dollars(sum(r.episodes * part(r.cost) for r in priced if r.cost))
-         + ("" if len(priced) == len(estimates) else "+"))
-        if priced else "unpriced"
+        (
+            dollars(sum(r.episodes * part(r.cost) for r in priced if r.cost))
+            + ("" if len(priced) == len(estimates) else "+")
+        )
+        if priced
+        else "unpriced"
         for part in (lambda c: c.plain, lambda c: c.cached)
-    ]  # fmt: skip
+    ]
     tokens_in = sum(r.episodes * r.episode.input_tokens for r in estimates)
     tokens_out = sum(r.episodes * r.episode.output_tokens for r in estimates)
     episodes = sum(r.episodes for r in estimates)
-    return [Text("total", style="bold"), str(episodes), "", f"{tokens_in:,}", f"{tokens_out:,}",
-            *money]  # fmt: skip
+    return [
+        Text("total", style="bold"),
+        str(episodes),
+        "",
+        f"{tokens_in:,}",
+        f"{tokens_out:,}",
+        *money,
+    ]

@@ -21,7 +21,12 @@ from zork_mcp.domain.facts.confinement_notices import sandbox_notices
 from zork_mcp.domain.facts.events import Event, Level
 from zork_mcp.domain.facts.notice_facts import ForkServerLost
 from zork_mcp.domain.servers.server_config import AnyServerConfig, MCPConfig, by_transport
-from zork_mcp.domain.servers.server_places import EpisodePlaces, placed_servers, uses_journal
+from zork_mcp.domain.servers.server_places import (
+    EpisodePlaces,
+    notes_keeper,
+    placed_servers,
+    uses_journal,
+)
 from zork_mcp.domain.settings import STDERR_LOG_BYTES, MCPSettings, ServerStart
 from zork_mcp.ports.telemetry import Telemetry
 
@@ -88,11 +93,12 @@ def run_tool_settings(
     episode = options.episode_dir.absolute()
     places = EpisodePlaces(PurePosixPath(episode), PurePosixPath(Path.home()))
     chosen = chosen_servers(config, settings)
+    keeper = notes_keeper(chosen)
     folders = {name: own_files.folder(Path(places.server_folder(name))) for name in chosen}
-    readers = [name for name, server in chosen.items() if uses_journal(server)]
-    if readers:  # made before they start: a Landlock rule on this one file needs it to exist
+    if any(uses_journal(server) for server in chosen.values()):
+        # made before they start: a Landlock rule on this one file needs it to exist
         own_files.touch(Path(places.journal))
-    notes = folders[readers[0]] if readers else None
+    notes = folders[keeper] if keeper is not None else None
     return ToolServerSettings(
         placed_servers(chosen, places),
         plan,

@@ -185,9 +185,11 @@ def _described(error: ValidationError, text: str, source: str, also: list[str]) 
 def _said(source: str, lines: list[str], hints: list[str]) -> str:
     advice = "".join(f"\n{hint}." for hint in dict.fromkeys(hints))
     return (
-        f"{source} has settings that cannot be used:\n" + "\n".join(lines) + advice
+        f"{source} has settings that cannot be used:\n"
+        + "\n".join(lines)
+        + advice
         + "\nFix or remove those keys."
-    )  # fmt: skip
+    )
 
 
 _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")

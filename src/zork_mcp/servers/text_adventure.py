@@ -36,14 +36,12 @@ GAME_OVER = (
     "process: restart the server (over stdio, connect again). memory and get_map still tell "
     "how this one went."
 )
-DIRECTIONS = {
-    "n": "north", "s": "south", "e": "east", "w": "west", "ne": "northeast",
-    "nw": "northwest", "se": "southeast", "sw": "southwest", "u": "up", "d": "down",
-    "north": "north", "south": "south", "east": "east", "west": "west",
-    "northeast": "northeast", "northwest": "northwest", "southeast": "southeast",
-    "southwest": "southwest", "up": "up", "down": "down", "enter": "enter", "in": "in",
-    "exit": "exit", "out": "out",
-}  # fmt: skip
+_WAYS = ("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest")
+_ABBREVIATED = ("n", "s", "e", "w", "ne", "nw", "se", "sw", "u", "d")
+DIRECTIONS = {  # what a one-word movement says, to the way it goes
+    **dict(zip(_ABBREVIATED, (*_WAYS, "up", "down"), strict=True)),
+    **{way: way for way in (*_WAYS, "up", "down", "enter", "in", "exit", "out")},
+}
 
 
 def movement(action: str) -> str | None:

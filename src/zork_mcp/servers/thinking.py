@@ -132,9 +132,15 @@ async def sequentialthinking(
 ) -> ThoughtProgress:
     thinking: Thinking = ctx.request_context.lifespan_context
     entry = Thought(
-        thought, thoughtNumber, totalThoughts, nextThoughtNeeded,
-        isRevision, revisesThought, branchFromThought, branchId,
-    )  # fmt: skip
+        thought,
+        thoughtNumber,
+        totalThoughts,
+        nextThoughtNeeded,
+        isRevision,
+        revisesThought,
+        branchFromThought,
+        branchId,
+    )
     progress = thought_log(thinking, ctx).add(entry)
     if thinking.echo:
         total = progress.totalThoughts

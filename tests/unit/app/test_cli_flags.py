@@ -69,6 +69,20 @@ def test_every_parser_the_package_makes_refuses_abbreviations():
     assert len(made) >= 9 and [where for where, strict in made if not strict] == []
 
 
+@pytest.mark.parametrize("parser", [pytest.param(p, id=prog) for prog, p in every_parser()])
+def test_the_example_a_number_flag_gives_is_one_it_takes(parser):
+    """A count's refusal never suggests a fraction (`--budget-tokens`: 'e.g. 2.5' was one)."""
+    for action in parser._actions:
+        if not callable(action.type):
+            continue
+        try:
+            action.type("-1")
+        except (argparse.ArgumentTypeError, ValueError) as refused:
+            if "e.g. " in str(refused):
+                example = str(refused).rsplit("e.g. ", 1)[1].split()[0].rstrip(".,;)")
+                assert action.type(example), (action.option_strings, example)
+
+
 @pytest.mark.parametrize(
     ("flag", "value", "expected"),
     [

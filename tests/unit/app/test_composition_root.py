@@ -103,6 +103,19 @@ def test_a_picked_server_the_config_lacks_is_a_configuration_error_naming_both(p
         container.tool_server()
 
 
+def test_the_journal_reads_the_notes_of_the_server_that_keeps_them_wherever_it_is_listed(
+    project,
+):
+    journal = ["--journal", "${ZORK_MCP_JOURNAL}"]
+    memory = {"command": "python", "args": ["-m", "zork_mcp.servers.memory", *journal]}
+    map_only = {**memory, "excludeTools": ["add_note"]}
+    config = json.dumps({"mcpServers": {"map": map_only, "memory": memory}})
+    container = container_for(project(enabled=True, mcp_config=config))
+    notes = container.journal().notes_path
+    episode = container.options().episode_dir.absolute()
+    assert notes == episode / "servers" / "memory" / "notes.jsonl"
+
+
 NPX = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-sequential-thinking"]}
 
 

@@ -1,10 +1,12 @@
 """Each server's places in an episode (issue 52): a folder of its own, which no other server's
 name can share and whose name is one plain path component; its placeholders filled wherever
 they stand; the one folder of the episode it may write, the journal readable only when its
-entry names it; and roots only where it asks."""
+entry names it; roots only where it asks; and the agent's notes read from the folder of the
+server that keeps them, wherever it is listed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import PurePosixPath
 
 import pytest
@@ -20,6 +22,7 @@ from zork_mcp.domain.servers.server_config import (
 from zork_mcp.domain.servers.server_places import (
     EpisodePlaces,
     folder_name,
+    notes_keeper,
     placed,
     roots_of,
     uses_journal,
@@ -118,3 +121,36 @@ def test_roots_are_named_only_where_an_entry_asks():
 def test_a_relative_root_is_a_config_error_that_says_how_to_write_it():
     with pytest.raises(MCPConfigError, match="roots has 'notes': write each folder absolute"):
         parse_mcp_config('{"mcpServers": {"s": {"command": "x", "roots": ["notes"]}}}', source="t")
+
+
+MEMORY = {
+    "command": "python",
+    "args": ["-m", "zork_mcp.servers.memory", "--journal", "${ZORK_MCP_JOURNAL}"],
+}
+MAP_ONLY = {**MEMORY, "excludeTools": ["add_note"]}
+
+
+def entries(**servers: dict) -> dict:
+    return parse_mcp_config(json.dumps({"mcpServers": servers}), source="test").mcpServers
+
+
+def test_the_notes_are_kept_by_the_journal_reader_that_offers_add_note_wherever_it_is_listed():
+    assert notes_keeper(entries(map=MAP_ONLY, memory=MEMORY)) == "memory"
+    assert notes_keeper(entries(memory=MEMORY, map=MAP_ONLY)) == "memory"
+    assert notes_keeper(entries(think={"command": "python"}, memory=MEMORY)) == "memory"
+
+
+def test_no_server_keeps_notes_when_none_reads_the_journal_or_offers_add_note():
+    assert notes_keeper({}) is None
+    assert notes_keeper(entries(think={"command": "python"})) is None
+    assert notes_keeper(entries(map=MAP_ONLY)) is None
+    only = {**MEMORY, "includeTools": ["get_map", "find_path"]}
+    assert notes_keeper(entries(map=only)) is None
+
+
+def test_two_servers_that_would_keep_notes_are_refused_naming_both():
+    with pytest.raises(MCPConfigError) as refused:
+        notes_keeper(entries(memory=MEMORY, notes=MEMORY))
+    said = str(refused.value)
+    assert "The servers memory and notes each read the episode's journal and offer add_note" in said
+    assert '"excludeTools": ["add_note"]' in said

@@ -11,7 +11,8 @@ from mcp.client.client import Client
 
 from zork_mcp.builders.storage import episode_journal
 from zork_mcp.domain.episode.episode_state import Place, PlayedTurn
-from zork_mcp.servers.episode_memory import ANSWER_CHARS, RESULT_CHARS, TURNS_FOUND
+from zork_mcp.domain.servers.server_places import NOTES_TOOL
+from zork_mcp.servers.episode_memory import ANSWER_CHARS, RESULT_CHARS, TOOLS, TURNS_FOUND
 from zork_mcp.servers.memory import build_server
 
 WEST = Place("West of House", 64)
@@ -94,3 +95,8 @@ async def test_a_room_name_longer_than_any_label_is_refused_by_the_schema(tmp_pa
     arguments = {"from_room": "x" * 201, "to_room": "here"}
     (refused,) = await answers(mode, folder, ("find_path", arguments))
     assert "String should have at most 200 characters" in refused
+
+
+def test_the_notes_tool_the_agent_looks_for_is_the_one_this_server_offers():
+    """The agent reads the notes of the server offering NOTES_TOOL (server_places.notes_keeper)."""
+    assert NOTES_TOOL in {tool.name for tool in TOOLS}

@@ -21,10 +21,14 @@ _OBJECTS = {room: number for number, room in enumerate(_ROOMS, start=10)}
 _DIRECTIONS = {"n": "north", "s": "south", "e": "east", "w": "west"}
 _QUIT = b"\x41\xf6\x00"  # one dictionary datum for both words, as in Zork I
 _VOCABULARY = [
-    *_DIRECTIONS, *_DIRECTIONS.values(), "go", "take", "get", "look", "l", "inventory", "i",
-    "leaflet", "egg", ("quit", _QUIT), ("q", _QUIT), "restart", "save", "restore", "script",
-    "unscript", "#command", "#record", "#unrecord", "$verify",
-]  # fmt: skip
+    *_DIRECTIONS,
+    *_DIRECTIONS.values(),
+    *["go", "take", "get", "look", "l", "inventory", "i", "leaflet", "egg"],
+    ("quit", _QUIT),
+    ("q", _QUIT),
+    *["restart", "save", "restore", "script", "unscript", "#command", "#record", "#unrecord"],
+    "$verify",
+]
 RULES = CommandRules.for_game(GameLexicon.from_words(_VOCABULARY))
 
 
@@ -38,8 +42,11 @@ class _State:
     treasures: frozenset[str] = field(default=frozenset({"egg"}))
 
     def to_bytes(self) -> bytes:
-        fields = {**asdict(self), "carrying": sorted(self.carrying),
-                  "treasures": sorted(self.treasures)}  # fmt: skip
+        fields = {
+            **asdict(self),
+            "carrying": sorted(self.carrying),
+            "treasures": sorted(self.treasures),
+        }
         return json.dumps(fields).encode()
 
     @classmethod
@@ -47,11 +54,13 @@ class _State:
         try:
             saved = json.loads(data)
             return cls(
-                str(saved["room"]), int(saved["moves"]), int(saved["score"]),
+                str(saved["room"]),
+                int(saved["moves"]),
+                int(saved["score"]),
                 frozenset(map(str, saved["carrying"])),
                 tuple((str(item), str(room)) for item, room in saved["items"]),
                 frozenset(map(str, saved["treasures"])),
-            )  # fmt: skip
+            )
         except (TypeError, ValueError, KeyError) as e:
             raise TypeError("not a FakeGameEnv snapshot") from e
 
@@ -130,9 +139,13 @@ class FakeGameEnv:
         state = self._state
         over = state.score >= self.max_score
         return GameObservation(
-            text, state.room, state.score, state.moves, game_over=over,
+            text,
+            state.room,
+            state.score,
+            state.moves,
+            game_over=over,
             location=_OBJECTS[state.room],
-        )  # fmt: skip
+        )
 
 
 class ScriptedGameEnv:

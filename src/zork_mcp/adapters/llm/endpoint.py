@@ -131,14 +131,15 @@ class _RetryAfterOrBackoff(wait_base):
         return self._backoff(retry_state)
 
 
-class _BudgetSpent(stop_base):
-    """Stop before a wait that would take the waiting past the policy's budget."""
+class _RetryTimeSpent(stop_base):
+    """Stop before a wait that would take the time spent waiting between attempts past the
+    policy's `budget` of seconds (not the run's money: that is `domain.llm.budget.BudgetSpent`)."""
 
-    def __init__(self, budget: float) -> None:
-        self._budget = budget
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
 
     def __call__(self, retry_state: Any) -> bool:
-        return retry_state.idle_for + (retry_state.upcoming_sleep or 0.0) > self._budget
+        return retry_state.idle_for + (retry_state.upcoming_sleep or 0.0) > self._seconds
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ class JsonEndpoint:
         self, client: httpx.AsyncClient, body: Mapping[str, Any], policy: RetryPolicy
     ) -> dict[str, Any]:
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(policy.attempts) | _BudgetSpent(policy.budget),
+            stop=stop_after_attempt(policy.attempts) | _RetryTimeSpent(policy.budget),
             wait=_RetryAfterOrBackoff(policy),
             retry=retry_if_exception_type((_RetryableAnswer, *RETRYABLE_TRANSPORT)),
             sleep=policy.sleep,

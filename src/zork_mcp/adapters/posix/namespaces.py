@@ -54,8 +54,14 @@ MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
 CAPABILITY_VERSION_3 = 0x20080522
 NOT_MOUNTED = ("/dev/", "/proc/", "/sys/")  # device nodes and kernel files: never bound
-RELAYED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
-           signal.SIGUSR2)  # fmt: skip
+RELAYED = (
+    signal.SIGTERM,
+    signal.SIGINT,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+)
 
 
 class _MountAttr(ctypes.Structure):
@@ -104,14 +110,20 @@ def seal_tree(writable: Sequence[str]) -> None:
             if path.startswith(NOT_MOUNTED) or not os.path.lexists(path):
                 continue
             flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE
-            fd = _checked(libc.syscall(SYS_OPEN_TREE, AT_FDCWD, os.fsencode(path), flags),
-                          f"open_tree({path})")  # fmt: skip
+            fd = _checked(
+                libc.syscall(SYS_OPEN_TREE, AT_FDCWD, os.fsencode(path), flags),
+                f"open_tree({path})",
+            )
             clones.append((path, fd))
         _set_attributes(AT_FDCWD, b"/", MOUNT_ATTR_RDONLY)
         for path, fd in clones:
             _set_attributes(fd, b"", MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID, AT_EMPTY_PATH)
-            _checked(libc.syscall(SYS_MOVE_MOUNT, fd, b"", AT_FDCWD, os.fsencode(path),
-                                  MOVE_MOUNT_F_EMPTY_PATH), f"move_mount({path})")  # fmt: skip
+            _checked(
+                libc.syscall(
+                    SYS_MOVE_MOUNT, fd, b"", AT_FDCWD, os.fsencode(path), MOVE_MOUNT_F_EMPTY_PATH
+                ),
+                f"move_mount({path})",
+            )
     finally:
         for _, fd in clones:
             os.close(fd)

@@ -69,5 +69,11 @@ def _activity(fields: Any) -> Activity:
         isinstance(fields[key], int) for key in ("turn", "calls")
     ):
         raise TypeError("not an activity")
-    return Activity(fields["turn"], Waiting(fields["waiting"]), fields["calls"],
-                    tuple(tools), command, bool(fields["mcp"]))  # fmt: skip
+    return Activity(
+        fields["turn"],
+        Waiting(fields["waiting"]),
+        fields["calls"],
+        tuple(tools),
+        command,
+        bool(fields["mcp"]),
+    )

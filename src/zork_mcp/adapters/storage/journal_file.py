@@ -283,8 +283,15 @@ def _played(lines: Sequence[Line]) -> Played:
 
 def _turn(line: dict[str, Any]) -> PlayedTurn:
     place = Place(line["room"], line["location"])
-    return PlayedTurn(line["turn"], line["command"], line["answer"], place,
-                      line["score"], line["score_change"], line["died"])  # fmt: skip
+    return PlayedTurn(
+        line["turn"],
+        line["command"],
+        line["answer"],
+        place,
+        line["score"],
+        line["score_change"],
+        line["died"],
+    )
 
 
 def _note(line: dict[str, Any]) -> Note | None:

@@ -1,8 +1,9 @@
 """The agent's own files (its checkpoint, events, journal, logs), made and opened so that no
-write follows a link: each is opened with O_NOFOLLOW and, once open, must be a regular file
-of this user with no other name (a hard link it did not make). A file that is not is
-refused with `ForeignFileError`, which names it: another process changed the episode
-folder, and the agent neither writes through it nor reads it back.
+write follows a link: each is opened with O_NOFOLLOW (and O_NONBLOCK: a pipe is not waited
+on) and, once open, must be a regular file of this user with no other name (a hard link it
+did not make). A file that is not is refused with `ForeignFileError`, which names it and
+says what is there instead: another process changed the episode folder, and the agent
+neither writes through it nor reads it back.
 
 A file is replaced by writing a new one beside it (O_EXCL, a name of its own) and renaming
 it over the old: a rename replaces a link itself, never what it points to; and a name that
@@ -20,7 +21,17 @@ from pathlib import Path
 
 from zork_mcp.domain.errors import ConfigurationError
 
+# What the agent makes is its user's alone, whether appended to or replaced whole: no other
+# user reads its episodes (servers run as the agent's user, so they need no more).
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+
 _NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+# Opening a pipe waits for its other end; with O_NONBLOCK (nothing to a regular file) it
+# opens or fails at once, and is refused. These errors say the name is no regular file: a
+# link (O_NOFOLLOW), a folder opened to write, a pipe or socket with no one at its other end.
+_NO_WAIT = os.O_NONBLOCK
+_NOT_A_FILE = (errno.ELOOP, errno.EISDIR, errno.ENXIO)
 
 
 class ForeignFileError(ConfigurationError):
@@ -68,11 +79,11 @@ def read_foreign(path: Path, limit: int) -> bytes:
     except OSError as e:
         if isinstance(e, FileNotFoundError):
             raise
-        raise ForeignFileError(_refusal(path, f"unreadable ({e.strerror})")) from None
+        raise ForeignFileError(_unread(path, f"unreadable ({e.strerror})")) from None
     try:
         problem = _problem(os.fstat(handle))
         if problem is not None:
-            raise ForeignFileError(_refusal(path, problem))
+            raise ForeignFileError(_unread(path, problem))
         fd = os.open(f"/proc/self/fd/{handle}", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     finally:
         os.close(handle)
@@ -95,7 +106,7 @@ def replace(path: Path, data: bytes) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.close(_checked(path, os.O_RDONLY))  # refuses a link or a folder in its place
     partial = path.with_name(f".{path.name}.{secrets.token_hex(6)}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o600)
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, FILE_MODE)
     try:
         _write_all(fd, data)
         os.close(fd)
@@ -106,30 +117,34 @@ def replace(path: Path, data: bytes) -> None:
 
 
 def folder(path: Path) -> Path:
-    """`path` as a folder of the agent's: made (mode 0700 beneath an existing parent) when
+    """`path` as a folder of the agent's: made (FOLDER_MODE beneath an existing parent) when
     missing; a link or another user's folder in its place is refused."""
     with contextlib.suppress(FileExistsError):
-        path.mkdir(mode=0o700, parents=True)
+        path.mkdir(mode=FOLDER_MODE, parents=True)
     info = os.lstat(path)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-        what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info)
-        raise ForeignFileError(_refusal(path, what))
+    if not stat.S_ISDIR(info.st_mode):
+        raise ForeignFileError(_refusal(path, _kind(info), "folder"))
+    if info.st_uid != os.getuid():
+        found = f"a folder of another user (uid {info.st_uid})"
+        raise ForeignFileError(_refusal(path, found, "folder"))
     return path
 
 
 def _checked(path: Path, flags: int) -> int:
     try:
-        fd = os.open(path, flags | _NO_FOLLOW, 0o644)
+        fd = os.open(path, flags | _NO_FOLLOW | _NO_WAIT, FILE_MODE)
     except OSError as e:
-        if e.errno == errno.ELOOP:  # the name is a symbolic link
-            raise ForeignFileError(_refusal(path, "a symbolic link")) from None
-        if e.errno == errno.EISDIR:
-            raise ForeignFileError(_refusal(path, "a folder")) from None
-        raise
+        if e.errno not in _NOT_A_FILE:
+            raise
+        try:
+            found = _kind(os.lstat(path))
+        except OSError:
+            found = "not a regular file"  # gone again already
+        raise ForeignFileError(_refusal(path, found, "file")) from None
     problem = _problem(os.fstat(fd))
     if problem is not None:
         os.close(fd)
-        raise ForeignFileError(_refusal(path, problem))
+        raise ForeignFileError(_refusal(path, problem, "file"))
     return fd
 
 
@@ -150,7 +165,7 @@ def _kind(info: os.stat_result) -> str:
     if stat.S_ISFIFO(info.st_mode):
         return "a pipe"
     if stat.S_ISREG(info.st_mode):
-        return f"a file of another user (uid {info.st_uid})"
+        return "a file"
     if stat.S_ISLNK(info.st_mode):
         return "a symbolic link"
     if stat.S_ISSOCK(info.st_mode):
@@ -160,11 +175,20 @@ def _kind(info: os.stat_result) -> str:
     return "not a regular file"
 
 
-def _refusal(path: Path, what: str) -> str:
+def _refusal(path: Path, found: str, made: str) -> str:
+    """Why one of the agent's own files or folders (`made`: "file", "folder") is refused."""
     return (
-        f"{path} is {what}, not the file zork-mcp made there: another process changed this "
-        "episode's folder, so zork-mcp neither writes through it nor reads it back. Look at "
-        "what it points to, then remove it (or move the folder aside and start a new episode)."
+        f"{path} is {found}, not the {made} zork-mcp made there: another process changed "
+        "this episode's folder, so zork-mcp neither writes through it nor reads it back. Look "
+        "at what is there, then remove it (or move the folder aside and start a new episode)."
+    )
+
+
+def _unread(path: Path, found: str) -> str:
+    """Why a file a server writes (`read_foreign`) is not read."""
+    return (
+        f"{path} is {found}: from a server's folder zork-mcp reads only a regular file of its "
+        "own user with one name."
     )
 
 

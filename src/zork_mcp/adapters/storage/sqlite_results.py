@@ -84,10 +84,23 @@ ADDED_COLUMNS = {  # columns added since the first schema: a file from before ge
     },
 }
 TURN_COLUMNS = [
-    "turn", "score", "moves", "tool_calls", "room", "valid", "died", "prompt_tokens",
-    "completion_tokens", "llm_seconds", "tool_errors", "tools", "location", "repeated", "cost_usd",
+    "turn",
+    "score",
+    "moves",
+    "tool_calls",
+    "room",
+    "valid",
+    "died",
+    "prompt_tokens",
+    "completion_tokens",
+    "llm_seconds",
+    "tool_errors",
+    "tools",
+    "location",
+    "repeated",
+    "cost_usd",
     "unreadable",
-]  # fmt: skip
+]
 BEST_FROM_TURNS = """
 UPDATE episodes SET best_score = max(coalesce(score, 0), coalesce(
     (SELECT max(t.score) FROM turns t WHERE t.sweep = episodes.sweep AND t.key = episodes.key),

@@ -64,8 +64,9 @@ class HumanLog:
             yield from self._turn(payload)
         elif isinstance(tool, ToolCallRequested) and tool.arguments is not None:
             arguments = json.dumps(jsonable(tool.arguments), ensure_ascii=False)
-            yield human_line(Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG,
-                                   event.fields))  # fmt: skip
+            yield human_line(
+                Event(event.type, f"Tool arguments: {arguments}", Level.DEBUG, event.fields)
+            )
         elif isinstance(tool, ToolResultReceived):
             yield INDENT + _result(tool)
 

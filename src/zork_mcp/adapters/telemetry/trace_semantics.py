@@ -125,8 +125,12 @@ def langfuse_cost(usage: Usage) -> dict[str, float] | None:
     parts = usage.cost_parts
     if parts is None:
         return {"total": usage.cost_usd}
-    split = {"input": parts.input, "input_cached_tokens": parts.cached_input,
-             "output": parts.output, "total": usage.cost_usd}  # fmt: skip
+    split = {
+        "input": parts.input,
+        "input_cached_tokens": parts.cached_input,
+        "output": parts.output,
+        "total": usage.cost_usd,
+    }
     if parts.cache_write:
         split["input_cache_write_tokens"] = parts.cache_write
     return split

@@ -157,6 +157,5 @@ def sweep_progress(plain: bool) -> Iterator[SweepProgress]:
         yield SweepProgress(console, live=False)
         return
     progress = SweepProgress(console, live=True)
-    with Live(get_renderable=progress.panel, console=console, refresh_per_second=4,
-              transient=True):  # fmt: skip
+    with Live(get_renderable=progress.panel, console=console, refresh_per_second=4, transient=True):
         yield progress

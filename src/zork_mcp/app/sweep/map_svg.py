@@ -25,9 +25,15 @@ OFFSETS: dict[str, Cell] = {
     "up": (1, -1), "down": (-1, 1), "in": (1, 1), "out": (-1, -1), "land": (0, 1),
 }  # fmt: skip
 SHORT = {  # as a player types them
-    "north": "n", "south": "s", "east": "e", "west": "w",
-    "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
-}  # fmt: skip
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "northeast": "ne",
+    "northwest": "nw",
+    "southeast": "se",
+    "southwest": "sw",
+}
 
 CELL_WIDTH, CELL_HEIGHT = 240, 100  # pixels a grid cell takes
 BOX_WIDTH, BOX_HEIGHT = 176, 40  # a room's box, centred in its cell
@@ -292,12 +298,17 @@ def _rooms(
                 deaths.setdefault(where, []).append(step.turn)
     start = steps[0].source if steps else episode_map.rooms[0].key
     return [
-        _room(room, centres[room.key], _marks(room.key, start, episode_map.here),
-              _entered(room, entered.get(room.key, [])), deaths.get(room.key, []),
-              episode_map.describe(room.key))
+        _room(
+            room,
+            centres[room.key],
+            _marks(room.key, start, episode_map.here),
+            _entered(room, entered.get(room.key, [])),
+            deaths.get(room.key, []),
+            episode_map.describe(room.key),
+        )
         for room in episode_map.rooms
         if room.key in centres
-    ]  # fmt: skip
+    ]
 
 
 def _marks(key: RoomKey, start: RoomKey | None, here: RoomKey | None) -> str:

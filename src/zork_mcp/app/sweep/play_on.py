@@ -44,8 +44,9 @@ def rerun(state: SweepState, name: str, argv: Sequence[str]) -> str | None:
     was stored already, or failed ones were kept (only --resume plays them again)."""
     said = []
     if state.skipped == state.total and state.total:
-        said.append(f"Nothing left to play: the {state.total} episode(s) of sweep '{name}' "
-                    "are stored.")  # fmt: skip
+        said.append(
+            f"Nothing left to play: the {state.total} episode(s) of sweep '{name}' are stored."
+        )
     if state.kept_failed:
         said.append(
             f"{state.kept_failed} episode(s) failed in an earlier run and were kept, not "

@@ -144,8 +144,9 @@ def _mean_parts(parts: Sequence[CostParts | None]) -> CostParts | None:
         return None
     total = sum(known, CostParts())
     n = len(known)
-    return CostParts(total.input / n, total.cached_input / n, total.cache_write / n,
-                     total.output / n)  # fmt: skip
+    return CostParts(
+        total.input / n, total.cached_input / n, total.cache_write / n, total.output / n
+    )
 
 
 def mcp_differences(
@@ -309,8 +310,13 @@ def metric_text(name: str, estimate: Estimate) -> str:
     return dollars_text(estimate) if name == "cost_usd" else ci_text(estimate, DIGITS.get(name, 1))
 
 
-DIGITS = {"normalized_score": 3, "invalid_rate": 3, "unreadable_rate": 3, "cost_usd": 4,
-          "latency_p50": 2}  # fmt: skip
+DIGITS = {
+    "normalized_score": 3,
+    "invalid_rate": 3,
+    "unreadable_rate": 3,
+    "cost_usd": 4,
+    "latency_p50": 2,
+}
 DIGITS |= {"latency_p95": 2, "tokens": 0, "repeated_rate": 3}
 # the score table has the final score; the memory table what the turns say of memory at work
 PLAY = [m for m in METRICS if m.name != "final_score" and m.name not in MEMORY]
@@ -398,10 +404,13 @@ def _render_cells(
     _print(console, grids)
     for line in extensions(records):
         console.print(line)
-    _print(console, [
-        metric_grid(f"{title}: play per cell", cells, keys, PLAY),
-        metric_grid(f"{title}: memory per cell", cells, keys, MEMORY_PLAY, explained=True),
-    ])  # fmt: skip
+    _print(
+        console,
+        [
+            metric_grid(f"{title}: play per cell", cells, keys, PLAY),
+            metric_grid(f"{title}: memory per cell", cells, keys, MEMORY_PLAY, explained=True),
+        ],
+    )
 
 
 DIFFERENCE_TITLE = "MCP on minus off (95% bootstrap CI)"
@@ -411,28 +420,48 @@ def games_grid(title: str, games: Sequence[GameStats]) -> Grid:
     """Per game: its maximum, cells and episodes, and its mean normalised score."""
     headers = ["game", "max score", "cells", "episodes", "failed", "final score / maximum"]
     rows: list[list[str | Text]] = [
-        [Text(g.name), "-" if g.max_score is None else str(g.max_score), str(g.cells),
-         str(g.episodes), str(g.failures), ci_text(g.normalized, DIGITS["normalized_score"])]
+        [
+            Text(g.name),
+            "-" if g.max_score is None else str(g.max_score),
+            str(g.cells),
+            str(g.episodes),
+            str(g.failures),
+            ci_text(g.normalized, DIGITS["normalized_score"]),
+        ]
         for g in games
-    ]  # fmt: skip
+    ]
     return Grid(title, headers, rows)
 
 
 def score_grid(title: str, cells: Sequence[CellStats], keys: dict[str, str]) -> Grid:
     headers = [
-        "cell", "episodes", "failed", "mean score", "median", "max", "moves",
-        "tokens in/out/cached per ep", "$ per ep", "tools/turn",
-    ]  # fmt: skip
+        "cell",
+        "episodes",
+        "failed",
+        "mean score",
+        "median",
+        "max",
+        "moves",
+        "tokens in/out/cached per ep",
+        "$ per ep",
+        "tools/turn",
+    ]
     return Grid(title, headers, [_score_row(s, keys[s.cell]) for s in cells])
 
 
 def _score_row(s: CellStats, key: str) -> list[str | Text]:
     return [
-        key, str(s.episodes), str(s.failures), ci_text(s.mean_score), f"{s.median_score:g}",
-        str(s.max_score), f"{s.mean_moves:.1f}",
-        f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}", Text(s.cost_text),
+        key,
+        str(s.episodes),
+        str(s.failures),
+        ci_text(s.mean_score),
+        f"{s.median_score:g}",
+        str(s.max_score),
+        f"{s.mean_moves:.1f}",
+        f"{s.tokens_in:.0f}/{s.tokens_out:.0f}/{s.tokens_cached:.0f}",
+        Text(s.cost_text),
         f"{s.tool_calls_per_turn:.2f}",
-    ]  # fmt: skip
+    ]
 
 
 COST_PARTS = ("input", "cached input", "cache writes", "output")
@@ -528,8 +557,18 @@ def write_csv(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]:
     return [episodes, cells]
 
 
-_COUNTS = ("cell", "model", "mcp", "history", "game", "setup", "episodes", "failures",
-           "median_score", "max_score")  # fmt: skip
+_COUNTS = (
+    "cell",
+    "model",
+    "mcp",
+    "history",
+    "game",
+    "setup",
+    "episodes",
+    "failures",
+    "median_score",
+    "max_score",
+)
 _MEANS = ("mean_moves", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "unpriced")
 
 
@@ -559,14 +598,22 @@ def write_plots(records: Sequence[EpisodeRecord], directory: Path) -> list[Path]
     }
     paths = [
         _curve_plot(
-            plt, by_cell, lambda r: [p.score for p in r.trajectory], "mean score",
-            "Mean score over turns (95% CI)", directory / "score_over_turns.png",
+            plt,
+            by_cell,
+            lambda r: [p.score for p in r.trajectory],
+            "mean score",
+            "Mean score over turns (95% CI)",
+            directory / "score_over_turns.png",
         ),
         _curve_plot(
-            plt, by_cell, lambda r: rooms_curve(r.trajectory), "mean rooms visited",
-            "Rooms visited over turns (95% CI)", directory / "rooms_over_turns.png",
+            plt,
+            by_cell,
+            lambda r: rooms_curve(r.trajectory),
+            "mean rooms visited",
+            "Rooms visited over turns (95% CI)",
+            directory / "rooms_over_turns.png",
         ),
-    ]  # fmt: skip
+    ]
     figure, axes = plt.subplots(figsize=(6, 3.5), dpi=80)
     axes.boxplot([_final_scores(group, done) for group in by_cell.values()], showmeans=True)
     axes.set_xticks(range(1, len(by_cell) + 1), list(by_cell), rotation=15, fontsize="small")

@@ -27,9 +27,22 @@ from zork_mcp.domain.sweep.episodes import (
 DEFAULT_FIRST_SEED = 12
 RUN_HISTORY = "default"  # the history mode a run has without one: its pyproject's
 SWEEP_KEYS = frozenset(
-    {"name", "models", "mcp", "history", "seeds", "episodes", "max_turns", "parallel",
-     "provider_limits", "budget_usd", "budget_tokens", "games", "max_score"}
-)  # fmt: skip
+    {
+        "name",
+        "models",
+        "mcp",
+        "history",
+        "seeds",
+        "episodes",
+        "max_turns",
+        "parallel",
+        "provider_limits",
+        "budget_usd",
+        "budget_tokens",
+        "games",
+        "max_score",
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -84,9 +84,15 @@ class EpisodeEnded:
     @property
     def usage(self) -> Usage:
         """Its totals as the usage they were summed from."""
-        return Usage(self.prompt_tokens, self.completion_tokens, self.cached_tokens,
-                     self.cost_usd, cache_write_tokens=self.cache_write_tokens,
-                     cost_parts=self.cost_parts, unpriced=self.unpriced)  # fmt: skip
+        return Usage(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.cached_tokens,
+            self.cost_usd,
+            cache_write_tokens=self.cache_write_tokens,
+            cost_parts=self.cost_parts,
+            unpriced=self.unpriced,
+        )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "end_reason", EndReason(self.end_reason))
@@ -115,8 +121,9 @@ class EpisodeEnded:
 
     def fields(self) -> dict[str, Any]:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
-        parts = self.cost_parts and {f.name: getattr(self.cost_parts, f.name)
-                                     for f in fields(self.cost_parts)}  # fmt: skip
+        parts = self.cost_parts and {
+            f.name: getattr(self.cost_parts, f.name) for f in fields(self.cost_parts)
+        }
         return values | {"end_reason": str(self.end_reason), "cost_parts": parts}  # plain JSON
 
     @classmethod

@@ -49,12 +49,14 @@ class GameProfile:
     def unknowns(self) -> tuple[str, ...]:
         """What the project cannot tell in this game, in words, for the run to say."""
         missing = [
-            ("its maximum score (set max_score in [tool.zorkgpt], or --max-score)",
-             self.max_score is None),
+            (
+                "its maximum score (set max_score in [tool.zorkgpt], or --max-score)",
+                self.max_score is None,
+            ),
             ("when the player dies", self.death is None),
             ("when the game did not read a command", not self.unread),
             ("when an exit refuses (the map marks no exit blocked)", not self.exit_refusals),
-        ]  # fmt: skip
+        ]
         return tuple(what for what, lacking in missing if lacking)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from zork_mcp.domain.game import zork2_zork3_words as words
 from zork_mcp.domain.game.profile import COMPASS, GameProfile, generic_profile
@@ -94,29 +95,30 @@ ZORK1 = GameProfile(
     unread=_UNREAD,
     exit_refusals=_EXIT_REFUSALS,
     closed_door=_CLOSED_DOOR,
-)  # fmt: skip
+)
 
 
 def _later_zork(key: str, sha256: str) -> GameProfile:
     """Zork II or III: its words from its own source (zork2_zork3_words.py, `ZORK2_...`)."""
     name = f"{key.upper()}_"
-    word = {field: getattr(words, name + field) for field in (
-        "NAME", "STORY_FILE", "MAX_SCORE", "DIRECTIONS", "DEATH", "UNREAD", "EXIT_REFUSALS",
-        "CLOSED_DOOR")}  # fmt: skip
+
+    def word(field: str) -> Any:
+        return getattr(words, name + field)
+
     return GameProfile(
         key=key,
-        name=word["NAME"],
-        story_file=word["STORY_FILE"],
+        name=word("NAME"),
+        story_file=word("STORY_FILE"),
         sha256=sha256,
-        max_score=word["MAX_SCORE"],
-        directions=word["DIRECTIONS"],
+        max_score=word("MAX_SCORE"),
+        directions=word("DIRECTIONS"),
         # The first 60 turns of its walkthrough, as tests/e2e/test_estimate.py measures them,
         # within 3% under each history policy: its rooms' answers run longer than Zork I's.
         typical_answer_chars=240,
-        death=re.compile(word["DEATH"]),
-        unread=word["UNREAD"],
-        exit_refusals=word["EXIT_REFUSALS"],
-        closed_door=re.compile(word["CLOSED_DOOR"]),
+        death=re.compile(word("DEATH")),
+        unread=word("UNREAD"),
+        exit_refusals=word("EXIT_REFUSALS"),
+        closed_door=re.compile(word("CLOSED_DOOR")),
         final_words=getattr(words, name + "FINAL_WORDS", ()),
     )
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from zork_mcp.domain.errors import MCPConfigError
 from zork_mcp.domain.servers.roots import Root
 from zork_mcp.domain.servers.server_config import (
     AnyServerConfig,
@@ -30,6 +31,7 @@ JOURNAL = "ZORK_MCP_JOURNAL"
 SERVERS_FOLDER = "servers"
 JOURNAL_FILE = "journal.jsonl"
 PLACEHOLDERS = (SERVER_DIR, JOURNAL)
+NOTES_TOOL = "add_note"  # the memory server's tool that writes the agent's notes
 _FOLDER_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 
@@ -69,6 +71,25 @@ def uses_journal(config: AnyServerConfig) -> bool:
         return False
     words = [*config.args, *(config.env or {}).values()]
     return any(f"${{{JOURNAL}}}" in word for word in words)
+
+
+def notes_keeper(servers: Mapping[str, AnyServerConfig]) -> str | None:
+    """The server whose folder holds the agent's notes: the one that reads the episode's
+    journal and offers the notes tool (`add_note`, not filtered out); None when none does.
+    Two would keep two sets of notes, while each turn's message shows one: refused."""
+    keepers = [
+        name
+        for name, config in servers.items()
+        if uses_journal(config) and config.tool_filter.allows(NOTES_TOOL)
+    ]
+    if len(keepers) > 1:
+        names = f"{', '.join(keepers[:-1])} and {keepers[-1]}"
+        raise MCPConfigError(
+            f"The servers {names} each read the episode's journal and offer {NOTES_TOOL}, "
+            f"but each turn shows the notes of one: filter {NOTES_TOOL} out of all but one "
+            f'("excludeTools": ["{NOTES_TOOL}"] in their entries).'
+        )
+    return keepers[0] if keepers else None
 
 
 def placed(server: str, config: AnyServerConfig, places: EpisodePlaces) -> AnyServerConfig:

@@ -153,8 +153,12 @@ METRICS = (
 BY_NAME = {metric.name: metric for metric in METRICS}
 MEMORY = ("rooms_revisited", "return_turns", "repeated_rate")  # memory at work, read from turns
 COMPARED = (  # MCP on minus off, within a game
-    "final_score", "rooms", "rooms_revisited", "return_turns", "repeated_rate",
-)  # fmt: skip
+    "final_score",
+    "rooms",
+    "rooms_revisited",
+    "return_turns",
+    "repeated_rate",
+)
 # MCP on minus off over several games together: only a score over each game's own maximum
 # puts Zork I's 350 points, Zork II's 400 and Zork III's 7 on one scale.
 POOLED = ("normalized_score",)

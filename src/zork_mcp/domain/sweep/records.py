@@ -74,8 +74,12 @@ class EpisodeRecord:
 
     @property
     def cost_parts(self) -> CostParts | None:
-        parts = (self.cost_input_usd, self.cost_cached_input_usd, self.cost_cache_write_usd,
-                 self.cost_output_usd)  # fmt: skip
+        parts = (
+            self.cost_input_usd,
+            self.cost_cached_input_usd,
+            self.cost_cache_write_usd,
+            self.cost_output_usd,
+        )
         return None if any(part is None for part in parts) else CostParts(*parts)  # type: ignore[arg-type]
 
     def __post_init__(self) -> None:  # a stored row's strings read back as their types

@@ -153,8 +153,9 @@ class Scheduler:
                 self._finish(future, running, state, pending)
 
     def _stored(self, record: EpisodeRecord) -> None:
-        self._spent[record.key] = Spend(record.prompt_tokens + record.completion_tokens,
-                                        record.cost_usd)  # fmt: skip
+        self._spent[record.key] = Spend(
+            record.prompt_tokens + record.completion_tokens, record.cost_usd
+        )
         self._played[record.key] = record.turns
         self._ended[record.key] = record.end_reason
 
@@ -237,8 +238,11 @@ class Scheduler:
         played_before = self._played.get(task.spec.key, 0) if task.resume else 0
         if record is not None:
             self._stored(record)
-            if (pending is not None and record.end_reason == EndReason.BUDGET
-                    and record.turns > played_before):  # fmt: skip
+            if (
+                pending is not None
+                and record.end_reason == EndReason.BUDGET
+                and record.turns > played_before
+            ):
                 pending.append(replace(task, resume=True, budget=None))  # on, if money is left
                 return
         if record is None:

@@ -137,13 +137,19 @@ class _SpawnedGame:
             # Its own session: a kill aimed at our process group (an MCP server's, by its
             # client) must not end it before it removes its folder; it ends with its pipe.
             self._process = subprocess.Popen(
-                [sys.executable, "-m", MODULE, str(story),
-                 "none" if seed is None else str(seed), str(child_end)],
+                [
+                    sys.executable,
+                    "-m",
+                    MODULE,
+                    str(story),
+                    "none" if seed is None else str(seed),
+                    str(child_end),
+                ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 pass_fds=(child_end,),
                 start_new_session=True,
-            )  # fmt: skip
+            )
         except BaseException:
             os.close(replies)
             raise

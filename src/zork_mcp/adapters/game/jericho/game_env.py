@@ -61,9 +61,13 @@ class GameSnapshot:
         """`text` as the game's answer at this moment."""
         status = self.status
         return GameObservation(
-            text, status.room or None, status.score, status.moves, game_over,
+            text,
+            status.room or None,
+            status.score,
+            status.moves,
+            game_over,
             location=self.location,
-        )  # fmt: skip
+        )
 
     def to_bytes(self) -> bytes:
         """The snapshot as a checkpoint keeps it: its status line as JSON, then its state."""

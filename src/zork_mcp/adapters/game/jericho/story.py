@@ -157,8 +157,11 @@ def _jericho_game(path: Path, story: bytes) -> tuple[str, int] | None:
     try:
         done = subprocess.run(
             [sys.executable, "-c", probe, str(path)],
-            capture_output=True, text=True, timeout=PROBE_TIMEOUT_SECONDS, check=True,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=PROBE_TIMEOUT_SECONDS,
+            check=True,
+        )
         return str(bindings["name"]), int(done.stdout.strip().splitlines()[-1])
     except (subprocess.SubprocessError, ValueError, IndexError) as e:
         raise ConfigurationError(

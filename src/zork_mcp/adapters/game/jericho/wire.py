@@ -42,16 +42,29 @@ class FrotzState:
         """Jericho's get_state tuple (RAM and stack as numpy arrays) as plain values."""
         ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = state
         return cls(
-            bytes(ram.tobytes()), bytes(stack.tobytes()), int(pc), int(sp), int(fp),
-            int(frame_count), int(opcode), (int(rng[0]), int(rng[1]), int(rng[2])),
+            bytes(ram.tobytes()),
+            bytes(stack.tobytes()),
+            int(pc),
+            int(sp),
+            int(fp),
+            int(frame_count),
+            int(opcode),
+            (int(rng[0]), int(rng[1]), int(rng[2])),
             bytes(narrative or b""),
-        )  # fmt: skip
+        )
 
     def to_bytes(self) -> bytes:
         fixed = _STATE.pack(
-            self.pc, self.sp, self.fp, self.frame_count, self.opcode, *self.rng,
-            len(self.ram), len(self.stack), len(self.narrative),
-        )  # fmt: skip
+            self.pc,
+            self.sp,
+            self.fp,
+            self.frame_count,
+            self.opcode,
+            *self.rng,
+            len(self.ram),
+            len(self.stack),
+            len(self.narrative),
+        )
         return fixed + self.ram + self.stack + self.narrative
 
     @classmethod
@@ -67,9 +80,14 @@ class FrotzState:
         return cls(
             data[start:middle],
             data[middle : middle + stack],
-            pc, sp, fp, frames, opcode, (a, interval, counter),
+            pc,
+            sp,
+            fp,
+            frames,
+            opcode,
+            (a, interval, counter),
             data[middle + stack :],
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)

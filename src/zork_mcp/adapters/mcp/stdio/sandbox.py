@@ -75,8 +75,13 @@ class Handover:
         ruleset = next(numbers) if self.ruleset is not None else None
         channel = next(numbers) if self.channel is not None else None
         writable = None if self.writable is None else list(self.writable)
-        return {"ruleset": ruleset, "network": self.network.value, "channel": channel,
-                "proxy_port": PROXY_PORT, "writable": writable}  # fmt: skip
+        return {
+            "ruleset": ruleset,
+            "network": self.network.value,
+            "channel": channel,
+            "proxy_port": PROXY_PORT,
+            "writable": writable,
+        }
 
 
 @dataclass(frozen=True)

@@ -225,9 +225,14 @@ def run_server(request: dict[str, Any]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    confine_self(request.get("ruleset"), request.get("network", "open"),
-                 request.get("channel"), request.get("proxy_port", 0),
-                 request.get("writable"), entered=request.get("entered", False))  # fmt: skip
+    confine_self(
+        request.get("ruleset"),
+        request.get("network", "open"),
+        request.get("channel"),
+        request.get("proxy_port", 0),
+        request.get("writable"),
+        entered=request.get("entered", False),
+    )
     kind, target, args = request["kind"], request["target"], request["args"]
     sys.argv = [target, *args]
     if kind == "module":
