@@ -67,17 +67,23 @@ OPENAI_DEFAULT = "gpt-6-luna"  # OpenAI's default model: current, cheap, takes t
 # o1 on included (o3, o3-mini, o3-pro, o4-mini), and grok-4-fast-reasoning and
 # deepseek-reasoner (DeepSeek V3.2: tool calls in thinking mode), takes them. A model not
 # named here that refuses tools says so in its provider's own 400, which the run reports.
+OPENAI_MODELS = "platform.openai.com/docs/models"
 OPENAI_400 = (
     "the API answers 400 \"Unsupported parameter: 'tools' is not supported with this model\""
 )
+CHECKED = "2026-11-28"
 MODELS_WITHOUT_TOOLS = (
-    NoTools("o1-mini", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-mini)",
-            "2026-11-28", OPENAI_DEFAULT),
-    NoTools("o1-preview", f"OpenAI: {OPENAI_400} (platform.openai.com/docs/models/o1-preview)",
-            "2026-11-28", OPENAI_DEFAULT),
-    NoTools("chatgpt-4o-latest", "OpenAI: function calling not supported "
-            "(platform.openai.com/docs/models/chatgpt-4o-latest)", "2026-11-28", OPENAI_DEFAULT),
-)  # fmt: skip
+    NoTools("o1-mini", f"OpenAI: {OPENAI_400} ({OPENAI_MODELS}/o1-mini)", CHECKED, OPENAI_DEFAULT),
+    NoTools(
+        "o1-preview", f"OpenAI: {OPENAI_400} ({OPENAI_MODELS}/o1-preview)", CHECKED, OPENAI_DEFAULT
+    ),
+    NoTools(
+        "chatgpt-4o-latest",
+        f"OpenAI: function calling not supported ({OPENAI_MODELS}/chatgpt-4o-latest)",
+        CHECKED,
+        OPENAI_DEFAULT,
+    ),
+)
 
 
 @dataclass(frozen=True)

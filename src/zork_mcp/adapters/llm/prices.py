@@ -31,10 +31,16 @@ def _rates(provider: str, model: str, input_tokens: int) -> tuple[Decimal, Decim
     """USD a token for a cache read and a cache write at this prompt's size (a tier may
     depend on it); None when the model has neither price."""
     try:
-        read = calc_price(PriceUsage(input_tokens=input_tokens, cache_read_tokens=input_tokens),
-                          model_ref=model, provider_id=provider)  # fmt: skip
-        write = calc_price(PriceUsage(input_tokens=input_tokens, cache_write_tokens=input_tokens),
-                           model_ref=model, provider_id=provider)  # fmt: skip
+        read = calc_price(
+            PriceUsage(input_tokens=input_tokens, cache_read_tokens=input_tokens),
+            model_ref=model,
+            provider_id=provider,
+        )
+        write = calc_price(
+            PriceUsage(input_tokens=input_tokens, cache_write_tokens=input_tokens),
+            model_ref=model,
+            provider_id=provider,
+        )
     except LookupError:
         return None
     return read.input_price / input_tokens, write.input_price / input_tokens
@@ -52,8 +58,9 @@ def priced(usage: Usage, provider: str | None, model: str, at: datetime | None =
         output_tokens=usage.completion_tokens,
     )
     try:
-        price = calc_price(counted, model_ref=model, provider_id=provider,
-                           genai_request_timestamp=at)  # fmt: skip
+        price = calc_price(
+            counted, model_ref=model, provider_id=provider, genai_request_timestamp=at
+        )
     except LookupError as e:
         if usage.cost_usd is not None:
             return usage
@@ -62,8 +69,8 @@ def priced(usage: Usage, provider: str | None, model: str, at: datetime | None =
     if usage.cost_usd is None:
         return replace(usage, cost_usd=parts.total, cost_parts=parts, unpriced=None)
     scale = usage.cost_usd / parts.total if parts.total else 0.0  # the bill, split as listed
-    scaled = CostParts(*(part * scale for part in (parts.input, parts.cached_input,
-                                                   parts.cache_write, parts.output)))  # fmt: skip
+    shares = (parts.input, parts.cached_input, parts.cache_write, parts.output)
+    scaled = CostParts(*(share * scale for share in shares))
     return replace(usage, cost_parts=scaled, unpriced=None)
 
 
