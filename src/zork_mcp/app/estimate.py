@@ -22,6 +22,7 @@ from zork_mcp.builders.llm import EstimatedCost, priced_estimate
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
+from zork_mcp.domain.loop.loop_policy import AGENT_POLICY
 from zork_mcp.domain.tools.tool_offer import choose_offered
 from zork_mcp.domain.tools.tool_schema import ToolDefinition, tool_definitions
 
@@ -55,7 +56,8 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
             tools = offered_tools(container)
             game = container.profile()
             episode = estimate_episode(system_prompt(game), tools, container.history(),
-                                       options.max_turns, game.typical_answer_chars)  # fmt: skip
+                                       options.max_turns, game.typical_answer_chars,
+                                       AGENT_POLICY.final_format)  # fmt: skip
         finally:
             container.shutdown_resources()
     model = options.model_name
