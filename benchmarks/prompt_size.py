@@ -5,8 +5,8 @@ Plays the walkthrough's commands through the app (MCP on, a local OpenAI-protoco
 records each request body as OpenRouter would get it), once per history policy. For each
 turn's first LLM request it measures the prompt (tools, then messages: the order providers
 cache in) and the longest prefix it shares with the next turn's. Tokens are estimated as
-characters / 4, as `domain.history` estimates them: no tokenizer's vocabulary can be
-downloaded here, and the peer's usage numbers are not real.
+characters / 4, as `domain/llm/tokens.py` measures a request: no tokenizer's vocabulary can
+be downloaded here, and the peer's usage numbers are not real.
 
 Caching rules and list prices (input only; output is the same under every policy), from each
 provider's prompt-caching and pricing pages as of 2026-11:
@@ -41,7 +41,8 @@ from zork_mcp.adapters.game.jericho import find_game_file
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main as app_main
 from zork_mcp.domain.episode.history import HistoryPolicy
-from zork_mcp.domain.llm.tokens import tokens_in
+from zork_mcp.domain.llm.messages import AssistantText, UserMessage
+from zork_mcp.domain.llm.tokens import messages_tokens, tokens_in
 
 SERVERS = {
     "reasoning": {"command": "python", "args": ["-m", "zork_mcp.servers.reasoning"],
@@ -116,10 +117,10 @@ def tokens(chars: int) -> int:
 
 
 def history_tokens(body: dict) -> int:
-    """The remembered turns' estimated tokens: every message between the system prompt and
-    this turn's."""
-    past = body["messages"][1:-1]
-    return sum(tokens(len(_text(message))) + 4 for message in past)
+    """The remembered turns' tokens as the history's budget measures them: every message
+    between the system prompt and this turn's."""
+    kinds = {"user": UserMessage, "assistant": AssistantText}
+    return messages_tokens([kinds[m["role"]](_text(m)) for m in body["messages"][1:-1]])
 
 
 def _text(message: dict) -> str:

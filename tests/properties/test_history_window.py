@@ -18,9 +18,10 @@ from zork_mcp.adapters.game.fake import ScriptedGameEnv
 from zork_mcp.adapters.llm.fake import FunctionLLM, action_reply
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.orchestrator import Orchestrator
-from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy, estimated_tokens
+from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
 from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import AssistantText, LLMRequest, SystemMessage, UserMessage
+from zork_mcp.domain.llm.tokens import messages_tokens
 from zork_mcp.domain.settings import MCPSettings
 
 answers = st.lists(
@@ -68,7 +69,7 @@ def test_the_window_is_whole_within_its_budget_and_the_latest_answer_uncut(texts
         latest = request.messages[-1]
         assert isinstance(latest, UserMessage) and latest.text.endswith(shown[number - 1])
         past = remembered(request)
-        assert sum(estimated_tokens(m.text) for m in past) <= policy.budget_tokens
+        assert messages_tokens(past) <= policy.budget_tokens
         kept = len(past) // 2
         if policy.mode is HistoryMode.WINDOW:
             assert kept <= policy.turns

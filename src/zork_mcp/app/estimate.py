@@ -23,6 +23,7 @@ from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
 from zork_mcp.domain.episode.estimate_cost import EstimatedCost
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
+from zork_mcp.domain.loop.loop_policy import AGENT_POLICY
 from zork_mcp.domain.tools.tool_offer import choose_offered
 from zork_mcp.domain.tools.tool_schema import ToolDefinition, tool_definitions
 
@@ -61,6 +62,7 @@ def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> Run
                 container.history(),
                 options.max_turns,
                 game.typical_answer_chars,
+                AGENT_POLICY.final_format,
             )
         finally:
             container.shutdown_resources()

@@ -1,8 +1,9 @@
 """What an episode's prompts will weigh, before any is sent: each turn's first request as the
 history policy lays it out (the real `turn_messages`, over a stand-in game whose answers are
-as long as Zork I's average) with the tools it offers, in tokens, and how much of it the turn
-before shared (what a provider's prompt cache can serve). `benchmarks/prompt_size.py`
-measures the same quantities on a played game; the two agree within 10% (a test holds them).
+as long as Zork I's average) with the tools it offers, in tokens as the budget guard measures
+the same request (`request_tokens`), and how much of it the turn before shared (what a
+provider's prompt cache can serve). `benchmarks/prompt_size.py` measures the same quantities
+on a played game; the two agree within 10% (a test holds them).
 
 Assumed, and said wherever an estimate is shown: one LLM call a turn (each tool call adds
 one, about as large) and `OUTPUT_TOKENS` out per call.
@@ -10,17 +11,16 @@ one, about as large) and `OUTPUT_TOKENS` out per call.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from zork_mcp.domain.episode.episode import EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState, Place, PlayedTurn
 from zork_mcp.domain.episode.history import HistoryPolicy, TurnView, turn_messages
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS
-from zork_mcp.domain.llm.messages import AssistantText, Message, SystemMessage
-from zork_mcp.domain.llm.tokens import tokens_in
-from zork_mcp.domain.tools.tool_schema import ToolDefinition, openai_function_tool
+from zork_mcp.domain.llm.messages import LLMRequest, ResponseFormat, ToolChoice
+from zork_mcp.domain.llm.tokens import request_parts, tokens_in
+from zork_mcp.domain.tools.tool_schema import ToolDefinition
 
 ROOMS = 12  # stand-in rooms the stand-in game cycles through
 INVENTORY = "A brass lantern (providing light)\nA nasty knife\nA leaflet"
@@ -65,26 +65,40 @@ def estimate_episode(
     policy: HistoryPolicy,
     turns: int,
     answer_chars: int,
+    answer_format: ResponseFormat | None = None,
 ) -> EpisodeEstimate:
-    """The prompts of an episode of `turns` turns under `policy`, offering `tools`."""
-    state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))
-    prefix = json.dumps([openai_function_tool(tool) for tool in tools], sort_keys=True)
+    """The prompts of an episode of `turns` turns under `policy`, offering `tools` (or, with
+    none, asking for `answer_format`), each measured as the budget guard measures it."""
     prompts, before = [], ""
-    for turn in range(1, turns + 1):
-        view = TurnView(state.answer_before(len(state.turns)), INVENTORY)
-        text = prefix + "".join(map(_wire, turn_messages(system_prompt, state, view, policy)))
+    for request in episode_requests(
+        system_prompt, tools, policy, turns, answer_chars, answer_format
+    ):
+        text = "".join(request_parts(request))  # its length is `request_tokens(request)`'s
         prompts.append(TurnPrompt(tokens_in(len(text)), tokens_in(_shared(before, text))))
         before = text
-        answer = _answer(turn, answer_chars)
-        state.played(PlayedTurn(turn, "go north", answer, Place(_room(turn), turn % ROOMS)))
     return EpisodeEstimate(tuple(prompts))
 
 
-def _wire(message: Message) -> str:
-    """A message as a chat request carries it."""
-    role = "system" if isinstance(message, SystemMessage) else "user"
-    role = "assistant" if isinstance(message, AssistantText) else role
-    return json.dumps({"content": getattr(message, "text", ""), "role": role}, sort_keys=True)
+def episode_requests(
+    system_prompt: str,
+    tools: Sequence[ToolDefinition],
+    policy: HistoryPolicy,
+    turns: int,
+    answer_chars: int,
+    answer_format: ResponseFormat | None = None,
+) -> Iterator[LLMRequest]:
+    """Each turn's first request, as the agent's tool loop sends it: the tools with the LLM's
+    choice of them, or with no tools the answer's format."""
+    state = EpisodeState(EpisodeSummary("estimate"), Place(_room(0)), _answer(0, answer_chars))
+    offered = tuple(tools) or None
+    choice = ToolChoice.AUTO if offered else None
+    answer = None if offered else answer_format
+    for turn in range(1, turns + 1):
+        view = TurnView(state.answer_before(len(state.turns)), INVENTORY)
+        messages = tuple(turn_messages(system_prompt, state, view, policy))
+        yield LLMRequest(messages, tools=offered, tool_choice=choice, response_format=answer)
+        answer_text = _answer(turn, answer_chars)
+        state.played(PlayedTurn(turn, "go north", answer_text, Place(_room(turn), turn % ROOMS)))
 
 
 def _room(turn: int) -> str:

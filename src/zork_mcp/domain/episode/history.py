@@ -3,7 +3,8 @@ turns share a growing prefix a provider can cache.
 
 Three policies (`[tool.zorkgpt] history`):
 - `window`: the last `history_turns` turns as earlier messages (the game's text as a user
-  message, the command played as the agent's answer), whole, within `history_budget_tokens`;
+  message, the command played as the agent's answer), whole, within `history_budget_tokens`
+  (the remembered messages as a request measures them, `domain/llm/tokens.py`);
 - `full`: every turn, within the same budget;
 - `state`: no earlier messages, only the five latest actions cut to 80 characters (the view
   before history, kept for comparison).
@@ -25,7 +26,7 @@ from zork_mcp.domain.llm.messages import (
     system_message,
     user_message,
 )
-from zork_mcp.domain.llm.tokens import text_tokens
+from zork_mcp.domain.llm.tokens import message_chars, tokens_in
 
 STATE_RECENT_ACTIONS = 5
 STATE_ANSWER_CHARS = 80
@@ -75,11 +76,6 @@ class TurnView:
     memories: str | None = None
 
 
-def estimated_tokens(text: str) -> int:
-    """Tokens a text costs, estimated as providers' tokenizers average on English prose."""
-    return text_tokens(text)
-
-
 def turn_messages(
     system_prompt: str, state: EpisodeState, view: TurnView, policy: HistoryPolicy
 ) -> list[Message]:
@@ -87,9 +83,16 @@ def turn_messages(
     start = remembered_from(state, policy)
     past: list[Message] = []
     for index in range(start, len(state.turns)):
-        past.append(user_message(past_game_text(state, index)))
-        past.append(assistant_content_message(past_answer(state.turns[index])))
+        past += past_messages(state, index)
     return [system_message(system_prompt), *past, user_message(current_text(state, view, policy))]
+
+
+def past_messages(state: EpisodeState, index: int) -> list[Message]:
+    """A remembered turn: the game's text it was played from, and the agent's answer."""
+    return [
+        user_message(past_game_text(state, index)),
+        assistant_content_message(past_answer(state.turns[index])),
+    ]
 
 
 def remembered_from(state: EpisodeState, policy: HistoryPolicy) -> int:
@@ -102,16 +105,17 @@ def remembered_from(state: EpisodeState, policy: HistoryPolicy) -> int:
     start = 0
     if policy.mode is HistoryMode.WINDOW:
         start = -(-max(0, played - policy.turns) // step) * step
-    costs = [turn_cost(state, index) for index in range(played)]
-    while start < played and sum(costs[start:]) > policy.budget_tokens:
+    # the remembered messages' `messages_tokens`, from each turn's characters counted once
+    first = start
+    costs = [turn_chars(state, index) for index in range(first, played)]
+    while start < played and tokens_in(sum(costs[start - first :])) > policy.budget_tokens:
         start += step
     return min(start, played)
 
 
-def turn_cost(state: EpisodeState, index: int) -> int:
-    """The estimated tokens of one remembered turn: its two messages."""
-    text = past_game_text(state, index)
-    return estimated_tokens(text) + estimated_tokens(past_answer(state.turns[index]))
+def turn_chars(state: EpisodeState, index: int) -> int:
+    """What one remembered turn adds to a request's measure: its two messages."""
+    return sum(map(message_chars, past_messages(state, index)))
 
 
 def past_game_text(state: EpisodeState, index: int) -> str:

@@ -2,27 +2,19 @@
 
 No call starts that what is left cannot cover at its estimate (`SpendGuard.allow`), so a run
 ends past its budget by no more than its last call's misjudgement (the call's actual cost
-less its estimate); the estimate is the request's own size, read as the history estimates
-text (characters / 4), and the most output any call of the run has taken so far (at least
-`OUTPUT_TOKENS`). Where a call is refused the episode ends at the turn boundary before it.
+less its estimate); the estimate is the request's own size, as `--dry-run` measures it
+(`request_tokens`, the one measure in `domain/llm/tokens.py`), and the most output any call
+of the run has taken so far (at least `OUTPUT_TOKENS`). Where a call is refused the episode
+ends at the turn boundary before it.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from zork_mcp.domain.llm.messages import (
-    AssistantToolCalls,
-    LLMRequest,
-    Message,
-    ToolResultMessage,
-    Usage,
-)
-from zork_mcp.domain.llm.tokens import MESSAGE_TOKENS, tokens_in
-from zork_mcp.domain.tools.tool_schema import openai_function_tool
+from zork_mcp.domain.llm.messages import LLMRequest, Usage
+from zork_mcp.domain.llm.tokens import request_tokens
 
 OUTPUT_TOKENS = 200  # an answer's tokens until the run has seen one: an action, its reasons
 
@@ -114,27 +106,6 @@ class BudgetSpent(Exception):  # not an error: the run's end, as its budget says
             f"Budget reached: {budget.describe(Spend.of(spent))} spent, and the next LLM call "
             f"would take about {need.describe()}."
         )
-
-
-def request_tokens(request: LLMRequest) -> int:
-    """The request's input tokens, estimated from what it sends: its tool definitions (weighed
-    in OpenAI's form) and each message's text."""
-    tools = [openai_function_tool(tool) for tool in request.tools or ()]
-    chars = len(json.dumps(tools, sort_keys=True))
-    if request.response_format is not None:
-        chars += len(json.dumps(dict(request.response_format.schema), sort_keys=True))
-    return tokens_in(chars) + sum(tokens_in(_chars(m)) + MESSAGE_TOKENS for m in request.messages)
-
-
-def _chars(message: Message) -> int:
-    if isinstance(message, AssistantToolCalls):
-        calls: list[Mapping[str, Any]] = [
-            {"name": c.function.name, "arguments": c.function.arguments} for c in message.calls
-        ]
-        return len(message.preamble or "") + len(json.dumps(calls))
-    if isinstance(message, ToolResultMessage):
-        return len(message.result.to_json())
-    return len(message.text)
 
 
 class SpendGuard:

@@ -1,8 +1,9 @@
 """A conversation kept inside a token budget (spec 004 "Memory Optimization").
 
-Tokens are estimated at four characters each, since no tokenizer is at hand for every
-provider. Over the budget, the older steps are condensed into one summary message; the
-opening prompts, the most recent steps and every line the LLM marked `CRITICAL:` are kept.
+The conversation is measured as a request measures its messages (`domain/llm/tokens.py`:
+their JSON at four characters a token), since no tokenizer is at hand for every provider.
+Over the budget, the older steps are condensed into one summary message; the opening
+prompts, the most recent steps and every line the LLM marked `CRITICAL:` are kept.
 A step is an assistant message with what answers it (tool results, a backtrack prompt), so
 a tool call and its result are always kept or condensed together.
 """
@@ -49,7 +50,7 @@ class Compaction:
 
 
 def estimate_tokens(messages: Sequence[Message]) -> int:
-    """A message weighs what its OpenAI-format JSON does (`domain/llm/tokens.py`)."""
+    """The messages' part of a request's measure (`messages_tokens`)."""
     return messages_tokens(messages)
 
 

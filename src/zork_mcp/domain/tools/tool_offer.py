@@ -9,14 +9,13 @@ may still fit). Every left-out tool is named once per episode (ToolNotices).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Protocol, TypeVar
 
 from zork_mcp.domain.tools.model_support import NoTools
-from zork_mcp.domain.tools.tool_schema import ToolSpec, openai_function_tool, tool_definition
+from zork_mcp.domain.tools.tool_schema import ToolSpec, definition_json, tool_definition
 
 DEFINITION_BUDGET_CHARS = 200_000  # ~50k tokens of tool definitions in one request
 
@@ -94,8 +93,8 @@ def choose_offered(specs: Iterable[ToolSpec], limits: OfferLimits) -> Offer:
 
 
 def definition_chars(spec: ToolSpec) -> int:
-    """The length of the tool's definition as JSON: what it costs a request."""
-    return len(json.dumps(openai_function_tool(tool_definition(spec)), ensure_ascii=False))
+    """The characters the tool's definition adds to a request's measure (`definition_json`)."""
+    return len(definition_json(tool_definition(spec)))
 
 
 class Notice(Protocol):

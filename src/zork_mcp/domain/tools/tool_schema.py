@@ -3,6 +3,7 @@ a request offers the LLM (requirement 8)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,9 +67,8 @@ def tool_definitions(specs: Iterable[ToolSpec]) -> tuple[ToolDefinition, ...]:
 
 
 def openai_function_tool(definition: ToolDefinition) -> dict[str, Any]:
-    """The definition in OpenAI's function-tool form, by which the domain weighs it: the offer's
-    budget, a request's token estimate and the episode estimate measure this JSON, as
-    `benchmarks/prompt_size.py` measures OpenRouter's bodies. No request sends it from here."""
+    """The definition in OpenAI's function-tool form, by which the domain weighs it
+    (`definition_json`). No request sends it from here."""
     return {
         "type": "function",
         "function": {
@@ -77,6 +77,20 @@ def openai_function_tool(definition: ToolDefinition) -> dict[str, Any]:
             "parameters": dict(definition.parameters),
         },
     }
+
+
+def definition_json(definition: ToolDefinition) -> str:
+    """The definition as a request's size counts it (`domain/llm/tokens.py`): the offer's
+    budget measures these characters, a request's measure adds them up."""
+    return weighed_json(openai_function_tool(definition))
+
+
+def weighed_json(part: Mapping[str, Any]) -> str:
+    """A part of a request in OpenAI's form (a tool definition, a message, a response format)
+    as the one measure of a request reads it: its JSON, each character as itself (not a `\\u`
+    escape), anything JSON has no form for as its text. It lives here, below the LLM exchange,
+    so that the offer's budget reads definitions by it too."""
+    return json.dumps(part, ensure_ascii=False, default=str)
 
 
 def _object_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
