@@ -10,6 +10,7 @@ ends at the turn boundary before it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,6 +20,11 @@ from zork_mcp.domain.llm.tokens import request_tokens
 OUTPUT_TOKENS = 200  # an answer's tokens until the run has seen one: an action, its reasons
 
 Price = Callable[[int, int], float | None]  # USD for (input, output) tokens; None: unpriced
+
+
+# What a budget without a token limit has left: more than any run spends (Spend.tokens is an
+# int, so not math.inf).
+UNLIMITED_TOKENS = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -56,8 +62,8 @@ class Budget:
 
     def left(self, spent: Spend) -> Spend:
         """What is left after `spent` (a limit it has not got reads as unlimited)."""
-        tokens = self.tokens - spent.tokens if self.tokens is not None else 1 << 62
-        usd = self.usd - (spent.usd or 0.0) if self.usd is not None else float("inf")
+        tokens = self.tokens - spent.tokens if self.tokens is not None else UNLIMITED_TOKENS
+        usd = self.usd - (spent.usd or 0.0) if self.usd is not None else math.inf
         return Spend(tokens, usd)
 
     def covers(self, spent: Spend, cost: Spend) -> bool:
