@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
         try:
             from zork_mcp.app.sweep.cli import main as eval_main  # numpy etc. only for sweeps
         except KeyboardInterrupt:
-            return interrupted_while_loading(argv)
+            interrupted_while_loading(argv)
         return eval_main(argv[1:])
     args = parser().parse_args(argv)
     options = options_from(args)

@@ -8,10 +8,12 @@ traceback. Only the standard library is imported before that.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 INTERRUPTED = 130  # the status a shell gives a program Ctrl-C ended (128 + SIGINT)
 
@@ -20,17 +22,26 @@ def run() -> None:
     try:
         from zork_mcp.app.cli import main
     except KeyboardInterrupt:
-        sys.exit(interrupted_while_loading(sys.argv[1:]))
+        interrupted_while_loading(sys.argv[1:])
     sys.exit(main())
 
 
-def interrupted_while_loading(argv: Sequence[str]) -> int:
-    """Ctrl-C before the command began: say so, and how to begin it."""
+def interrupted_while_loading(argv: Sequence[str]) -> NoReturn:
+    """Ctrl-C before the command began: say so, and how to begin it, and end with the
+    interrupt's status.
+
+    Ended straight by the OS: a KeyboardInterrupt that left code exec() ran (dataclasses and
+    namedtuples make their methods so, as modules load) marks CPython 3.11 as ended by an
+    unhandled Ctrl-C even once handled, and `python -m` then kills itself with SIGINT at
+    exit (the rule cpython#11862 added), whatever status it was given. Nothing has begun
+    that needs the interpreter's clean-up."""
     print(
         f"Interrupted while loading: nothing was played or stored. To begin: {typed(argv)}",
         file=sys.stderr,
     )
-    return INTERRUPTED
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(INTERRUPTED)
 
 
 def typed(argv: Sequence[str]) -> str:
