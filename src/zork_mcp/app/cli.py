@@ -4,13 +4,11 @@ tools."""
 from __future__ import annotations
 
 import argparse
-import math
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -18,6 +16,7 @@ from rich.text import Text
 from zork_mcp.app import bootstrap
 from zork_mcp.app.command_line import interrupted_while_loading
 from zork_mcp.app.container import Container
+from zork_mcp.app.flags import at_least_0, positive
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
 from zork_mcp.app.screen import screen
@@ -42,7 +41,6 @@ from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
 from zork_mcp.domain.text.inert import inert
 
-N = TypeVar("N", int, float)
 EXIT_CODES = {
     EndReason.INTERRUPTED: 130,
     EndReason.EMULATOR_HALTED: 1,
@@ -516,34 +514,6 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     if args.budget_usd is None and args.budget_tokens is None:
         return None
     return Budget(args.budget_usd, args.budget_tokens)
-
-
-def positive(kind: Callable[[str], N], example: str | None = None) -> Callable[[str], N]:
-    """A flag's number above 0, a whole one if `kind` is int; refused saying what it takes,
-    e.g. `example` (else one that suits the kind)."""
-    whole = kind is int
-    wanted = f"{'a whole number' if whole else 'a number'} above 0"
-    return _number(kind, lambda value: value > 0, wanted, example or ("100" if whole else "2.5"))
-
-
-def at_least_0(example: str) -> Callable[[str], int]:
-    """A flag's whole number, 0 or more."""
-    return _number(int, lambda value: value >= 0, "a whole number, 0 or more", example)
-
-
-def _number(
-    kind: Callable[[str], N], fits: Callable[[N], bool], wanted: str, example: str
-) -> Callable[[str], N]:
-    def parse(text: str) -> N:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if value is None or not math.isfinite(value) or not fits(value):
-            raise argparse.ArgumentTypeError(f"{text!r}: give {wanted}, e.g. {example}")
-        return value
-
-    return parse
 
 
 def _names(text: str) -> tuple[str, ...]:

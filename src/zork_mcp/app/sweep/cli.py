@@ -22,9 +22,9 @@ from rich.console import Console
 from rich.text import Text
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
-from zork_mcp.app.cli import positive
 from zork_mcp.app.command_line import INTERRUPTED
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.flags import positive
 from zork_mcp.app.screen import screen
 from zork_mcp.app.sweep.ctrl_c import ctrl_c_stops
 from zork_mcp.app.sweep.episode import play_episode, run_options
