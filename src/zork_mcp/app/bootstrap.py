@@ -21,7 +21,6 @@ from zork_mcp.builders.settings import (
     history_policy,
     load_settings,
     mcp_config,
-    project_settings,
 )
 from zork_mcp.builders.storage import (
     activity_file,
@@ -55,7 +54,6 @@ __all__ = [
     "mcp_config",
     "notes_folder",
     "offer_limits",
-    "project_settings",
     "results_store",
     "run_start_plan",
     "run_tool_settings",

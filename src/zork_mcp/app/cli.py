@@ -28,7 +28,7 @@ from zork_mcp.builders.providers import (
     Provider,
     provider_named,
 )
-from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.settings import RunOptions, project_settings
 from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
@@ -319,6 +319,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
+        container.project.override(project_settings(options.config))  # read once, here
         game = _refusals_first(container)  # refused before the episode writes anything
         if not game.known:
             console.print(Text(_unknown_game(game)), soft_wrap=True, highlight=False)
@@ -461,7 +462,7 @@ def dry_run(options: RunOptions) -> int:
     from zork_mcp.app.estimate import estimate_run, print_estimates
 
     try:
-        estimate = estimate_run(options)
+        estimate = estimate_run(options, project_settings(options.config))
     except ZorkMcpError as error:
         Console(stderr=True).print(Text.assemble(("error:", "bold red"), " ", inert(str(error))))
         return 2

@@ -1,6 +1,8 @@
 """The dependency-injector container that wires one run's ports to what the builders make
-(`app/bootstrap.py` indexes them). What every run in a process shares, the MCP fork server,
-is the stdio package's own (its start plan says whether a run uses it)."""
+(`app/bootstrap.py` indexes them), from the two things its entry point gives it: the run's
+options and its pyproject's settings, read there once (`Container(options=..., project=...)`).
+What every run in a process shares, the MCP fork server, is the stdio package's own (its
+start plan says whether a run uses it)."""
 
 from dependency_injector import containers, providers
 
@@ -11,12 +13,13 @@ from zork_mcp.app.progress import RetryNotices, progress
 from zork_mcp.app.prompts import system_prompt
 from zork_mcp.domain.facts.activity import ActivityWatch
 from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.settings import ProjectSettings
 
 
 class Container(containers.DeclarativeContainer):
     options = providers.Dependency()
+    project = providers.Dependency(instance_of=ProjectSettings)  # read once, by the entry point
 
-    project = providers.Singleton(bootstrap.project_settings, options)  # the pyproject, read once
     settings = providers.Singleton(bootstrap.load_settings, options, project)
     llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)

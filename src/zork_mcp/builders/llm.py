@@ -129,7 +129,7 @@ def _llm(
     return priced if guard is None else BudgetedLLM(priced, guard)
 
 
-def spend_guard(options: RunOptions, project: ProjectSettings | None = None) -> SpendGuard | None:
+def spend_guard(options: RunOptions, project: ProjectSettings) -> SpendGuard | None:
     """The run's budget, call by call (None: no limit). A dollar budget needs a model the
     price list knows: else a ConfigurationError names the model, before any call."""
     budget = run_budget(options, project)

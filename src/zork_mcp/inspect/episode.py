@@ -17,6 +17,7 @@ from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
 from zork_mcp.builders.settings import RunOptions
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.servers.config_advice import McpSwitches
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls
 from zork_mcp.inspect.record import InspectEpisodeRecord
 
@@ -65,10 +66,13 @@ class EpisodeParameters:
 
 
 def episode_container(
-    options: RunOptions, model: Model, record: InspectEpisodeRecord, loop: asyncio.AbstractEventLoop
+    options: RunOptions,
+    project: ProjectSettings,
+    model: Model,
+    record: InspectEpisodeRecord,
+    loop: asyncio.AbstractEventLoop,
 ) -> Container:
-    container = Container()
-    container.options.override(options)
+    container = Container(options=options, project=project)
     container.llm_session.override(providers.Object(inspect_llm_session(model, loop)))
     container.progress.override(providers.Object(record))
     return container

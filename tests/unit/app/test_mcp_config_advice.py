@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.projects import write_project
-from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config
+from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config, project_settings
 from zork_mcp.domain.errors import MCPConfigError
 
 LOCAL = ["--model", "local:m", "--base-url", "http://127.0.0.1:9/v1", "--max-turns", "1"]
@@ -18,7 +18,7 @@ LOCAL = ["--model", "local:m", "--base-url", "http://127.0.0.1:9/v1", "--max-tur
 
 def refusal(options: RunOptions) -> str:
     with pytest.raises(MCPConfigError) as raised:
-        mcp_config(options, load_settings(options))
+        mcp_config(options, load_settings(options, project_settings(options.config)))
     return str(raised.value)
 
 
@@ -78,7 +78,8 @@ def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     cell = Cell(ModelSpec("local", "m", None), McpMode.ON)
-    task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, Path("pyproject.toml"))
+    config = Path("pyproject.toml")
+    task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, config, project_settings(config))
     said = refusal(run_options(task))
     assert "MCP is on (--mcp on)" in said and "--mcp PATH" in said and "--mcp off" in said
     assert "--mcp-config" not in said and "--no-mcp" not in said

@@ -84,8 +84,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
         earlier = played_turns(directory, checkpoint.load().turn)
     else:
         shutil.rmtree(directory, ignore_errors=True)
-    container = Container()
-    container.options.override(options)
+    container = Container(options=options, project=task.project)
     if shared:
         _share_the_workers_fork_server(container)
     recorder = TrajectoryRecorder()

@@ -21,6 +21,7 @@ from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, render
 from zork_mcp.app.sweep.sweep import Sweep
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.metrics import BY_NAME
@@ -46,7 +47,9 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
     model = ModelSpec("local", "m", "http://127.0.0.1:9/v1")
     history = (HistoryMode.WINDOW, HistoryMode.STATE)
     sweep = Sweep("h", (model,), ("off",), (12,), 1, len(COMMANDS), history=history)
-    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
+    project = project_settings(pyproject)
+    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject, project)
+             for e in sweep.episodes_to_play()]  # fmt: skip
     assert [run_options(t).history for t in tasks] == list(history)
     store, out = SqliteResultStore(tmp_path / "r.sqlite"), io.StringIO()
     progress = SweepProgress(Console(file=out, width=300), live=False, clock=lambda: 0.0)
@@ -100,8 +103,8 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
                   history=(None, HistoryMode.FULL))  # fmt: skip
     named = {}
     for spec in sweep.episodes_to_play():
-        container = Container()
-        container.options.override(run_options(EpisodeTask(spec, tmp_path, pyproject)))
+        task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
+        container = Container(options=run_options(task), project=task.project)
         named[spec.cell.label] = episode_setup(container)
     assert named == {
         f"local:m mcp={config}": "history window: 30 turns within 8000 tokens; MCP "
@@ -118,7 +121,7 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
 def test_an_episode_whose_settings_do_not_resolve_has_no_set_up_rather_than_failing(tmp_path):
     sweep = Sweep("m", (ModelSpec("local", "m"),), (str(tmp_path / "missing.json"),))
     [spec] = sweep.episodes_to_play()
-    container = Container()
     pyproject = write_project(tmp_path, enabled=True)
-    container.options.override(run_options(EpisodeTask(spec, tmp_path, pyproject)))
+    task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
+    container = Container(options=run_options(task), project=task.project)
     assert episode_setup(container) is None
