@@ -28,7 +28,7 @@ from zork_mcp.builders.providers import (
     Provider,
     provider_named,
 )
-from zork_mcp.builders.settings import RunOptions, project_settings
+from zork_mcp.builders.settings import RunOptions, project_settings, run_options
 from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
@@ -39,6 +39,7 @@ from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.servers.config_advice import CLI_SWITCHES
 from zork_mcp.domain.text.inert import inert
 
 EXIT_CODES = {
@@ -270,30 +271,31 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         PROVIDERS[args.provider].api_for(args.model, args.openai_api)
     except ConfigurationError as e:
         parser().error(str(e))
-    return RunOptions(
+    return run_options(
         provider=args.provider,
         model=args.model,
         base_url=args.base_url,
         openai_api=args.openai_api,
         game=args.game,
         max_score=args.max_score,
+        seed=args.seed,
         max_turns=args.max_turns,
         config=args.config,
         mcp_config=args.mcp_config,
         mcp=args.mcp,
         mcp_servers=args.mcp_servers,
+        mcp_switches=CLI_SWITCHES,
+        history=args.history,
+        history_turns=args.history_turns,
+        history_budget_tokens=args.history_budget_tokens,
+        budget=_budget(args),
         log_dir=args.log_dir,
-        seed=args.seed,
         episode_id=episode,
         plain=args.plain,
         allow_quit_restart=args.allow_quit_restart,
         end_at_first_death=args.end_at_first_death,
         resume=args.resume,
         trust_pickle=args.trust_pickle_checkpoint,
-        history=HistoryMode(args.history) if args.history else None,
-        history_turns=args.history_turns,
-        history_budget_tokens=args.history_budget_tokens,
-        budget=_budget(args),
     )
 
 

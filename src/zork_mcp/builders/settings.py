@@ -1,6 +1,6 @@
-"""What one run is asked to do (the command line, resolved into one object), and the settings
-its pyproject and MCP config add: the pyproject read once where the run enters
-(`project_settings`), then given to every builder that needs it."""
+"""What one run is asked to do (its entry point's inputs, resolved into one object by
+`run_options`), and the settings its pyproject and MCP config add: the pyproject read once
+where the run enters (`project_settings`), then given to every builder that needs it."""
 
 from __future__ import annotations
 
@@ -64,6 +64,67 @@ class RunOptions:
     @property
     def episode_dir(self) -> Path:
         return self.log_dir / self.episode_id
+
+
+def run_options(
+    *,
+    provider: str,
+    model: str | None,
+    game: str | None,
+    max_score: int | None,
+    seed: int,
+    max_turns: int,
+    config: Path,
+    mcp_config: Path | None,
+    mcp: bool | None,
+    mcp_switches: McpSwitches,
+    history: HistoryMode | str | None,
+    log_dir: Path,
+    episode_id: str,
+    plain: bool,
+    base_url: str | None = None,
+    openai_api: OpenAIApi | None = None,
+    mcp_servers: tuple[str, ...] | None = None,
+    history_turns: int | None = None,
+    history_budget_tokens: int | None = None,
+    budget: Budget | None = None,
+    allow_quit_restart: bool = False,
+    end_at_first_death: bool | None = None,
+    resume: bool = False,
+    trust_pickle: bool = False,
+    fork_game: bool = False,
+) -> RunOptions:
+    """A run's options from what its entry point was given (`zork-mcp`'s flags, a sweep's
+    episode, an Inspect sample): the one place they are made, so each entry says what every
+    run must be told (its model, game, MCP and how it spells MCP's switches, history, where
+    it logs) and means by it what the others do. None leaves a setting to the pyproject."""
+    return RunOptions(
+        provider=provider,
+        model=model,
+        base_url=base_url,
+        openai_api=openai_api,
+        game=game,
+        max_score=max_score,
+        max_turns=max_turns,
+        config=config,
+        mcp_config=mcp_config,
+        mcp=mcp,
+        mcp_servers=mcp_servers,
+        log_dir=log_dir,
+        seed=seed,
+        episode_id=episode_id,
+        plain=plain,
+        allow_quit_restart=allow_quit_restart,
+        end_at_first_death=end_at_first_death,
+        resume=resume,
+        trust_pickle=trust_pickle,
+        fork_game=fork_game,
+        history=HistoryMode(history) if history is not None else None,
+        history_turns=history_turns,
+        history_budget_tokens=history_budget_tokens,
+        budget=budget,
+        mcp_switches=mcp_switches,
+    )
 
 
 def project_settings(config: Path) -> ProjectSettings:

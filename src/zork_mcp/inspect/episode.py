@@ -14,8 +14,7 @@ from inspect_ai.model import Model
 
 from zork_mcp.app.container import Container
 from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
-from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.builders.settings import RunOptions, run_options
 from zork_mcp.domain.servers.config_advice import McpSwitches
 from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls
@@ -45,23 +44,23 @@ class EpisodeParameters:
     ) -> RunOptions:
         """The sample's episode: its game (None: the run's own) and seed, the task's rest."""
         mcp_on = self.mcp_config not in MCP_OFF
-        return RunOptions(
+        return run_options(
             provider=registry_provider(model),
             model=str(model),
             game=game,
             max_score=self.max_score,
+            seed=seed,
             max_turns=self.max_turns,
             config=Path(self.config),
             mcp_config=Path(str(self.mcp_config)) if mcp_on else None,
             mcp=mcp_on,
             mcp_servers=self.mcp_servers,
             mcp_switches=TASK_SWITCHES,
+            history=self.history or None,
+            history_turns=self.history_turns,
             log_dir=log_dir,
-            seed=seed,
             episode_id=episode_id,
             plain=True,
-            history=HistoryMode(self.history) if self.history else None,
-            history_turns=self.history_turns,
         )
 
 

@@ -67,7 +67,7 @@ def test_mcp_turned_on_by_the_flag_is_turned_off_by_the_flag(tmp_path):
 
 
 def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
-    from zork_mcp.app.sweep.episode import run_options
+    from zork_mcp.app.sweep.episode import episode_options
     from zork_mcp.domain.sweep.episodes import (
         Cell,
         EpisodeSpec,
@@ -80,7 +80,7 @@ def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
     cell = Cell(ModelSpec("local", "m", None), McpMode.ON)
     config = Path("pyproject.toml")
     task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, config, project_settings(config))
-    said = refusal(run_options(task))
+    said = refusal(episode_options(task))
     assert "MCP is on (--mcp on)" in said and "--mcp PATH" in said and "--mcp off" in said
     assert "--mcp-config" not in said and "--no-mcp" not in said
 

@@ -27,7 +27,7 @@ from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
 from zork_mcp.app.flags import positive
 from zork_mcp.app.screen import screen
 from zork_mcp.app.sweep.ctrl_c import ctrl_c_stops
-from zork_mcp.app.sweep.episode import play_episode, run_options
+from zork_mcp.app.sweep.episode import episode_options, play_episode
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.play_on import interrupted, rerun, stopped
 from zork_mcp.app.sweep.sweep import (
@@ -240,7 +240,7 @@ def cell_estimates(
     for cell in spec.cells:
         first = EpisodeSpec(spec.name, cell, 0, spec.seed_of(0), spec.max_turns)
         task = EpisodeTask(first, Path("."), config, project, spec.game, max_score=spec.max_score)
-        options = run_options(task)
+        options = episode_options(task)
         estimates[cell] = estimate_run(options, project, cell.label, spec.episodes)
     return estimates
 

@@ -16,7 +16,7 @@ from tests.support.projects import write_project
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 from zork_mcp.app.container import Container
-from zork_mcp.app.sweep.episode import episode_setup, play_episode, run_options
+from zork_mcp.app.sweep.episode import episode_options, episode_setup, play_episode
 from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, render
@@ -50,7 +50,7 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
     project = project_settings(pyproject)
     tasks = [EpisodeTask(e, tmp_path / "logs", pyproject, project)
              for e in sweep.episodes_to_play()]  # fmt: skip
-    assert [run_options(t).history for t in tasks] == list(history)
+    assert [episode_options(t).history for t in tasks] == list(history)
     store, out = SqliteResultStore(tmp_path / "r.sqlite"), io.StringIO()
     progress = SweepProgress(Console(file=out, width=300), live=False, clock=lambda: 0.0)
     backend = ThreadSweepBackend(2, player=play_episode)
@@ -104,7 +104,7 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
     named = {}
     for spec in sweep.episodes_to_play():
         task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
-        container = Container(options=run_options(task), project=task.project)
+        container = Container(options=episode_options(task), project=task.project)
         named[spec.cell.label] = episode_setup(container)
     assert named == {
         f"local:m mcp={config}": "history window: 30 turns within 8000 tokens; MCP "
@@ -123,5 +123,5 @@ def test_an_episode_whose_settings_do_not_resolve_has_no_set_up_rather_than_fail
     [spec] = sweep.episodes_to_play()
     pyproject = write_project(tmp_path, enabled=True)
     task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
-    container = Container(options=run_options(task), project=task.project)
+    container = Container(options=episode_options(task), project=task.project)
     assert episode_setup(container) is None
