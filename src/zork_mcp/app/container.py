@@ -4,6 +4,8 @@ options and its pyproject's settings, read there once (`Container(options=..., p
 What every run in a process shares, the MCP fork server, is the stdio package's own (its
 start plan says whether a run uses it)."""
 
+from operator import attrgetter
+
 from dependency_injector import containers, providers
 
 from zork_mcp.app import bootstrap
@@ -25,12 +27,13 @@ class Container(containers.DeclarativeContainer):
     llm_stats = providers.Singleton(RetryStats)
     retry_notices = providers.Singleton(RetryNotices)  # the LLM's retries, to the display
     spend_guard = providers.Singleton(bootstrap.spend_guard, options, project)  # None: no budget
-    llm_session = providers.Singleton(
-        bootstrap.llm_session,
-        llm_settings,
-        llm_stats,
-        on_retry=retry_notices.provided.tell,
-        guard=spend_guard,
+    llm_source = providers.Singleton(  # the provider's own LLMs (an Inspect episode: its model)
+        bootstrap.provider_session, llm_settings, llm_stats, on_retry=retry_notices.provided.tell
+    )
+    # the run's provider (`options.provided.provider` would be dependency-injector's own)
+    provider_name = providers.Callable(attrgetter("provider"), options)
+    llm_session = providers.Singleton(  # whatever the source, every call priced and budgeted
+        bootstrap.metered_session, llm_source, provider_name, guard=spend_guard
     )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     activity = providers.Singleton(ActivityWatch)  # what the episode does now, turn by turn

@@ -1,6 +1,6 @@
 """The LLM of an episode played as an Inspect AI task: Inspect's model, called on the loop
-Inspect runs the sample on (`zork_mcp.inspect`). Imported only there: it needs the
-`inspect` extra."""
+Inspect runs the sample on (`zork_mcp.inspect`), the source the run's container prices and
+budgets as it does a provider's. Imported only there: it needs the `inspect` extra."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from zork_mcp.builders.providers import PROVIDERS
 from zork_mcp.ports.llm import LLM
 
 # Inspect's model API names where the registry knows the provider behind them (for what one
-# request may offer); any other API is held to OpenAI's limits.
+# request may offer, and its price list); any other API is held to OpenAI's limits.
 REGISTRY_NAMES = {
     "openai": "openai",
     "anthropic": "anthropic",
@@ -26,7 +26,8 @@ REGISTRY_NAMES = {
 
 
 def inspect_llm_session(model: Model, inspect_loop: asyncio.AbstractEventLoop) -> LLMSession:
-    """Every turn's LLM: Inspect's `model`, each call run on `inspect_loop`."""
+    """Every turn's LLM: Inspect's `model`, each call run on `inspect_loop` (the container's
+    `llm_source`: its `llm_session` prices and budgets it, as it does a provider's)."""
 
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:
@@ -35,8 +36,13 @@ def inspect_llm_session(model: Model, inspect_loop: asyncio.AbstractEventLoop) -
     return session
 
 
-def registry_provider(model: Model) -> str:
-    """The registry's provider for Inspect's `model` (`openai/gpt-4o`: openai)."""
+def registry_model(model: Model) -> tuple[str, str]:
+    """The registry's provider for Inspect's `model`, and the model's name as that provider
+    and its price list know it (`openai/gpt-4o`: openai's `gpt-4o`; `openrouter/openai/gpt-4o`:
+    openrouter's `openai/gpt-4o`). An API the registry does not know keeps its whole name
+    (`mockllm/model`), which no price list has."""
     api = str(model).split("/", 1)[0]
-    name = REGISTRY_NAMES.get(api, "openai")
-    return PROVIDERS[name].name
+    name = REGISTRY_NAMES.get(api)
+    if name is None:
+        return PROVIDERS["openai"].name, str(model)
+    return PROVIDERS[name].name, model.name

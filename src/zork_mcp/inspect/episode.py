@@ -1,6 +1,7 @@
 """One episode played for an Inspect sample: our composition root with Inspect's model as
-the LLM and the sample's record as the progress observer, played on a thread of its own
-(every turn runs its own `asyncio.run`, which a running loop refuses)."""
+the LLM's source (priced and budgeted as any run's) and the sample's record as the progress
+observer, played on a thread of its own (every turn runs its own `asyncio.run`, which a
+running loop refuses)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dependency_injector import providers
 from inspect_ai.model import Model
 
 from zork_mcp.app.container import Container
-from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_provider
+from zork_mcp.builders.inspect_llm import inspect_llm_session, registry_model
 from zork_mcp.builders.settings import RunOptions, run_options
 from zork_mcp.domain.servers.config_advice import McpSwitches
 from zork_mcp.domain.settings import ProjectSettings
@@ -44,9 +45,10 @@ class EpisodeParameters:
     ) -> RunOptions:
         """The sample's episode: its game (None: the run's own) and seed, the task's rest."""
         mcp_on = self.mcp_config not in MCP_OFF
+        provider, name = registry_model(model)
         return run_options(
-            provider=registry_provider(model),
-            model=str(model),
+            provider=provider,
+            model=name,
             game=game,
             max_score=self.max_score,
             seed=seed,
@@ -71,8 +73,11 @@ def episode_container(
     record: InspectEpisodeRecord,
     loop: asyncio.AbstractEventLoop,
 ) -> Container:
+    """The sample's run as the CLI's, but for its LLM's source, Inspect's model (which the
+    container prices and holds to the run's budget as it does a provider's), and its record
+    of progress."""
     container = Container(options=options, project=project)
-    container.llm_session.override(providers.Object(inspect_llm_session(model, loop)))
+    container.llm_source.override(providers.Object(inspect_llm_session(model, loop)))
     container.progress.override(providers.Object(record))
     return container
 
