@@ -17,6 +17,7 @@ from tests.support.walkthrough import walkthrough
 from zork_mcp.adapters.llm.fake import action_reply
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.estimate import estimate_run
+from zork_mcp.builders.settings import project_settings
 
 pytestmark = pytest.mark.slow
 TURNS = 60
@@ -53,7 +54,8 @@ def test_the_estimate_is_within_10_percent_of_what_the_walkthrough_sends(
     peer = OpenAIPeer([action_reply(c) for c in walkthrough(game)[:TURNS]], api_key=None)
     with peer.serve() as url:
         args = run_args(url, tmp_path, game, "--history", history)
-        estimate = estimate_run(options_from(parser().parse_args(args)))
+        options = options_from(parser().parse_args(args))
+        estimate = estimate_run(options, project_settings(options.config))
         assert main(args) == 0
     assert len(peer.requests) == TURNS and not peer.rejections
     sent = sum(-(-len(prompt_text(body)) // 4) for body in peer.requests)

@@ -22,12 +22,15 @@ from tests.support.inspect_scripts import (
     usage,
 )
 from tests.support.walkthrough import TOOL, WALKTHROUGH
+from zork_mcp.domain.episode.episode import EndReason
 
 pytestmark = pytest.mark.slow  # real Jericho, and our reasoning server
 
 
-def run(tmp_path, zork_game, commands, *, mcp=True, think_every=1, script=None, **limits):
-    pyproject, mcp_config = inspect_project(tmp_path)
+def run(
+    tmp_path, zork_game, commands, *, mcp=True, think_every=1, script=None, zorkgpt=None, **limits
+):
+    pyproject, mcp_config = inspect_project(tmp_path, **(zorkgpt or {}))
     script = script or command_script(commands, think_every=think_every)
     model = get_model("mockllm/model", custom_outputs=script)
     [log] = inspect_eval(
@@ -97,6 +100,27 @@ def test_a_time_limit_stops_the_turn_in_flight_and_the_episode_is_scored_as_play
     # Inspect cancels the solver (its limit is raised after): the episode stops as on Ctrl-C
     assert score.value["final"] == 5 and score.answer == "interrupted"
     assert score.metadata["turns"] == 4
+
+
+def test_a_budget_in_the_pyproject_stops_the_episode_as_it_does_on_the_cli(tmp_path, zork_game):
+    """Issue 68: an eval whose pyproject says `budget_tokens = 2000`, each call billing
+    1,100 tokens, played all 40 of its turns: Inspect's model was never wrapped in the
+    budget. Under it, a call starts only while what is left covers its estimate, so the
+    calls played before the last spent less than the budget, and the episode ends as the
+    CLI's does, by its budget."""
+    commands = WALKTHROUGH[:40]
+    script = command_script(commands, tokens=(1_000, 100))
+    log = run(tmp_path, zork_game, commands, mcp=False, script=script,
+              zorkgpt={"budget_tokens": 2_000})  # fmt: skip
+    [sample] = log.samples
+    assert sample.error is None and sample.limit is None
+    score = sample.scores["game_score"]
+    played = [turn["command"] for turn in turns_of(sample)]
+    assert score.answer == EndReason.BUDGET.value and score.metadata["turns"] == len(played)
+    assert 0 < len(played) < len(commands) and played == commands[: len(played)]
+    assert 1_100 * (len(played) - 1) < 2_000, "no call starts once the budget is spent"
+    spent = sum(usage.total_tokens for usage in sample.model_usage.values())
+    assert spent == 1_100 * len(played), "every call the episode made was counted"
 
 
 def test_the_walkthrough_played_as_an_inspect_task_wins(tmp_path, zork_game):

@@ -22,6 +22,7 @@ from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.episode.turn_facts import TurnFacts
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -33,7 +34,12 @@ CELLS = (
     Cell(ModelSpec(parse_model("local:m")), "off"),
 )
 TASKS = [
-    EpisodeTask(EpisodeSpec("ctrl-c", cell, i, 12 + i, 3), Path("logs"), Path("pyproject.toml"))
+    EpisodeTask(
+        EpisodeSpec("ctrl-c", cell, i, 12 + i, 3),
+        Path("logs"),
+        Path("pyproject.toml"),
+        ProjectSettings(),
+    )
     for i in range(5)
     for cell in CELLS
 ]

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -17,7 +18,12 @@ WAIT_SECONDS = 60.0  # a waiting player gives up after this: a back-end that nev
 def tasks(count: int, root: Path, *, seeds: int = 20) -> list[EpisodeTask]:
     cell = Cell(ModelSpec(parse_model("local:m")), "off")
     return [
-        EpisodeTask(EpisodeSpec("contract", cell, i, seeds + i, 5), root, root / "pyproject.toml")
+        EpisodeTask(
+            EpisodeSpec("contract", cell, i, seeds + i, 5),
+            root,
+            root / "pyproject.toml",
+            ProjectSettings(),
+        )
         for i in range(count)
     ]
 

@@ -7,7 +7,7 @@ sweep worker's episodes get theirs too; the builders alone name concrete adapter
 from __future__ import annotations
 
 from zork_mcp.builders.game import episode_game, game_settings
-from zork_mcp.builders.llm import llm_session, llm_settings, spend_guard
+from zork_mcp.builders.llm import llm_settings, metered_session, provider_session, spend_guard
 from zork_mcp.builders.mcp import (
     agent_tool_server,
     notes_folder,
@@ -20,7 +20,6 @@ from zork_mcp.builders.settings import (
     history_policy,
     load_settings,
     mcp_config,
-    project_settings,
 )
 from zork_mcp.builders.storage import (
     activity_file,
@@ -48,13 +47,13 @@ __all__ = [
     "episode_telemetry",
     "game_settings",
     "history_policy",
-    "llm_session",
     "llm_settings",
     "load_settings",
     "mcp_config",
+    "metered_session",
     "notes_folder",
     "offer_limits",
-    "project_settings",
+    "provider_session",
     "results_store",
     "run_start_plan",
     "run_tool_settings",

@@ -4,13 +4,11 @@ tools."""
 from __future__ import annotations
 
 import argparse
-import math
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -18,6 +16,7 @@ from rich.text import Text
 from zork_mcp.app import bootstrap
 from zork_mcp.app.command_line import interrupted_while_loading
 from zork_mcp.app.container import Container
+from zork_mcp.app.flags import at_least_0, positive
 from zork_mcp.app.orchestrator import Orchestrator
 from zork_mcp.app.progress import print_summary
 from zork_mcp.app.screen import screen
@@ -30,7 +29,7 @@ from zork_mcp.builders.providers import (
     provider_named,
     resolve_model,
 )
-from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.settings import RunOptions, project_settings, run_options
 from zork_mcp.builders.storage import TRUST_FLAG, EpisodeFolder
 from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.history import DEFAULT_HISTORY, HistoryMode
@@ -41,9 +40,9 @@ from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget, Spend
 from zork_mcp.domain.loop.agent_response import FALLBACK_ACTION
+from zork_mcp.domain.servers.config_advice import CLI_SWITCHES
 from zork_mcp.domain.text.inert import inert
 
-N = TypeVar("N", int, float)
 EXIT_CODES = {
     EndReason.INTERRUPTED: 130,
     EndReason.EMULATOR_HALTED: 1,
@@ -273,28 +272,29 @@ def options_from(args: argparse.Namespace) -> RunOptions:
         model = resolve_model(args.provider, args.model, args.openai_api)
     except ConfigurationError as e:
         parser().error(str(e))
-    return RunOptions(
+    return run_options(
         model=model,
         base_url=args.base_url,
         game=args.game,
         max_score=args.max_score,
+        seed=args.seed,
         max_turns=args.max_turns,
         config=args.config,
         mcp_config=args.mcp_config,
         mcp=args.mcp,
         mcp_servers=args.mcp_servers,
+        mcp_switches=CLI_SWITCHES,
+        history=args.history,
+        history_turns=args.history_turns,
+        history_budget_tokens=args.history_budget_tokens,
+        budget=_budget(args),
         log_dir=args.log_dir,
-        seed=args.seed,
         episode_id=episode,
         plain=args.plain,
         allow_quit_restart=args.allow_quit_restart,
         end_at_first_death=args.end_at_first_death,
         resume=args.resume,
         trust_pickle=args.trust_pickle_checkpoint,
-        history=HistoryMode(args.history) if args.history else None,
-        history_turns=args.history_turns,
-        history_budget_tokens=args.history_budget_tokens,
-        budget=_budget(args),
     )
 
 
@@ -320,6 +320,7 @@ def main(argv: Sequence[str] | None = None, container: Container | None = None) 
     container.options.override(options)
     console = Console(stderr=True)
     try:
+        container.project.override(project_settings(options.config))  # read once, here
         game = _refusals_first(container)  # refused before the episode writes anything
         if not game.known:
             console.print(Text(_unknown_game(game)), soft_wrap=True, highlight=False)
@@ -462,7 +463,7 @@ def dry_run(options: RunOptions) -> int:
     from zork_mcp.app.estimate import estimate_run, print_estimates
 
     try:
-        estimate = estimate_run(options)
+        estimate = estimate_run(options, project_settings(options.config))
     except ZorkMcpError as error:
         Console(stderr=True).print(Text.assemble(("error:", "bold red"), " ", inert(str(error))))
         return 2
@@ -515,34 +516,6 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     if args.budget_usd is None and args.budget_tokens is None:
         return None
     return Budget(args.budget_usd, args.budget_tokens)
-
-
-def positive(kind: Callable[[str], N], example: str | None = None) -> Callable[[str], N]:
-    """A flag's number above 0, a whole one if `kind` is int; refused saying what it takes,
-    e.g. `example` (else one that suits the kind)."""
-    whole = kind is int
-    wanted = f"{'a whole number' if whole else 'a number'} above 0"
-    return _number(kind, lambda value: value > 0, wanted, example or ("100" if whole else "2.5"))
-
-
-def at_least_0(example: str) -> Callable[[str], int]:
-    """A flag's whole number, 0 or more."""
-    return _number(int, lambda value: value >= 0, "a whole number, 0 or more", example)
-
-
-def _number(
-    kind: Callable[[str], N], fits: Callable[[N], bool], wanted: str, example: str
-) -> Callable[[str], N]:
-    def parse(text: str) -> N:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if value is None or not math.isfinite(value) or not fits(value):
-            raise argparse.ArgumentTypeError(f"{text!r}: give {wanted}, e.g. {example}")
-        return value
-
-    return parse
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -1,6 +1,10 @@
 """The dependency-injector container that wires one run's ports to what the builders make
-(`app/bootstrap.py` indexes them). What every run in a process shares, the MCP fork server,
-is the stdio package's own (its start plan says whether a run uses it)."""
+(`app/bootstrap.py` indexes them), from the two things its entry point gives it: the run's
+options and its pyproject's settings, read there once (`Container(options=..., project=...)`).
+What every run in a process shares, the MCP fork server, is the stdio package's own (its
+start plan says whether a run uses it)."""
+
+from operator import attrgetter
 
 from dependency_injector import containers, providers
 
@@ -11,23 +15,24 @@ from zork_mcp.app.progress import RetryNotices, progress
 from zork_mcp.app.prompts import system_prompt
 from zork_mcp.domain.facts.activity import ActivityWatch
 from zork_mcp.domain.llm.messages import RetryStats
+from zork_mcp.domain.settings import ProjectSettings
 
 
 class Container(containers.DeclarativeContainer):
     options = providers.Dependency()
+    project = providers.Dependency(instance_of=ProjectSettings)  # read once, by the entry point
 
-    project = providers.Singleton(bootstrap.project_settings, options)  # the pyproject, read once
     settings = providers.Singleton(bootstrap.load_settings, options, project)
     llm_settings = providers.Singleton(bootstrap.llm_settings, options)
     llm_stats = providers.Singleton(RetryStats)
     retry_notices = providers.Singleton(RetryNotices)  # the LLM's retries, to the display
     spend_guard = providers.Singleton(bootstrap.spend_guard, options, project)  # None: no budget
-    llm_session = providers.Singleton(
-        bootstrap.llm_session,
-        llm_settings,
-        llm_stats,
-        on_retry=retry_notices.provided.tell,
-        guard=spend_guard,
+    llm_source = providers.Singleton(  # the provider's own LLMs (an Inspect episode: its model)
+        bootstrap.provider_session, llm_settings, llm_stats, on_retry=retry_notices.provided.tell
+    )
+    model = providers.Callable(attrgetter("model"), options)  # the run's, resolved
+    llm_session = providers.Singleton(  # whatever the source, every call priced and budgeted
+        bootstrap.metered_session, llm_source, model, guard=spend_guard
     )
     telemetry_settings = providers.Singleton(bootstrap.episode_telemetry, options, settings)
     activity = providers.Singleton(ActivityWatch)  # what the episode does now, turn by turn

@@ -24,6 +24,7 @@ from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
 from zork_mcp.domain.episode.estimate_cost import EstimatedCost
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
 from zork_mcp.domain.loop.loop_policy import AGENT_POLICY
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.tools.tool_offer import choose_offered
 from zork_mcp.domain.tools.tool_schema import ToolDefinition, tool_definitions
 
@@ -48,11 +49,14 @@ class RunEstimate:
         return self.episodes * self.episode.tokens
 
 
-def estimate_run(options: RunOptions, label: str = "", episodes: int = 1) -> RunEstimate:
-    """The estimate of `episodes` episodes played with `options` (from scratch)."""
+def estimate_run(
+    options: RunOptions, project: ProjectSettings, label: str = "", episodes: int = 1
+) -> RunEstimate:
+    """The estimate of `episodes` episodes played with `options` and the pyproject's
+    `project` settings (from scratch)."""
     with tempfile.TemporaryDirectory(prefix="zork-mcp-estimate-") as folder:
-        container = Container()
-        container.options.override(replace(options, log_dir=Path(folder), resume=False))
+        scratch = replace(options, log_dir=Path(folder), resume=False)
+        container = Container(options=scratch, project=project)
         try:
             tools = offered_tools(container)
             game = container.profile()

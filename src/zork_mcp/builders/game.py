@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GameSettings",
     "Story",
+    "chosen_story",
     "episode_game",
     "find_game_file",
     "find_story",
@@ -53,25 +54,26 @@ class GameSettings:
         return self.story.profile
 
 
-def game_settings(options: RunOptions, project: ProjectSettings | None = None) -> GameSettings:
+def game_settings(options: RunOptions, project: ProjectSettings) -> GameSettings:
     """The CLI's (and a sweep episode's): --game, else $ZORK_MCP_GAME, else the pyproject's,
     else Zork I; an unknown game's maximum from --max-score, else the pyproject's."""
     # Imported here: the text adventure server builds its game in this module too, and a
     # server start must not pay for the LLM registry the run's options bring (~0.3 s).
-    from zork_mcp.builders.settings import end_at_first_death, project_settings
+    from zork_mcp.builders.settings import end_at_first_death
 
-    project = project or project_settings(options)
     return GameSettings(
-        find_story(
-            options.game,
-            configured=project.game,
-            max_score=options.max_score or project.max_score,
-        ),
+        chosen_story(options.game, options.max_score, project),
         seed=options.seed,
         allow_quit_restart=options.allow_quit_restart,
         end_at_first_death=end_at_first_death(options, project),
         forked=options.fork_game,
     )
+
+
+def chosen_story(game: str | None, max_score: int | None, project: ProjectSettings) -> Story:
+    """`game` (a name or a story file's path), else $ZORK_MCP_GAME, else the pyproject's, else
+    Zork I; an unknown game's maximum from `max_score`, else the pyproject's."""
+    return find_story(game, configured=project.game, max_score=max_score or project.max_score)
 
 
 @contextmanager

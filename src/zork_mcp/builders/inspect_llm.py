@@ -1,6 +1,6 @@
 """The LLM of an episode played as an Inspect AI task: Inspect's model, called on the loop
-Inspect runs the sample on (`zork_mcp.inspect`). Imported only there: it needs the
-`inspect` extra."""
+Inspect runs the sample on (`zork_mcp.inspect`), the source the run's container prices and
+budgets as it does a provider's. Imported only there: it needs the `inspect` extra."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from zork_mcp.ports.llm import LLM
 
 
 def inspect_llm_session(model: Model, inspect_loop: asyncio.AbstractEventLoop) -> LLMSession:
-    """Every turn's LLM: Inspect's `model`, each call run on `inspect_loop`."""
+    """Every turn's LLM: Inspect's `model`, each call run on `inspect_loop` (the container's
+    `llm_source`: its `llm_session` prices and budgets it, as it does a provider's)."""
 
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:

@@ -1,5 +1,6 @@
 """The LLM port's builder: the agent's turns, a sweep worker's episodes and MCP-Ghost's calls
-all get their LLM from `llm_session`, with the run's retry policy and the process's rate gate."""
+all get their LLM from `llm_session`, with the run's retry policy and the process's rate gate;
+every run's LLM, an Inspect episode's model too, is priced and budgeted by `metered_session`."""
 
 from __future__ import annotations
 
@@ -60,13 +61,25 @@ def llm_session(
     on_retry: Callable[[RetryNotice], None] | None = None,
     guard: SpendGuard | None = None,
 ) -> LLMSession:
-    """LLMs over `client` (MCP-Ghost's caller's), else each over an httpx client of its own
-    that lives inside the session's event loop (the agent opens one per turn).
+    """The provider's LLMs (`provider_session`), each priced and, with a `guard`, within the
+    run's budget (`metered_session`)."""
+    own = provider_session(settings, stats, client, on_retry)
+    return metered_session(own, settings.model, guard)
+
+
+def provider_session(
+    settings: LLMSettings,
+    stats: RetryStats,
+    client: httpx.AsyncClient | None = None,
+    on_retry: Callable[[RetryNotice], None] | None = None,
+) -> LLMSession:
+    """The provider's own LLMs over `client` (MCP-Ghost's caller's), else each over an httpx
+    client of its own that lives inside the session's event loop (the agent opens one per
+    turn).
 
     The TLS context is the process's (`tls_context`). The retry policy is the run's: its
     counts, the process's rate gate for the provider, and whom to tell before a retry's wait
-    (`on_retry`: the CLI's display). With a `guard`, no call starts that the run's budget
-    cannot cover.
+    (`on_retry`: the CLI's display).
     """
     provider = PROVIDERS[settings.model.provider]
     gate = rate_gate(provider.name, settings.base_url or provider.base_url)
@@ -76,12 +89,29 @@ def llm_session(
     @asynccontextmanager
     async def session() -> AsyncIterator[LLM]:
         if client is not None:
-            yield _llm(settings, client, retry, guard)
+            yield _llm(settings, client, retry)
             return
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, verify=tls) as own:
-            yield _llm(settings, own, retry, guard)
+            yield _llm(settings, own, retry)
 
     return session
+
+
+def metered_session(
+    session: LLMSession, model: ResolvedModel, guard: SpendGuard | None = None
+) -> LLMSession:
+    """Every LLM of `session` (a provider's, or Inspect's model) with its every answer priced
+    at `model`'s price list (adapters/llm/prices.py) and, with a `guard`, starting no call
+    the run's budget cannot cover: the one chain every run's LLM is called through."""
+    prices = model.profile.price_list
+
+    @asynccontextmanager
+    async def metered() -> AsyncIterator[LLM]:
+        async with session() as llm:
+            priced = PricedLLM(llm, prices)
+            yield priced if guard is None else BudgetedLLM(priced, guard)
+
+    return metered
 
 
 _TLS_LOCK = threading.Lock()
@@ -102,23 +132,15 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context(cafile=certifi.where())
 
 
-def _llm(
-    settings: LLMSettings,
-    client: httpx.AsyncClient,
-    retry: RetryPolicy,
-    guard: SpendGuard | None = None,
-) -> LLM:
-    """The provider's adapter, its every answer priced (adapters/llm/prices.py), within the
-    run's budget where it has one."""
+def _llm(settings: LLMSettings, client: httpx.AsyncClient, retry: RetryPolicy) -> LLM:
+    """The provider's adapter."""
     provider = PROVIDERS[settings.model.provider]
-    llm = provider.llm(
+    return provider.llm(
         client, settings.model, api_key=settings.api_key, base_url=settings.base_url, retry=retry
     )
-    priced = PricedLLM(llm, settings.model.profile.price_list)
-    return priced if guard is None else BudgetedLLM(priced, guard)
 
 
-def spend_guard(options: RunOptions, project: ProjectSettings | None = None) -> SpendGuard | None:
+def spend_guard(options: RunOptions, project: ProjectSettings) -> SpendGuard | None:
     """The run's budget, call by call (None: no limit). A dollar budget needs a model the
     price list knows: else a ConfigurationError names the model, before any call."""
     budget = run_budget(options, project)

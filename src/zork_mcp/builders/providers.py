@@ -401,14 +401,14 @@ def parse_model(text: str) -> ResolvedModel:
 
 def inspect_model(name: str) -> ResolvedModel:
     """Inspect AI's model `api/model` (`openai/gpt-4o`, `openrouter/anthropic/claude-...`) as
-    the registry resolves it: the provider whose Inspect API it is, the rest its id. Any
-    other API (`mockllm`, `openai-api/<service>`, `ollama`) is served by no provider the
-    registry prices: it is held to an OpenAI-compatible server's limits, as `local`, its
-    whole name its id."""
+    the registry resolves it: the provider whose Inspect API it is, the rest its id, as that
+    provider and its price list know it. Any other API (`mockllm`, `openai-api/<service>`,
+    `ollama`) is held to OpenAI's limits and price list, its whole name its id (which no
+    price list has, so unpriced unless its answers name a model OpenAI's list knows)."""
     api, _, model = name.partition("/")
     provider = next((p for p in PROVIDERS.values() if api and p.inspect_api == api), None)
     if provider is None or not model:
-        return PROVIDERS["local"].resolve(name)
+        return PROVIDERS["openai"].resolve(name)
     return provider.resolve(model)
 
 

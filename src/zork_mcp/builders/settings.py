@@ -1,10 +1,12 @@
-"""What one run is asked to do (the command line, resolved into one object), and the settings
-its pyproject and MCP config add, each read once here for every builder."""
+"""What one run is asked to do (its entry point's inputs, resolved into one object by
+`run_options`), and the settings its pyproject and MCP config add: the pyproject read once
+where the run enters (`project_settings`), then given to every builder that needs it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Final
 
 from zork_mcp.builders.providers import DEFAULT_MODEL
 from zork_mcp.domain.episode.history import HistoryMode, HistoryPolicy
@@ -25,6 +27,8 @@ from zork_mcp.domain.servers.server_config import (
 )
 from zork_mcp.domain.settings import MCPSettings, ProjectSettings, parse_settings
 
+DEFAULT_CONFIG: Final = Path("pyproject.toml")  # without it, every setting's default
+
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -33,7 +37,7 @@ class RunOptions:
     game: str | None = None  # a known game's name or a story file's path (None: the config's)
     max_score: int | None = None  # an unknown game's most points (None: the config's)
     max_turns: int = 100
-    config: Path = Path("pyproject.toml")
+    config: Path = DEFAULT_CONFIG
     mcp_config: Path | None = None
     mcp: bool | None = None  # None: as the pyproject says
     mcp_servers: tuple[str, ...] | None = None  # None: as the pyproject says (default all)
@@ -57,15 +61,74 @@ class RunOptions:
         return self.log_dir / self.episode_id
 
 
-def project_settings(options: RunOptions) -> ProjectSettings:
-    """`[tool.zorkgpt]` and its tables, read once (every default without a pyproject)."""
-    text = pyproject_text(options)
-    return parse_settings(text, source=str(options.config)) if text else ProjectSettings()
+def run_options(
+    *,
+    model: ResolvedModel,
+    game: str | None,
+    max_score: int | None,
+    seed: int,
+    max_turns: int,
+    config: Path,
+    mcp_config: Path | None,
+    mcp: bool | None,
+    mcp_switches: McpSwitches,
+    history: HistoryMode | str | None,
+    log_dir: Path,
+    episode_id: str,
+    plain: bool,
+    base_url: str | None = None,
+    mcp_servers: tuple[str, ...] | None = None,
+    history_turns: int | None = None,
+    history_budget_tokens: int | None = None,
+    budget: Budget | None = None,
+    allow_quit_restart: bool = False,
+    end_at_first_death: bool | None = None,
+    resume: bool = False,
+    trust_pickle: bool = False,
+    fork_game: bool = False,
+) -> RunOptions:
+    """A run's options from what its entry point was given (`zork-mcp`'s flags, a sweep's
+    episode, an Inspect sample): the one place they are made, so each entry says what every
+    run must be told (its model, game, MCP and how it spells MCP's switches, history, where
+    it logs) and means by it what the others do. None leaves a setting to the pyproject."""
+    return RunOptions(
+        model=model,
+        base_url=base_url,
+        game=game,
+        max_score=max_score,
+        max_turns=max_turns,
+        config=config,
+        mcp_config=mcp_config,
+        mcp=mcp,
+        mcp_servers=mcp_servers,
+        log_dir=log_dir,
+        seed=seed,
+        episode_id=episode_id,
+        plain=plain,
+        allow_quit_restart=allow_quit_restart,
+        end_at_first_death=end_at_first_death,
+        resume=resume,
+        trust_pickle=trust_pickle,
+        fork_game=fork_game,
+        history=HistoryMode(history) if history is not None else None,
+        history_turns=history_turns,
+        history_budget_tokens=history_budget_tokens,
+        budget=budget,
+        mcp_switches=mcp_switches,
+    )
 
 
-def load_settings(options: RunOptions, project: ProjectSettings | None = None) -> MCPSettings:
+def project_settings(config: Path) -> ProjectSettings:
+    """`[tool.zorkgpt]` and its tables of the pyproject at `config` (every default where the
+    default pyproject.toml is not there). Read once where a run enters (the CLI, a sweep, the
+    Inspect task) and given to whatever needs it: no builder reads it again."""
+    text = pyproject_text(config)
+    return parse_settings(text, source=str(config)) if text else ProjectSettings()
+
+
+def load_settings(options: RunOptions, project: ProjectSettings) -> MCPSettings:
     """The MCP settings: the pyproject's, with --mcp and --mcp-servers over them."""
-    settings = (project or project_settings(options)).mcp
+    settings = project.mcp
     if options.mcp is not None:
         settings = settings.model_copy(update={"enabled": options.mcp})
     if options.mcp_servers is not None:
@@ -97,17 +160,17 @@ def chosen_servers(config: MCPConfig, settings: MCPSettings) -> dict[str, AnySer
     return with_tool_filters(chosen, filters, source="[tool.zorkgpt.mcp.tool_filters]")
 
 
-def end_at_first_death(options: RunOptions, project: ProjectSettings | None = None) -> bool:
+def end_at_first_death(options: RunOptions, project: ProjectSettings) -> bool:
     """--end-at-first-death, else `end_at_first_death` in [tool.zorkgpt], else play on."""
     if options.end_at_first_death is not None:
         return options.end_at_first_death
-    return (project or project_settings(options)).end_at_first_death
+    return project.end_at_first_death
 
 
-def history_policy(options: RunOptions, project: ProjectSettings | None = None) -> HistoryPolicy:
+def history_policy(options: RunOptions, project: ProjectSettings) -> HistoryPolicy:
     """What the agent sees of its past turns: the options, else `[tool.zorkgpt]`, else a
     window."""
-    policy = (project or project_settings(options)).history_policy()
+    policy = project.history_policy()
     chosen = {
         "mode": options.history,
         "turns": options.history_turns,
@@ -121,16 +184,16 @@ def history_policy(options: RunOptions, project: ProjectSettings | None = None) 
         ) from e
 
 
-def run_budget(options: RunOptions, project: ProjectSettings | None = None) -> Budget:
+def run_budget(options: RunOptions, project: ProjectSettings) -> Budget:
     """What the run may spend on LLM calls: the options' budget, else `[tool.zorkgpt]`'s."""
     if options.budget is not None:
         return options.budget
-    return (project or project_settings(options)).budget()
+    return project.budget()
 
 
-def pyproject_text(options: RunOptions) -> str | None:
-    if options.config.is_file():
-        return options.config.read_text(encoding="utf-8")
-    if options.config != RunOptions.config:
-        raise ConfigurationError(f"The config file {options.config} does not exist.")
+def pyproject_text(config: Path) -> str | None:
+    if config.is_file():
+        return config.read_text(encoding="utf-8")
+    if config != DEFAULT_CONFIG:
+        raise ConfigurationError(f"The config file {config} does not exist.")
     return None

@@ -1,6 +1,7 @@
 """One episode played for an Inspect sample: our composition root with Inspect's model as
-the LLM and the sample's record as the progress observer, played on a thread of its own
-(every turn runs its own `asyncio.run`, which a running loop refuses)."""
+the LLM's source (priced and budgeted as any run's) and the sample's record as the progress
+observer, played on a thread of its own (every turn runs its own `asyncio.run`, which a
+running loop refuses)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from inspect_ai.model import Model
 
 from zork_mcp.app.container import Container
 from zork_mcp.builders.inspect_llm import inspect_llm_session, resolved_model
-from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.episode.history import HistoryMode
+from zork_mcp.builders.settings import RunOptions, run_options
 from zork_mcp.domain.servers.config_advice import McpSwitches
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls
 from zork_mcp.inspect.record import InspectEpisodeRecord
 
@@ -44,31 +45,37 @@ class EpisodeParameters:
     ) -> RunOptions:
         """The sample's episode: its game (None: the run's own) and seed, the task's rest."""
         mcp_on = self.mcp_config not in MCP_OFF
-        return RunOptions(
+        return run_options(
             model=resolved_model(model),
             game=game,
             max_score=self.max_score,
+            seed=seed,
             max_turns=self.max_turns,
             config=Path(self.config),
             mcp_config=Path(str(self.mcp_config)) if mcp_on else None,
             mcp=mcp_on,
             mcp_servers=self.mcp_servers,
             mcp_switches=TASK_SWITCHES,
+            history=self.history or None,
+            history_turns=self.history_turns,
             log_dir=log_dir,
-            seed=seed,
             episode_id=episode_id,
             plain=True,
-            history=HistoryMode(self.history) if self.history else None,
-            history_turns=self.history_turns,
         )
 
 
 def episode_container(
-    options: RunOptions, model: Model, record: InspectEpisodeRecord, loop: asyncio.AbstractEventLoop
+    options: RunOptions,
+    project: ProjectSettings,
+    model: Model,
+    record: InspectEpisodeRecord,
+    loop: asyncio.AbstractEventLoop,
 ) -> Container:
-    container = Container()
-    container.options.override(options)
-    container.llm_session.override(providers.Object(inspect_llm_session(model, loop)))
+    """The sample's run as the CLI's, but for its LLM's source, Inspect's model (which the
+    container prices and holds to the run's budget as it does a provider's), and its record
+    of progress."""
+    container = Container(options=options, project=project)
+    container.llm_source.override(providers.Object(inspect_llm_session(model, loop)))
     container.progress.override(providers.Object(record))
     return container
 

@@ -21,11 +21,12 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, scor
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
-from zork_mcp.builders.game import game_settings
-from zork_mcp.builders.settings import RunOptions
+from zork_mcp.builders.game import chosen_story
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.game.profile import GameProfile
 from zork_mcp.domain.game.seeds import checked_seeds
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.inspect.episode import EpisodeParameters, episode_container, play
 from zork_mcp.inspect.record import EpisodeProgress, InspectEpisodeRecord
 
@@ -73,13 +74,14 @@ def zork(
         max_score=max_score,
         config=config,
     )
-    chosen = [task_game(written, max_score, config) for written in games_written(game, games)]
+    project = project_settings(Path(config))  # read once, for the task's every sample
+    chosen = [task_game(written, max_score, project) for written in games_written(game, games)]
     seed_list = checked_seeds([seeds] if isinstance(seeds, int) else seeds, "-T seeds")
     return Task(
         dataset=MemoryDataset(
             samples(chosen, seed_list), name="+".join(g.profile.key for g in chosen)
         ),
-        solver=play_episode(parameters, episode_logs),
+        solver=play_episode(parameters, project, episode_logs),
         scorer=game_score(),
         metrics=per_game_metrics() if len(chosen) > 1 else None,
     )
@@ -100,11 +102,10 @@ def games_written(game: str | None, games: str | list[str] | None) -> list[str |
     return list(dict.fromkeys(written)) or [game]
 
 
-def task_game(written: str | None, max_score: int | None, config: str) -> TaskGame:
+def task_game(written: str | None, max_score: int | None, project: ProjectSettings) -> TaskGame:
     """The game as `zork-mcp --game` resolves it (else $ZORK_MCP_GAME, the config's, Zork
     I); an unknown one's maximum from `max_score`, else the config's."""
-    options = RunOptions(game=written, max_score=max_score, config=Path(config))
-    return TaskGame(written, game_settings(options).profile)
+    return TaskGame(written, chosen_story(written, max_score, project).profile)
 
 
 def samples(games: Sequence[TaskGame], seeds: Sequence[int]) -> list[Sample]:
@@ -128,9 +129,11 @@ def samples(games: Sequence[TaskGame], seeds: Sequence[int]) -> list[Sample]:
 
 
 @solver
-def play_episode(parameters: EpisodeParameters, episode_logs: str | None = None) -> Solver:
+def play_episode(
+    parameters: EpisodeParameters, project: ProjectSettings, episode_logs: str | None = None
+) -> Solver:
     """One episode of the sample's game and seed, through our orchestrator; the model is the
-    eval's."""
+    eval's, the settings the task's pyproject's."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model, loop = get_model(), asyncio.get_running_loop()
@@ -146,7 +149,8 @@ def play_episode(parameters: EpisodeParameters, episode_logs: str | None = None)
                 episode_id=episode_id,
             )
             try:
-                await play(episode_container(options, model, record, loop), record)
+                container = episode_container(options, project, model, record, loop)
+                await play(container, record)
             except LimitExceededError as limit:
                 progress.end_reason = f"{limit.type}_limit"
                 raise

@@ -10,25 +10,27 @@ from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.sweep.sweep import sweep_from_toml
 from zork_mcp.builders.llm import spend_guard
 from zork_mcp.builders.providers import resolve_model
-from zork_mcp.builders.settings import RunOptions, run_budget
+from zork_mcp.builders.settings import RunOptions, project_settings, run_budget
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget
+from zork_mcp.domain.settings import ProjectSettings
 
 
 def test_the_flags_win_over_the_pyproject_and_the_pyproject_over_nothing(tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text("[tool.zorkgpt]\nbudget_usd = 2.5\nbudget_tokens = 100000\n")
     flags = options_from(parser().parse_args(["--config", str(config), "--budget-tokens", "5"]))
-    assert run_budget(flags) == Budget(tokens=5)
-    assert run_budget(RunOptions(config=config)) == Budget(2.5, 100_000)
-    assert run_budget(RunOptions(config=tmp_path / "pyproject.toml", budget=Budget())) == Budget()
+    project = project_settings(config)
+    assert run_budget(flags, project) == Budget(tokens=5)
+    assert run_budget(RunOptions(config=config), project) == Budget(2.5, 100_000)
+    assert run_budget(RunOptions(config=config, budget=Budget()), project) == Budget()
 
 
 def test_a_bad_budget_in_the_pyproject_says_which_key_and_what_it_takes(tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text("[tool.zorkgpt]\nbudget_usd = -1\n")
     with pytest.raises(ConfigurationError, match=r"budget_usd.*above 0") as error:
-        run_budget(RunOptions(config=config))
+        run_budget(RunOptions(config=config), project_settings(config))
     assert str(config) in str(error.value)
 
 
@@ -43,19 +45,15 @@ def test_a_budget_flag_takes_a_number_above_0(flag, value, capsys):
 def test_a_dollar_budget_on_a_model_no_price_list_knows_is_refused_naming_it():
     local = RunOptions(model=resolve_model("local", "my-model"), budget=Budget(usd=1.0))
     with pytest.raises(ConfigurationError, match="local:my-model is not") as error:
-        spend_guard(local)
+        spend_guard(local, ProjectSettings())
     assert "--budget-tokens" in str(error.value)
     unknown = RunOptions(model=resolve_model("openai", "gpt-nonesuch"), budget=Budget(usd=1.0))
     with pytest.raises(ConfigurationError, match="openai:gpt-nonesuch"):
-        spend_guard(unknown)
-    assert (
-        spend_guard(RunOptions(model=resolve_model("local", "m"), budget=Budget(tokens=9)))
-        is not None
-    )
-    assert (
-        spend_guard(RunOptions(model=resolve_model("openai", "gpt-4.1-mini"), budget=Budget()))
-        is None
-    )
+        spend_guard(unknown, ProjectSettings())
+    tokens = RunOptions(model=resolve_model("local", "m"), budget=Budget(tokens=9))
+    assert spend_guard(tokens, ProjectSettings()) is not None
+    unlimited = RunOptions(model=resolve_model("openai", "gpt-4.1-mini"), budget=Budget())
+    assert spend_guard(unlimited, ProjectSettings()) is None
 
 
 def test_the_single_episode_cli_refuses_it_before_any_call(tmp_path, capsys):

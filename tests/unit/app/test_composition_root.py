@@ -24,6 +24,7 @@ from zork_mcp.adapters.mcp.fake import FakeToolServer
 from zork_mcp.adapters.telemetry.fake import FakeTelemetry
 from zork_mcp.app.cli import main, options_from, parser
 from zork_mcp.app.container import Container
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.errors import ConfigurationError, MCPConfigError, MCPError
 from zork_mcp.domain.game.trilogy import ZORK1
 from zork_mcp.domain.llm.messages import ToolResultMessage
@@ -47,9 +48,7 @@ def project(tmp_path):
 def container_for(arguments: list[str], **changes) -> Container:
     """The Container as the CLI makes it for these arguments."""
     options = replace(options_from(parser().parse_args(arguments)), **changes)
-    container = Container()
-    container.options.override(options)
-    return container
+    return Container(options=options, project=project_settings(options.config))
 
 
 def servers(*names: str) -> str:

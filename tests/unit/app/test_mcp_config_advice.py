@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.projects import write_project
 from zork_mcp.builders.providers import parse_model
-from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config
+from zork_mcp.builders.settings import RunOptions, load_settings, mcp_config, project_settings
 from zork_mcp.domain.errors import MCPConfigError
 
 LOCAL = ["--model", "local:m", "--base-url", "http://127.0.0.1:9/v1", "--max-turns", "1"]
@@ -19,7 +19,7 @@ LOCAL = ["--model", "local:m", "--base-url", "http://127.0.0.1:9/v1", "--max-tur
 
 def refusal(options: RunOptions) -> str:
     with pytest.raises(MCPConfigError) as raised:
-        mcp_config(options, load_settings(options))
+        mcp_config(options, load_settings(options, project_settings(options.config)))
     return str(raised.value)
 
 
@@ -68,7 +68,7 @@ def test_mcp_turned_on_by_the_flag_is_turned_off_by_the_flag(tmp_path):
 
 
 def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
-    from zork_mcp.app.sweep.episode import run_options
+    from zork_mcp.app.sweep.episode import episode_options
     from zork_mcp.domain.sweep.episodes import (
         Cell,
         EpisodeSpec,
@@ -79,8 +79,9 @@ def test_a_sweeps_advice_is_in_its_own_flags(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     cell = Cell(ModelSpec(parse_model("local:m"), None), McpMode.ON)
-    task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, Path("pyproject.toml"))
-    said = refusal(run_options(task))
+    config = Path("pyproject.toml")
+    task = EpisodeTask(EpisodeSpec("s", cell, 0, 12, 1), tmp_path, config, project_settings(config))
+    said = refusal(episode_options(task))
     assert "MCP is on (--mcp on)" in said and "--mcp PATH" in said and "--mcp off" in said
     assert "--mcp-config" not in said and "--no-mcp" not in said
 

@@ -266,8 +266,8 @@ def test_the_cli_refuses_the_readmes_placeholder_key_before_any_request(
         ("anthropic/claude-haiku-5-5", "anthropic", "claude-haiku-5-5"),
         ("google/gemini-3.5-flash-lite", "gemini", "gemini-3.5-flash-lite"),
         ("openrouter/anthropic/claude-haiku-5.5", "openrouter", "anthropic/claude-haiku-5.5"),
-        ("mockllm/model", "local", "mockllm/model"),  # served by no provider the registry prices
-        ("openai-api/lab/qwen-7b", "local", "openai-api/lab/qwen-7b"),
+        ("mockllm/model", "openai", "mockllm/model"),  # held to OpenAI's limits and prices
+        ("openai-api/lab/qwen-7b", "openai", "openai-api/lab/qwen-7b"),
     ],
 )
 def test_an_inspect_model_resolves_to_the_provider_whose_inspect_api_it_is(

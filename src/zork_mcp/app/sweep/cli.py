@@ -22,12 +22,12 @@ from rich.console import Console
 from rich.text import Text
 
 from zork_mcp.app.bootstrap import LocalWorkers, RayActors, results_store, sweep_backend
-from zork_mcp.app.cli import positive
 from zork_mcp.app.command_line import INTERRUPTED
 from zork_mcp.app.estimate import RunEstimate, estimate_run, print_estimates
+from zork_mcp.app.flags import positive
 from zork_mcp.app.screen import screen
 from zork_mcp.app.sweep.ctrl_c import ctrl_c_stops
-from zork_mcp.app.sweep.episode import play_episode, run_options
+from zork_mcp.app.sweep.episode import episode_options, play_episode
 from zork_mcp.app.sweep.live import sweep_progress
 from zork_mcp.app.sweep.play_on import interrupted, rerun, stopped
 from zork_mcp.app.sweep.sweep import (
@@ -39,11 +39,12 @@ from zork_mcp.app.sweep.sweep import (
     sweep_from_toml,
 )
 from zork_mcp.builders.game import find_story
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.builders.storage import TRUST_FLAG
 from zork_mcp.domain.errors import ConfigurationError, ZorkMcpError
 from zork_mcp.domain.game.seeds import checked_seeds
 from zork_mcp.domain.llm.budget import Budget, Spend, dollars
-from zork_mcp.domain.settings import parse_settings
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler, SweepState
 from zork_mcp.domain.text.inert import inert
@@ -186,8 +187,10 @@ def main(argv: Sequence[str]) -> int:
 def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     spec, parallel = sweep_spec(args)
     _check_games(spec)
+    project = project_settings(args.config)  # read once: every episode is given it
+    spec = with_pyproject_budget(spec, project)
     if args.dry_run or spec.budget.limits:
-        estimates = cell_estimates(spec, args)
+        estimates = cell_estimates(spec, args, project)
         if args.dry_run:
             print_estimates(screen(plain=args.plain), list(estimates.values()))
             return 0
@@ -200,6 +203,7 @@ def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
             episode,
             log_root.resolve(),
             config,
+            project,
             spec.game,
             args.resume,
             trust_pickle=args.trust_pickle_checkpoint,
@@ -226,16 +230,18 @@ def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     return INTERRUPTED if state.stopped else (1 if state.failed else 0)
 
 
-def cell_estimates(spec: Sweep, args: argparse.Namespace) -> dict[Cell, RunEstimate]:
+def cell_estimates(
+    spec: Sweep, args: argparse.Namespace, project: ProjectSettings
+) -> dict[Cell, RunEstimate]:
     """Each cell's estimate for its episodes (a cell per game: each game's prompt and answers),
     its servers started once to list its tools."""
     config = args.config.resolve() if args.config.is_file() else args.config
     estimates = {}
     for cell in spec.cells:
         first = EpisodeSpec(spec.name, cell, 0, spec.seed_of(0), spec.max_turns)
-        task = EpisodeTask(first, Path("."), config, spec.game, max_score=spec.max_score)
-        options = run_options(task)
-        estimates[cell] = estimate_run(options, cell.label, spec.episodes)
+        task = EpisodeTask(first, Path("."), config, project, spec.game, max_score=spec.max_score)
+        options = episode_options(task)
+        estimates[cell] = estimate_run(options, project, cell.label, spec.episodes)
     return estimates
 
 
@@ -349,10 +355,6 @@ def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
         fields = sweep_from_toml(args.sweep.read_text(encoding="utf-8"), str(args.sweep))
     fields |= _flag_fields(args)
     fields.setdefault("name", args.sweep.stem if args.sweep else "sweep")
-    if "budget_usd" not in fields and "budget_tokens" not in fields and args.config.is_file():
-        text = args.config.read_text(encoding="utf-8")
-        budget = parse_settings(text, source=str(args.config)).budget()
-        fields |= {"budget_usd": budget.usd, "budget_tokens": budget.tokens}
     if "models" not in fields:
         raise ConfigurationError("Name at least one model: --model provider:model.")
     if args.base_url:
@@ -361,6 +363,14 @@ def sweep_spec(args: argparse.Namespace) -> tuple[Sweep, int]:
     if parallel < 1:
         raise ConfigurationError("--parallel must be at least 1.")
     return Sweep(**fields), parallel
+
+
+def with_pyproject_budget(spec: Sweep, project: ProjectSettings) -> Sweep:
+    """The sweep's budget: its flags' or its file's, else the pyproject's [tool.zorkgpt]."""
+    if spec.budget.limits:
+        return spec
+    budget = project.budget()
+    return replace(spec, budget_usd=budget.usd, budget_tokens=budget.tokens)
 
 
 def _flag_fields(args: argparse.Namespace) -> dict[str, Any]:

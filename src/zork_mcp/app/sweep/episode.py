@@ -16,7 +16,7 @@ from dependency_injector import providers
 from zork_mcp.app import bootstrap
 from zork_mcp.app.container import Container
 from zork_mcp.app.orchestrator import TurnReport
-from zork_mcp.builders.settings import RunOptions, chosen_servers
+from zork_mcp.builders.settings import RunOptions, chosen_servers, run_options
 from zork_mcp.domain.episode.episode import EndReason, EpisodeSummary
 from zork_mcp.domain.episode.episode_state import EpisodeState
 from zork_mcp.domain.episode.turn_facts import TurnFacts
@@ -46,27 +46,28 @@ class TrajectoryRecorder:
         self.mcp_disabled = report.mcp_disabled
 
 
-def run_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
+def episode_options(task: EpisodeTask, *, fork_game: bool = False) -> RunOptions:
+    """The options of the task's episode, as its cell and the sweep say."""
     cell = task.spec.cell
     mcp_config = Path(cell.mcp.path) if isinstance(cell.mcp, McpConfigFile) else None
-    return RunOptions(
+    return run_options(
         model=cell.model.model,
         base_url=cell.model.base_url,
         game=task.game_played,
         max_score=task.max_score,
+        seed=task.spec.seed,
         max_turns=task.spec.max_turns,
         config=task.config,
         mcp_config=mcp_config,
         mcp=cell.mcp is not McpMode.OFF,
         mcp_switches=SWEEP_SWITCHES,
+        history=cell.history,
+        budget=task.budget or Budget(),  # the sweep's allowance; the pyproject's is the sweep's
         log_dir=task.log_root,
-        seed=task.spec.seed,
         episode_id=task.spec.episode_id,
         plain=True,
         trust_pickle=task.trust_pickle,
         fork_game=fork_game,
-        history=cell.history,
-        budget=task.budget or Budget(),  # the sweep's allowance; the pyproject's is the sweep's
     )
 
 
@@ -74,7 +75,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
     """Play the episode (from a fresh log folder, or on from its checkpoint with resume);
     a failure is a record, Ctrl-C (or `controls.interrupt()`) is raised."""
     shared = controls is not None and controls.shared
-    options = run_options(task, fork_game=shared)
+    options = episode_options(task, fork_game=shared)
     directory = options.episode_dir
     checkpoint = bootstrap.checkpoints(directory, task.trust_pickle)
     earlier: list[TurnFacts] = []
@@ -83,8 +84,7 @@ def play_episode(task: EpisodeTask, controls: EpisodeControls | None = None) -> 
         earlier = played_turns(directory, checkpoint.load().turn)
     else:
         shutil.rmtree(directory, ignore_errors=True)
-    container = Container()
-    container.options.override(options)
+    container = Container(options=options, project=task.project)
     if shared:
         _share_the_workers_fork_server(container)
     recorder = TrajectoryRecorder()

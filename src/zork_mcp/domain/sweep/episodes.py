@@ -14,6 +14,7 @@ from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.llm.budget import Budget
 from zork_mcp.domain.llm.model import ResolvedModel
 from zork_mcp.domain.servers.config_advice import McpSwitches
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 
@@ -128,11 +129,14 @@ class EpisodeSpec:
 
 @dataclass(frozen=True)
 class EpisodeTask:
-    """Everything a worker needs to play one episode (picklable)."""
+    """Everything a worker needs to play one episode (picklable): the pyproject's `project`
+    settings as the sweep read them once, before its first episode (its MCP config is read
+    beside `config`)."""
 
     spec: EpisodeSpec
     log_root: Path
     config: Path
+    project: ProjectSettings
     game: str | None = None  # the sweep's one game (None: the run's own); a cell's wins
     resume: bool = False  # continue from the episode's checkpoint if it has one
     trust_pickle: bool = False  # an old checkpoint.pickle is its user's, to be loaded

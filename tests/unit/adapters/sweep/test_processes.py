@@ -16,6 +16,7 @@ from tests.support import sweep_players
 from tests.support.paths import ROOT
 from zork_mcp.adapters.sweep.processes import ProcessSweepBackend, _Worker
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeControls, EpisodeInterrupted
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -36,7 +37,10 @@ CELL = Cell(ModelSpec(parse_model("local:m")), "off")
 
 def test_a_worker_plays_with_the_given_player_and_imports_no_app():
     tasks = [
-        EpisodeTask(EpisodeSpec("s", CELL, i, 20 + i, 5), Path("logs"), Path("x")) for i in range(3)
+        EpisodeTask(
+            EpisodeSpec("s", CELL, i, 20 + i, 5), Path("logs"), Path("x"), ProjectSettings()
+        )
+        for i in range(3)
     ]
     backend = ProcessSweepBackend(1, per_worker=2, player=scored_by_seed)
     try:
@@ -54,7 +58,9 @@ def test_a_ctrl_c_while_its_worker_starts_neither_kills_it_nor_prints_a_tracebac
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's
     backend = ProcessSweepBackend(1, per_worker=1, player=scored_by_seed)
     try:
-        future = backend.submit(EpisodeTask(EpisodeSpec("s", CELL, 0, 20, 5), Path("l"), Path("x")))
+        future = backend.submit(
+            EpisodeTask(EpisodeSpec("s", CELL, 0, 20, 5), Path("l"), Path("x"), ProjectSettings())
+        )
         [pid] = backend.pids
         while not future.done():
             os.kill(pid, signal.SIGINT)

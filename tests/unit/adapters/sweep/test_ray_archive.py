@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from zork_mcp.adapters.sweep.ray_cluster import Played, RaySweepBackend, pack, unpack
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.episodes import Cell, EpisodeSpec, EpisodeTask, ModelSpec
 
 SECRET = b"outside the episode: never to be packed"
@@ -143,7 +144,7 @@ def test_the_driver_settles_an_episode_whose_logs_are_refused_with_the_error(tmp
     """Unpacking runs in a done-callback: an error raised there would leave the episode's
     future unsettled and the sweep waiting for it for ever."""
     spec = EpisodeSpec("s", Cell(ModelSpec(parse_model("local:m")), "off"), 0, 20, 5)
-    task = EpisodeTask(spec, tmp_path / "logs", Path("x"))
+    task = EpisodeTask(spec, tmp_path / "logs", Path("x"), ProjectSettings())
     backend = RaySweepBackend.__new__(RaySweepBackend)  # no Ray: only its bookkeeping
     backend._lock, backend._load = threading.Lock(), [1]
     done: Future[Played] = Future()

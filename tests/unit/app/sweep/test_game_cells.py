@@ -17,13 +17,15 @@ from tests.support.projects import write_project
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 from zork_mcp.app.sweep.cli import sweep_parser, sweep_spec
-from zork_mcp.app.sweep.episode import play_episode, run_options
+from zork_mcp.app.sweep.episode import episode_options, play_episode
 from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, game_stats, render
 from zork_mcp.app.sweep.sweep import Sweep, sweep_from_toml
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.errors import ConfigurationError
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.scheduler import Scheduler
 
@@ -43,8 +45,10 @@ def test_a_sweep_over_the_trilogy_stores_a_cell_per_game_and_its_report_groups_t
 ):
     pyproject = write_project(tmp_path, enabled=False)
     sweep = Sweep("g", (MODEL,), ("off",), (12,), 2, len(COMMANDS), games=TRILOGY)
-    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
-    assert {run_options(t).game for t in tasks} == set(TRILOGY)
+    project = project_settings(pyproject)
+    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject, project)
+             for e in sweep.episodes_to_play()]  # fmt: skip
+    assert {episode_options(t).game for t in tasks} == set(TRILOGY)
     store = SqliteResultStore(tmp_path / "r.sqlite")
     progress = SweepProgress(Console(file=io.StringIO(), width=300), live=False, clock=lambda: 0.0)
     state = Scheduler(ThreadSweepBackend(3, player=play_episode), store, 3, {}, progress).run(tasks)
@@ -88,8 +92,9 @@ def test_a_sweep_of_one_game_plays_it_with_the_labels_and_keys_of_a_sweep_withou
         "local:m mcp=on", "local:m mcp=off",
     ]  # fmt: skip
     assert [e.key for e in zork2.episodes_to_play()] == [e.key for e in plain.episodes_to_play()]
-    task = EpisodeTask(zork2.episodes_to_play()[0], Path("logs"), Path("none.toml"), zork2.game)
-    assert run_options(task).game == "zork2"
+    first = zork2.episodes_to_play()[0]
+    task = EpisodeTask(first, Path("logs"), Path("none.toml"), ProjectSettings(), zork2.game)
+    assert episode_options(task).game == "zork2"
     several = Sweep("s", (MODEL,), ("off",), episodes=1, games=("zork1", "zork3"))
     assert [c.label for c in several.cells] == [
         "local:m mcp=off game=zork1", "local:m mcp=off game=zork3",

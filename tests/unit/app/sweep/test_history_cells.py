@@ -16,12 +16,13 @@ from tests.support.projects import write_project
 from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.adapters.sweep.threads import ThreadSweepBackend
 from zork_mcp.app.container import Container
-from zork_mcp.app.sweep.episode import episode_setup, play_episode, run_options
+from zork_mcp.app.sweep.episode import episode_options, episode_setup, play_episode
 from zork_mcp.app.sweep.html_report import write_html
 from zork_mcp.app.sweep.live import SweepProgress
 from zork_mcp.app.sweep.report import cell_stats, render
 from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.episode.history import HistoryMode
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.metrics import BY_NAME
@@ -47,8 +48,10 @@ def test_two_history_modes_are_two_cells_whose_rows_and_report_name_their_set_up
     model = ModelSpec(parse_model("local:m"), "http://127.0.0.1:9/v1")
     history = (HistoryMode.WINDOW, HistoryMode.STATE)
     sweep = Sweep("h", (model,), ("off",), (12,), 1, len(COMMANDS), history=history)
-    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject) for e in sweep.episodes_to_play()]
-    assert [run_options(t).history for t in tasks] == list(history)
+    project = project_settings(pyproject)
+    tasks = [EpisodeTask(e, tmp_path / "logs", pyproject, project)
+             for e in sweep.episodes_to_play()]  # fmt: skip
+    assert [episode_options(t).history for t in tasks] == list(history)
     store, out = SqliteResultStore(tmp_path / "r.sqlite"), io.StringIO()
     progress = SweepProgress(Console(file=out, width=300), live=False, clock=lambda: 0.0)
     backend = ThreadSweepBackend(2, player=play_episode)
@@ -101,8 +104,8 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
                   history=(None, HistoryMode.FULL))  # fmt: skip
     named = {}
     for spec in sweep.episodes_to_play():
-        container = Container()
-        container.options.override(run_options(EpisodeTask(spec, tmp_path, pyproject)))
+        task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
+        container = Container(options=episode_options(task), project=task.project)
         named[spec.cell.label] = episode_setup(container)
     assert named == {
         f"local:m mcp={config}": "history window: 30 turns within 8000 tokens; MCP "
@@ -119,7 +122,7 @@ def test_the_set_up_names_an_mcp_config_file_its_servers_and_the_tools_it_offers
 def test_an_episode_whose_settings_do_not_resolve_has_no_set_up_rather_than_failing(tmp_path):
     sweep = Sweep("m", (ModelSpec(parse_model("local:m")),), (str(tmp_path / "missing.json"),))
     [spec] = sweep.episodes_to_play()
-    container = Container()
     pyproject = write_project(tmp_path, enabled=True)
-    container.options.override(run_options(EpisodeTask(spec, tmp_path, pyproject)))
+    task = EpisodeTask(spec, tmp_path, pyproject, project_settings(pyproject))
+    container = Container(options=episode_options(task), project=task.project)
     assert episode_setup(container) is None

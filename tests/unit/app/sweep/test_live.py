@@ -15,6 +15,7 @@ from zork_mcp.app.sweep.live import SweepProgress, best_cell, episode_line, stat
 from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.builders.providers import parse_model
 from zork_mcp.domain.facts.activity import Activity, Waiting
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
 from zork_mcp.domain.sweep.scheduler import SweepState
@@ -64,7 +65,10 @@ def test_a_cell_is_named_with_its_set_up_where_its_episodes_know_it():
 
 def running(tmp_path: Path, count: int) -> list[EpisodeTask]:
     sweep = Sweep("s", (ModelSpec(parse_model("local:m")),), ("on",), (), count, 5)
-    return [EpisodeTask(e, tmp_path, Path("pyproject.toml")) for e in sweep.episodes_to_play()]
+    return [
+        EpisodeTask(e, tmp_path, Path("pyproject.toml"), ProjectSettings())
+        for e in sweep.episodes_to_play()
+    ]
 
 
 def test_on_a_terminal_the_panel_says_what_each_running_episode_waits_for(tmp_path):

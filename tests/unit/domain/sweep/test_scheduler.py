@@ -20,6 +20,7 @@ from zork_mcp.domain.episode.episode import EndReason
 from zork_mcp.domain.episode.turn_facts import TurnFacts
 from zork_mcp.domain.errors import ConfigurationError
 from zork_mcp.domain.llm.budget import Budget, Spend
+from zork_mcp.domain.settings import ProjectSettings
 from zork_mcp.domain.sweep.controls import EpisodeInterrupted, begun
 from zork_mcp.domain.sweep.episodes import EpisodeTask, ModelSpec
 from zork_mcp.domain.sweep.records import EpisodeRecord
@@ -84,7 +85,10 @@ def record_of(task: EpisodeTask) -> EpisodeRecord:
 
 def tasks(episodes: int = 6, models=MODELS, name: str = "s") -> list[EpisodeTask]:
     sweep = Sweep(name, models, ("on", "off"), (), episodes, 5)
-    return [EpisodeTask(e, Path("logs"), Path("pyproject.toml")) for e in sweep.episodes_to_play()]
+    return [
+        EpisodeTask(e, Path("logs"), Path("pyproject.toml"), ProjectSettings())
+        for e in sweep.episodes_to_play()
+    ]
 
 
 def test_at_most_n_episodes_and_k_per_provider_run_at_once_and_all_are_stored(tmp_path):
