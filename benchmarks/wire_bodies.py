@@ -8,9 +8,10 @@ flags: a first turn offering tools, a turn after a tool call and its result, and
 final answer with its JSON schema. Each body reaches the provider's local peer, which checks
 it as the provider would, and is kept; the digest is over every body in order.
 
-    python -m benchmarks.wire_bodies                      # this tree
-    python -m benchmarks.wire_bodies --list               # each set-up and its body's digest
-    PYTHONPATH=<other checkout>/src:<other checkout> python -m benchmarks.wire_bodies
+    python -m benchmarks.wire_bodies [--list] [--quick]   # --list: each set-up's digest
+
+Run from one checkout with PYTHONPATH naming another checkout's `src` first, it digests what
+that checkout's code sends.
 """
 
 from __future__ import annotations
@@ -46,10 +47,11 @@ TOOLS = tool_definitions([ToolSpec("notes", "add_note", "Keep a note for later t
 OPENAI_MODELS = ("gpt-4.1-mini", "gpt-5-mini", "gpt-6-sol", "gpt-6-astra", "gpt-5.1-codex", "o3")
 
 
-def set_ups() -> list[list[str]]:
-    """Each provider's default model, and OpenAI's families through each API they take."""
+def set_ups(quick: bool = False) -> list[list[str]]:
+    """Each provider's default model, and OpenAI's families through each API they take
+    (`quick`: the defaults only)."""
     runs = [["--provider", name] for name in PROVIDERS]
-    for model in OPENAI_MODELS:
+    for model in () if quick else OPENAI_MODELS:
         for api in (None, "chat", "responses"):
             flags = ["--provider", "openai", "--model", model]
             runs.append(flags if api is None else [*flags, "--openai-api", api])
@@ -104,16 +106,18 @@ async def bodies(flags: list[str]) -> list[bytes] | None:
 def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--list", action="store_true", help="each set-up's own digest")
-    listing = arguments.parse_args().list
+    arguments.add_argument("--quick", action="store_true", help="each provider's default only")
+    chosen = arguments.parse_args()
+    runs = set_ups(chosen.quick)
     total, count = hashlib.sha256(), 0
-    for flags in set_ups():
+    for flags in runs:
         sent = asyncio.run(bodies(flags))
         digest = hashlib.sha256(b"\0".join(sent or [b"refused"])).hexdigest()[:16]
         total.update(digest.encode())
         count += len(sent or ())
-        if listing:
+        if chosen.list:
             print(f"{digest}  {' '.join(flags)}")
-    print(f"{count} bodies from {len(set_ups())} set-ups: sha256 {total.hexdigest()[:16]}")
+    print(f"{count} bodies from {len(runs)} set-ups: sha256 {total.hexdigest()[:16]}")
 
 
 if __name__ == "__main__":
