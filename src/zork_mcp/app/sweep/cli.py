@@ -71,73 +71,95 @@ def sweep_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--base-url", help="base URL for models that name none (e.g. --provider local)")
     p.add_argument(
-        "--mcp", action="append", help="on, off or an MCP config file; comma list, repeatable "
-        "(default on,off)",
-    )  # fmt: skip
+        "--mcp",
+        action="append",
+        help="on, off or an MCP config file; comma list, repeatable (default on,off)",
+    )
     p.add_argument(
-        "--history", action="append", help="what the agent sees of its past turns, per cell: "
+        "--history",
+        action="append",
+        help="what the agent sees of its past turns, per cell: "
         "window, full, state, or default (the pyproject's [tool.zorkgpt] history); comma list, "
         "repeatable (default: default)",
-    )  # fmt: skip
+    )
     p.add_argument("--seeds", help="comma list of game seeds, cycled (default 12, 13, ...)")
     p.add_argument("--episodes", type=int, help="episodes per cell (default 1)")
     p.add_argument("--max-turns", type=int, help="turns per episode (default 100)")
     p.add_argument(
-        "--parallel", type=int,
+        "--parallel",
+        type=int,
         help=f"episodes at once (default {DEFAULT_PARALLEL}: they mostly wait for the LLM)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--workers", type=int,
+        "--workers",
+        type=int,
         help=f"worker processes, sharing the episodes (default: the cores, {_cores()})",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--limit", action="append", default=[], metavar="PROVIDER=N",
+        "--limit",
+        action="append",
+        default=[],
+        metavar="PROVIDER=N",
         help="at most N episodes of this provider at once (rate limits), repeatable",
-    )  # fmt: skip
+    )
     p.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="SQLite results file")
     p.add_argument("--log-dir", type=Path, help="episode logs (default: beside --results)")
     p.add_argument("--out", type=Path, help="CSV and plots (default: beside --results)")
     p.add_argument("--config", type=Path, default=Path("pyproject.toml"))
     p.add_argument(
-        "--game", action="append",
+        "--game",
+        action="append",
         help="the game: zork1, zork2, zork3 or a story file's path; a comma list (or the flag "
         "again) sweeps across games, a cell per game (default: the sweep file's games, else "
         "the run's own, as for a single episode)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--max-score", type=positive(int), metavar="N",
+        "--max-score",
+        type=positive(int),
+        metavar="N",
         help="an unknown story file's most points, for its normalised score (default: the "
         "sweep file's max_score, else [tool.zorkgpt] max_score; the trilogy's are known)",
-    )  # fmt: skip
+    )
     p.add_argument("--plain", action="store_true", help="plain progress lines")
     p.add_argument(
-        "--backend", choices=("local", "ray"), default="local",
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
         help="local worker processes (default) or Ray tasks (pip install 'zork-mcp[ray]')",
-    )  # fmt: skip
+    )
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
     p.add_argument(
-        "--resume", action="store_true",
+        "--resume",
+        action="store_true",
         help="play failed and interrupted episodes again, on from their last checkpoint",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--budget-usd", type=positive(float), metavar="USD",
+        "--budget-usd",
+        type=positive(float),
+        metavar="USD",
         help="what the whole sweep may spend on LLM calls: it starts no episode it cannot "
         "afford at its estimate, and an episode stops before a call that would not fit "
         "(default: the sweep file's budget_usd, else [tool.zorkgpt] budget_usd, else none)",
-    )  # fmt: skip
-    p.add_argument("--budget-tokens", type=positive(int), metavar="N",
-                   help="the same in tokens, input and output")  # fmt: skip
+    )
     p.add_argument(
-        "--dry-run", action="store_true",
+        "--budget-tokens",
+        type=positive(int),
+        metavar="N",
+        help="the same in tokens, input and output",
+    )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
         help="print each cell's estimate and the total (tokens, and dollars with and without "
         "prompt caching) and exit before any LLM call",
-    )  # fmt: skip
+    )
     p.add_argument(
-        TRUST_FLAG, action="store_true",
+        TRUST_FLAG,
+        action="store_true",
         help="with --resume: load old checkpoint.pickle files (the format before "
         "checkpoint.json), which runs the code they hold: only for folders you know no MCP "
         "server or other program wrote",
-    )  # fmt: skip
+    )
     return p
 
 
@@ -213,11 +235,18 @@ def sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     ]
     with sweep_progress(args.plain) as progress, ctrl_c_stops() as stop:
         scheduler = Scheduler(
-            _backend(args, parallel), store, parallel, spec.provider_limits, progress,
-            args.resume, spec.budget,
+            _backend(args, parallel),
+            store,
+            parallel,
+            spec.provider_limits,
+            progress,
+            args.resume,
+            spec.budget,
             (lambda task, played: _left(estimates[task.spec.cell], task, played))
-            if spec.budget.limits else None, stop,
-        )  # fmt: skip
+            if spec.budget.limits
+            else None,
+            stop,
+        )
         state = scheduler.run(tasks)
     console = screen(plain=args.plain)
     _report_sweep(console, store, spec.name, args.out or args.results.parent)
@@ -275,13 +304,16 @@ def _say_where(console: Console, results: Path, name: str) -> None:
     html = results.parent / "report"
     console.print(
         Text.assemble(
-            ("Results: ", "bold"), str(results), "\n",
+            ("Results: ", "bold"),
+            str(results),
+            "\n",
             ("HTML report: ", "bold"),
-            f"zork-mcp eval report {results} --sweep {name} --html {html}", "\n",
+            f"zork-mcp eval report {results} --sweep {name} --html {html}",
+            "\n",
             f"  then open {html / name / 'index.html'}",
         ),
         soft_wrap=True,
-    )  # fmt: skip
+    )
 
 
 def _report_budget(console: Console, spec: Sweep, state: SweepState) -> None:
