@@ -291,7 +291,7 @@ async def test_the_providers_stated_wait_is_kept(headers, waited):
 async def test_a_wait_beyond_the_budget_is_not_started_and_the_error_says_why():
     sleep = SleepRecorder()
     peer = peer_for("anthropic", [HttpFault(429, "slow down", {"retry-after": "600"})])
-    policy = RetryPolicy(attempts=4, budget=120, sleep=sleep)
+    policy = RetryPolicy(attempts=4, wait_seconds=120, sleep=sleep)
     with pytest.raises(LLMError) as caught:
         await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))), policy)
     message = str(caught.value)
@@ -303,7 +303,7 @@ async def test_retries_stop_when_the_budget_is_spent():
     sleep = SleepRecorder()
     faults = [HttpFault(503, "busy", {"retry-after": "50"}) for _ in range(3)]
     peer = peer_for("gemini", faults)
-    policy = RetryPolicy(attempts=4, budget=120, sleep=sleep)
+    policy = RetryPolicy(attempts=4, wait_seconds=120, sleep=sleep)
     with pytest.raises(LLMError, match=r"after 3 attempts.*retry budget"):
         await _complete(peer, LLMRequest(tuple(initial_messages("s", "u"))), policy)
     assert sleep.delays == [50.0, 50.0]

@@ -2,8 +2,8 @@
 
 Retries (tenacity) cover 408, 429 and 5xx answers and connect/read timeouts, waiting as the
 provider says (OpenAI's retry-after-ms, else Retry-After, however long), else exponentially
-with jitter, within a budget: at most `attempts` tries and `budget` seconds of waiting in
-all. A wait that would overrun the budget is not started; the error says so. Every message
+with jitter, within the retry budget: at most `attempts` tries and `wait_seconds` of waiting
+in all. A wait that would overrun it is not started; the error says so. Every message
 that leaves here has the API key removed, whatever the provider echoed back.
 
 A 429 that says how long to wait pauses every call to that provider in this process (a
@@ -101,14 +101,14 @@ class RetryPolicy:
     attempts: int = 4
     initial_delay: float = 1.0
     max_delay: float = 30.0  # cap of our own backoff; a provider's stated wait is kept
-    budget: float = 120.0  # seconds of waiting between attempts, in all
+    wait_seconds: float = 120.0  # of waiting between attempts, in all
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
     gate: RateGate | None = field(default=None, repr=False)  # shared with other callers
     stats: RetryStats | None = field(default=None, repr=False)  # this episode's counts
     notify: Callable[[RetryNotice], None] | None = field(default=None, repr=False)
 
     def describe(self) -> str:
-        return f"retry budget: {self.attempts} attempts, {self.budget:g} s of waiting"
+        return f"retry budget: {self.attempts} attempts, {self.wait_seconds:g} s of waiting"
 
 
 class _RetryableAnswer(Exception):
@@ -133,7 +133,7 @@ class _RetryAfterOrBackoff(wait_base):
 
 class _RetryTimeSpent(stop_base):
     """Stop before a wait that would take the time spent waiting between attempts past the
-    policy's `budget` of seconds (not the run's money: that is `domain.llm.budget.BudgetSpent`)."""
+    policy's `wait_seconds` (not the run's money: that is `domain.llm.budget.BudgetSpent`)."""
 
     def __init__(self, seconds: float) -> None:
         self._seconds = seconds
@@ -163,7 +163,7 @@ class JsonEndpoint:
         self, client: httpx.AsyncClient, body: Mapping[str, Any], policy: RetryPolicy
     ) -> dict[str, Any]:
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(policy.attempts) | _RetryTimeSpent(policy.budget),
+            stop=stop_after_attempt(policy.attempts) | _RetryTimeSpent(policy.wait_seconds),
             wait=_RetryAfterOrBackoff(policy),
             retry=retry_if_exception_type((_RetryableAnswer, *RETRYABLE_TRANSPORT)),
             sleep=policy.sleep,
