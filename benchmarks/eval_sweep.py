@@ -49,6 +49,7 @@ from zork_mcp.adapters.storage.sqlite_results import SqliteResultStore
 from zork_mcp.app.sweep.episode import play_episode
 from zork_mcp.app.sweep.sweep import Sweep
 from zork_mcp.builders.providers import parse_model
+from zork_mcp.builders.settings import project_settings
 from zork_mcp.domain.sweep.records import EpisodeRecord
 
 try:  # issue 28: the back-end is an adapter; the scheduler and episodes are domain/sweep's
@@ -86,7 +87,7 @@ def episodes(
     sweep = Sweep("bench", (model,), (mode,), (), args.episodes // len(args.modes), args.turns)
     config = project(directory, protocol)
     return [
-        EpisodeTask(spec, directory / "logs", config, str(args.game))
+        EpisodeTask(spec, directory / "logs", config, project_settings(config), str(args.game))
         for spec in sweep.episodes_to_play()
     ]
 
