@@ -80,8 +80,8 @@ def test_the_estimate_of_a_turns_prompt_is_the_budget_guards_of_the_same_request
     system, tools, policy, turns, answer_chars
 ):
     answer = final_answer_format()
-    estimate = estimate_episode(system, tools, policy, turns, answer_chars, answer)
     requests = list(episode_requests(system, tools, policy, turns, answer_chars, answer))
+    estimate = estimate_episode(requests)
     guard = SpendGuard(Budget(tokens=10**9), price)
     assert len(estimate.prompts) == len(requests) == turns
     for prompt, request in zip(estimate.prompts, requests, strict=True):

@@ -20,7 +20,7 @@ from zork_mcp.app.prompts import system_prompt
 from zork_mcp.app.tables import Grid
 from zork_mcp.builders.llm import priced_estimate
 from zork_mcp.builders.settings import RunOptions
-from zork_mcp.domain.episode.estimate import EpisodeEstimate, estimate_episode
+from zork_mcp.domain.episode.estimate import EpisodeEstimate, episode_requests, estimate_episode
 from zork_mcp.domain.episode.estimate_cost import EstimatedCost
 from zork_mcp.domain.llm.budget import OUTPUT_TOKENS, dollars
 from zork_mcp.domain.loop.loop_policy import AGENT_POLICY
@@ -60,7 +60,7 @@ def estimate_run(
         try:
             tools = offered_tools(container)
             game = container.profile()
-            episode = estimate_episode(
+            requests = episode_requests(
                 system_prompt(game),
                 tools,
                 container.history(),
@@ -68,6 +68,7 @@ def estimate_run(
                 game.typical_answer_chars,
                 AGENT_POLICY.final_format,
             )
+            episode = estimate_episode(requests)
         finally:
             container.shutdown_resources()
     cost, unpriced = priced_estimate(options.model, episode)

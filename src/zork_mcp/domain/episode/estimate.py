@@ -11,7 +11,7 @@ one, about as large) and `OUTPUT_TOKENS` out per call.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from zork_mcp.domain.episode.episode import EpisodeSummary
@@ -59,20 +59,11 @@ class EpisodeEstimate:
         return EpisodeEstimate(self.prompts[first - 1 : last], self.output_per_call)
 
 
-def estimate_episode(
-    system_prompt: str,
-    tools: Sequence[ToolDefinition],
-    policy: HistoryPolicy,
-    turns: int,
-    answer_chars: int,
-    answer_format: ResponseFormat | None = None,
-) -> EpisodeEstimate:
-    """The prompts of an episode of `turns` turns under `policy`, offering `tools` (or, with
-    none, asking for `answer_format`), each measured as the budget guard measures it."""
+def estimate_episode(requests: Iterable[LLMRequest]) -> EpisodeEstimate:
+    """An episode of these first requests (`episode_requests`), each measured as the budget
+    guard measures it, with what it shares with the one before."""
     prompts, before = [], ""
-    for request in episode_requests(
-        system_prompt, tools, policy, turns, answer_chars, answer_format
-    ):
+    for request in requests:
         text = "".join(request_parts(request))  # its length is `request_tokens(request)`'s
         prompts.append(TurnPrompt(tokens_in(len(text)), tokens_in(_shared(before, text))))
         before = text
